@@ -1,0 +1,1 @@
+//! The C surface. No logic lives here: only the boundary.

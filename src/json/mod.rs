@@ -1,0 +1,1 @@
+//! The strict reader for the bytes a model sends (RFC 8259, no extensions).

@@ -1,0 +1,20 @@
+//! toolgate: a tool registry for LLM agents.
+//!
+//! The bytes a model sends as tool arguments are untrusted. toolgate parses them
+//! strictly ([`json`]), validates them against a compiled schema ([`schema`]) while
+//! reading, and dispatches valid calls through a [`registry`]. The [`ffi`] module is the
+//! C surface over the same core, so every host sees identical bytes.
+
+pub mod ffi;
+pub mod json;
+pub mod registry;
+pub mod schema;
+
+pub use registry::{
+    CallResult, Handler, NamePolicy, RegisterError, RegisterErrorKind, Registry, ToolInfo,
+    ToolSpec,
+};
+pub use schema::{CompileError, Options, Schema, ValidationError};
+
+/// The library version, `MAJOR.MINOR.PATCH`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

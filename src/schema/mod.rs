@@ -1,0 +1,114 @@
+//! Schemas: compiled once into a tree of small keyword validators, then run many times.
+//!
+//! `compile` reads a schema with the strict reader and turns every keyword into a
+//! node of the tree; anything the profile does not implement is a compile error.
+//! Validation walks the instance bytes and the tree together, so no tree of the
+//! instance is ever built.
+
+use std::fmt;
+
+/// Options for [`Schema::compile_with`].
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Deepest nesting accepted, for schemas at compile time and for instances at
+    /// validation time. Default 128; values above [`Options::MAX_DEPTH_LIMIT`] are
+    /// clamped to it.
+    pub max_depth: usize,
+}
+
+impl Options {
+    /// The largest nesting limit that may be configured (recursion is bounded by it).
+    pub const MAX_DEPTH_LIMIT: usize = 1024;
+    /// The default nesting limit.
+    pub const DEFAULT_MAX_DEPTH: usize = 128;
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_depth: Self::DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// A compiled schema: immutable, `Send + Sync`.
+pub struct Schema {
+    _private: (),
+}
+
+/// One violation: where, which keyword, and a terse message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidationError {
+    /// Seed 000 path: `$`, `$.name`, `$["a.b"]`, `$[3]`.
+    pub path: String,
+    /// RFC 6901 pointer to where the fix goes (the member itself for `required` and
+    /// unexpected properties). The whole value is the empty string.
+    pub pointer: String,
+    /// The schema keyword that failed (`json` for malformed input).
+    pub keyword: String,
+    /// Terse message, e.g. `expected integer, got string`.
+    pub message: String,
+}
+
+/// Why a schema was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    /// RFC 6901 pointer into the schema document, to the offending keyword.
+    pub pointer: String,
+    /// The offending keyword (empty when the schema itself is not JSON or not a schema).
+    pub keyword: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}: {}", self.pointer, self.message)
+    }
+}
+
+impl std::error::Error for CompileError {}
+impl std::error::Error for ValidationError {}
+
+impl Schema {
+    /// Compiles a schema (core profile, default options).
+    pub fn compile(json: &[u8]) -> Result<Schema, CompileError> {
+        Self::compile_with(json, &Options::default())
+    }
+
+    /// Compiles a schema with explicit options.
+    pub fn compile_with(_json: &[u8], _opts: &Options) -> Result<Schema, CompileError> {
+        todo!()
+    }
+
+    /// Validates instance bytes, returning every violation sorted by path then
+    /// message. Empty means valid. Malformed JSON is a single error at `$`.
+    /// Empty input (no bytes, or only whitespace) is read as `{}`.
+    pub fn validate_json(&self, _instance: &[u8]) -> Vec<ValidationError> {
+        todo!()
+    }
+
+    /// The fast path: true when the instance is well-formed and valid.
+    /// Allocates nothing on valid input.
+    pub fn is_valid(&self, _instance: &[u8]) -> bool {
+        todo!()
+    }
+
+    /// True when the root schema accepts only objects (`"type": "object"` or
+    /// `["object"]`): what a tool's parameters must declare.
+    pub fn requires_object(&self) -> bool {
+        todo!()
+    }
+
+    /// The schema as compact JSON (no insignificant whitespace), keys in the
+    /// author's order: what a tool definition sends to the model.
+    pub fn to_json(&self) -> &str {
+        todo!()
+    }
+}
