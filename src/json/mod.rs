@@ -1,1 +1,28 @@
 //! The strict reader for the bytes a model sends (RFC 8259, no extensions).
+//!
+//! Two ways in: [`Reader`] is a cursor over untrusted bytes that the validator drives
+//! token by token, so that validation happens while reading and no tree of the
+//! instance is built; [`Value`] is an owned tree, used only for schemas (which are
+//! read once, at compile time).
+//!
+//! Everything RFC 8259 forbids is refused, with the line and column of the offence:
+//! invalid UTF-8, lone surrogate escapes, control characters in strings, trailing
+//! commas, comments, `NaN`, leading zeros, trailing garbage. Duplicate object keys are
+//! refused too: otherwise the validator may check one value while the tool's own
+//! parser reads the other. Nesting is bounded, so depth can never exhaust the stack.
+
+mod error;
+mod keys;
+mod number;
+mod reader;
+mod string;
+mod value;
+mod write;
+
+pub use error::{Position, SyntaxError, SyntaxErrorKind};
+pub(crate) use keys::KeySet;
+pub use number::Decimal;
+pub use reader::{Kind, Reader};
+pub use string::JsonStr;
+pub use value::Value;
+pub use write::{write_compact_span, write_json_string};

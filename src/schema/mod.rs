@@ -7,6 +7,15 @@
 
 use std::fmt;
 
+mod compile;
+mod node;
+mod pattern;
+mod validate;
+
+use crate::json::{Reader, Value};
+use node::{Node, T_OBJECT};
+use validate::{walk, Collect, FirstError, Stop};
+
 /// Options for [`Schema::compile_with`].
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -33,7 +42,10 @@ impl Default for Options {
 
 /// A compiled schema: immutable, `Send + Sync`.
 pub struct Schema {
-    _private: (),
+    root: Node,
+    /// Compact JSON of the schema, keys in the author's order.
+    json: String,
+    max_depth: usize,
 }
 
 /// One violation: where, which keyword, and a terse message.
@@ -83,32 +95,96 @@ impl Schema {
     }
 
     /// Compiles a schema with explicit options.
-    pub fn compile_with(_json: &[u8], _opts: &Options) -> Result<Schema, CompileError> {
-        todo!()
+    pub fn compile_with(json: &[u8], opts: &Options) -> Result<Schema, CompileError> {
+        let max_depth = opts.max_depth.min(Options::MAX_DEPTH_LIMIT);
+        let value = Value::parse(json, max_depth).map_err(|e| CompileError {
+            pointer: String::new(),
+            keyword: String::new(),
+            message: format!("schema is not valid JSON: {}", e.message(json)),
+        })?;
+        if !matches!(value, Value::Object(_)) {
+            // Booleans are schemas only below the root: a tool's parameters, and any
+            // schema handed to compile, must say what they accept.
+            return Err(CompileError {
+                pointer: String::new(),
+                keyword: String::new(),
+                message: format!("a schema must be a JSON object, got {}", value.type_name()),
+            });
+        }
+        let root = compile::compile_node(&value, &mut String::new())?;
+        Ok(Schema {
+            root,
+            json: value.to_compact(),
+            max_depth,
+        })
+    }
+
+    /// Empty arguments (no bytes, or only whitespace) mean `{}`: some providers send
+    /// `""` for a call without parameters.
+    fn effective(instance: &[u8]) -> &[u8] {
+        if instance
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+        {
+            b"{}"
+        } else {
+            instance
+        }
     }
 
     /// Validates instance bytes, returning every violation sorted by path then
-    /// message. Empty means valid. Malformed JSON is a single error at `$`.
-    /// Empty input (no bytes, or only whitespace) is read as `{}`.
-    pub fn validate_json(&self, _instance: &[u8]) -> Vec<ValidationError> {
-        todo!()
+    /// message. Empty means valid. Malformed JSON is a single error at `$` (keyword
+    /// `json`) that says what and where. Empty input (no bytes, or only whitespace)
+    /// is read as `{}`.
+    pub fn validate_json(&self, instance: &[u8]) -> Vec<ValidationError> {
+        let input = Self::effective(instance);
+        let mut sink = Collect {
+            path: Vec::new(),
+            errors: Vec::new(),
+        };
+        let mut r = Reader::new(input, self.max_depth);
+        let outcome = walk(&self.root, &mut r, 0, &mut sink).and_then(|()| Ok(r.finish()?));
+        match outcome {
+            Err(Stop::Syntax(e)) => vec![ValidationError {
+                path: "$".to_string(),
+                pointer: String::new(),
+                keyword: "json".to_string(),
+                message: e.message(input),
+            }],
+            _ => {
+                sort_errors(&mut sink.errors);
+                sink.errors
+            }
+        }
     }
 
     /// The fast path: true when the instance is well-formed and valid.
     /// Allocates nothing on valid input.
-    pub fn is_valid(&self, _instance: &[u8]) -> bool {
-        todo!()
+    pub fn is_valid(&self, instance: &[u8]) -> bool {
+        let mut r = Reader::new(Self::effective(instance), self.max_depth);
+        walk(&self.root, &mut r, 0, &mut FirstError).is_ok() && r.finish().is_ok()
     }
 
     /// True when the root schema accepts only objects (`"type": "object"` or
     /// `["object"]`): what a tool's parameters must declare.
     pub fn requires_object(&self) -> bool {
-        todo!()
+        matches!(&self.root, Node::Rules(r) if r.types.as_ref().is_some_and(|t| t.mask == T_OBJECT))
     }
 
     /// The schema as compact JSON (no insignificant whitespace), keys in the
     /// author's order: what a tool definition sends to the model.
     pub fn to_json(&self) -> &str {
-        todo!()
+        &self.json
+    }
+}
+
+/// Sorted by path, then message (byte order): the same input always gets the same bytes.
+pub(crate) fn sort_errors(errors: &mut [ValidationError]) {
+    errors.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message)));
+}
+
+impl fmt::Debug for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Schema").field("json", &self.json).finish()
     }
 }

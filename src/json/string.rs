@@ -1,0 +1,151 @@
+use std::borrow::Cow;
+
+/// A string token as it stands in the input: the bytes between the quotes, already
+/// checked by the reader (valid UTF-8, valid escapes, no lone surrogates). Decoding is
+/// lazy: most strings a model sends have no escapes, and then the raw bytes *are* the
+/// string, so nothing is copied.
+#[derive(Clone, Copy, Debug)]
+pub struct JsonStr<'a> {
+    raw: &'a [u8],
+    escaped: bool,
+}
+
+impl<'a> JsonStr<'a> {
+    /// Wraps bytes the reader has validated as the inside of a JSON string.
+    pub(crate) fn from_validated(raw: &'a [u8]) -> JsonStr<'a> {
+        JsonStr {
+            raw,
+            escaped: raw.contains(&b'\\'),
+        }
+    }
+
+    pub(crate) fn new(raw: &'a [u8], escaped: bool) -> JsonStr<'a> {
+        JsonStr { raw, escaped }
+    }
+
+    /// The bytes between the quotes, escapes undecoded.
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// True when the raw text contains escapes (and so differs from the value).
+    pub fn has_escapes(&self) -> bool {
+        self.escaped
+    }
+
+    /// The raw text as `&str` when it has no escapes.
+    pub fn as_plain_str(&self) -> Option<&'a str> {
+        if self.escaped {
+            None
+        } else {
+            // The reader validated these bytes as UTF-8 before building the token; a
+            // checked conversion keeps this safe even so, and is only a fallback.
+            std::str::from_utf8(self.raw).ok()
+        }
+    }
+
+    /// The decoded characters, one at a time, without allocating.
+    pub fn chars(&self) -> Chars<'a> {
+        Chars { rest: self.raw }
+    }
+
+    /// The length in Unicode code points (a surrogate pair counts once).
+    pub fn char_count(&self) -> usize {
+        if self.escaped {
+            self.chars().count()
+        } else {
+            self.raw.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+        }
+    }
+
+    /// The decoded value; borrows when there are no escapes.
+    pub fn to_cow(&self) -> Cow<'a, str> {
+        match self.as_plain_str() {
+            Some(s) => Cow::Borrowed(s),
+            None => Cow::Owned(self.chars().collect()),
+        }
+    }
+
+    /// Equality with a decoded string, without allocating.
+    pub fn eq_str(&self, s: &str) -> bool {
+        if !self.escaped {
+            return self.raw == s.as_bytes();
+        }
+        self.chars().eq(s.chars())
+    }
+
+    /// Equality of two tokens by decoded value.
+    pub fn eq_json_str(&self, other: &JsonStr<'_>) -> bool {
+        if !self.escaped && !other.escaped {
+            return self.raw == other.raw;
+        }
+        self.chars().eq(other.chars())
+    }
+}
+
+/// Decoding iterator over a validated string token.
+pub struct Chars<'a> {
+    rest: &'a [u8],
+}
+
+fn hex4(b: &[u8]) -> u32 {
+    b.iter().take(4).fold(0u32, |acc, &c| {
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => 0,
+        };
+        (acc << 4) | u32::from(d)
+    })
+}
+
+impl Iterator for Chars<'_> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        let (&first, _) = self.rest.split_first()?;
+        if first != b'\\' {
+            // Decode one UTF-8 sequence; the reader has validated it.
+            let len = match first {
+                0x00..=0x7F => 1,
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                _ => 4,
+            };
+            let len = len.min(self.rest.len());
+            let (head, tail) = self.rest.split_at(len);
+            self.rest = tail;
+            return std::str::from_utf8(head)
+                .ok()
+                .and_then(|s| s.chars().next())
+                .or(Some('\u{FFFD}'));
+        }
+        let esc = *self.rest.get(1)?;
+        let simple = match esc {
+            b'"' => Some('"'),
+            b'\\' => Some('\\'),
+            b'/' => Some('/'),
+            b'b' => Some('\u{8}'),
+            b'f' => Some('\u{c}'),
+            b'n' => Some('\n'),
+            b'r' => Some('\r'),
+            b't' => Some('\t'),
+            _ => None,
+        };
+        if let Some(c) = simple {
+            self.rest = &self.rest[2..];
+            return Some(c);
+        }
+        // \uXXXX, possibly a surrogate pair \uD8xx\uDCxx (validated by the reader).
+        let hi = hex4(self.rest.get(2..6).unwrap_or(&[]));
+        if (0xD800..0xDC00).contains(&hi) && self.rest.len() >= 12 {
+            let lo = hex4(&self.rest[8..12]);
+            self.rest = &self.rest[12..];
+            let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+            return Some(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+        }
+        self.rest = self.rest.get(6..).unwrap_or(&[]);
+        Some(char::from_u32(hi).unwrap_or('\u{FFFD}'))
+    }
+}
