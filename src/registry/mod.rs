@@ -2,12 +2,44 @@
 //! every request into either one run of a handler on valid arguments or a readable
 //! refusal.
 //!
-//! API CONTRACT (skeleton; the implementation fills these in without changing the
-//! signatures, which src/ffi and the bindings are written against).
+//! The signatures here are the contract src/ffi and the bindings are written against.
+//!
+//! Design: the registry publishes an immutable snapshot of its tools, replaced whole
+//! (copy-on-write) on every register/unregister. Writers serialize on a mutex; a call
+//! only *loads* through [`ArcSwap`]: the snapshot for the lookup, then the tool it
+//! found for the run. Such a load borrows through a per-thread slot rather than a
+//! shared reference count or lock word, so calls on different threads (even of the
+//! same tool) never write the same cache line. A tool replaced or removed during a
+//! call stays alive for that call, and its handler is dropped when the last call
+//! running on it returns. No lock is held while a handler runs, so a handler may
+//! register, unregister or call.
 
 use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::schema::CompileError;
+use arc_swap::ArcSwap;
+
+use crate::schema::{CompileError, Schema};
+use crate::ValidationError;
+
+mod names;
+mod snapshot;
+mod suggest;
+mod text;
+
+use snapshot::{Snapshot, Tool};
+use text::{push_json_string, quote};
+
+// The C ABI hands one registry to many threads; keep that a compile-time fact.
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Registry>();
+    assert_send_sync::<CallResult>();
+};
+
+/// The schema a tool without one gets: any object.
+pub const DEFAULT_PARAMETERS: &str = r#"{"type":"object"}"#;
 
 /// Which tool names a registry accepts, chosen at creation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -30,6 +62,7 @@ pub enum NamePolicy {
 /// Dropping the handler is how its resources are released: the registry drops it
 /// exactly once, after the last call running on it has returned.
 pub trait Handler: Send + Sync + 'static {
+    /// Runs the tool once on arguments that passed its schema.
     fn call(&self, args: &[u8], ctx: usize) -> Result<String, String>;
 }
 
@@ -45,7 +78,9 @@ where
 /// A tool to register.
 #[derive(Clone, Debug, Default)]
 pub struct ToolSpec {
+    /// The tool's name; must satisfy the registry's [`NamePolicy`].
     pub name: String,
+    /// What the model reads to decide when to use the tool.
     pub description: String,
     /// The parameters schema as JSON bytes; `None` means `{"type":"object"}`.
     pub parameters: Option<Vec<u8>>,
@@ -58,11 +93,15 @@ pub struct ToolSpec {
 /// A registered tool, as `describe` reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolInfo {
+    /// The registered name.
     pub name: String,
+    /// The registered description.
     pub description: String,
     /// Compact JSON, keys in the author's order.
     pub parameters: String,
+    /// As registered, for the dispatcher's retry decisions.
     pub idempotent: bool,
+    /// As registered, for the dispatcher; 0 means none.
     pub timeout_ms: u64,
 }
 
@@ -79,10 +118,16 @@ pub enum RegisterErrorKind {
     NotObject,
 }
 
+/// A refused registration: what kind of refusal, and the text to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegisterError {
+    /// Which rule refused it.
     pub kind: RegisterErrorKind,
-    /// Full human-readable message, e.g. `tool name "a b" does not match ^[A-Za-z0-9_-]{1,64}$`.
+    /// Full human-readable message, e.g.
+    /// `invalid tool name "a b": must match ^[A-Za-z0-9_-]{1,64}$`,
+    /// `tool "x" is already registered`,
+    /// `invalid parameters for "x": #/properties/a: ...`,
+    /// `parameters for "x" must declare "type": "object"`.
     pub message: String,
 }
 
@@ -96,81 +141,321 @@ impl std::error::Error for RegisterError {}
 /// The outcome of `call`: always produced, never a panic.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallResult {
+    /// The call's id, as given.
     pub call_id: String,
+    /// The tool name the call asked for, as given (even when unknown).
     pub name: String,
     /// The tool's answer, or `error: ...` text for any failure.
     pub content: String,
+    /// True for every failure: unknown tool, invalid arguments, handler error, panic.
     pub is_error: bool,
 }
 
 impl CallResult {
-    /// `{"role":"tool","tool_call_id":ID,"content":CONTENT}` as compact JSON.
+    /// `{"role":"tool","tool_call_id":ID,"content":CONTENT}` as compact JSON: the
+    /// message that answers the call. Strings are JSON-escaped (`"` and `\`, control
+    /// characters as `\u00xx`); non-ASCII text is kept as UTF-8.
     pub fn tool_message_json(&self) -> String {
-        todo!()
+        let mut out = String::with_capacity(self.call_id.len() + self.content.len() + 48);
+        out.push_str(r#"{"role":"tool","tool_call_id":"#);
+        push_json_string(&mut out, &self.call_id);
+        out.push_str(r#","content":"#);
+        push_json_string(&mut out, &self.content);
+        out.push('}');
+        out
     }
 }
 
 /// The registry. Safe for concurrent use; no lock is held while a handler runs.
 pub struct Registry {
-    _private: (),
+    policy: NamePolicy,
+    /// The published snapshot. Calls only ever `load` it.
+    current: ArcSwap<Snapshot>,
+    /// Serializes writers, so each builds its snapshot from the latest one and no
+    /// registration is lost. Never held while a handler or a destructor runs.
+    writer: Mutex<()>,
+}
+
+impl Default for Registry {
+    /// An empty registry with the default name policy.
+    fn default() -> Self {
+        Registry::new(NamePolicy::Default)
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("policy", &self.policy)
+            .field("names", &self.names())
+            .finish()
+    }
 }
 
 impl Registry {
+    /// An empty registry whose names must satisfy `policy`.
     pub fn new(policy: NamePolicy) -> Registry {
-        let _ = policy;
-        todo!()
+        Registry {
+            policy,
+            current: ArcSwap::from_pointee(Snapshot::default()),
+            writer: Mutex::new(()),
+        }
     }
+
+    /// The name policy chosen at creation.
     pub fn policy(&self) -> NamePolicy {
-        todo!()
+        self.policy
     }
+
     /// Registers `spec` with `handler`. On refusal the handler is dropped (so its
     /// destructor runs) and the registry is unchanged. With `allow_override`, a tool
     /// of the same name is replaced (the old handler is dropped once its running calls end).
     pub fn register(
         &self,
-        _spec: ToolSpec,
-        _handler: Box<dyn Handler>,
-        _allow_override: bool,
+        spec: ToolSpec,
+        handler: Box<dyn Handler>,
+        allow_override: bool,
     ) -> Result<(), RegisterError> {
-        todo!()
+        // Everything that can be checked without the writer lock is, so a slow schema
+        // compile never holds up other writers. On any early return `handler` drops here.
+        if !self.policy.accepts(&spec.name) {
+            return Err(RegisterError {
+                kind: RegisterErrorKind::InvalidName,
+                message: self.policy.refusal(&spec.name),
+            });
+        }
+        let schema = compile_parameters(&spec.name, spec.parameters.as_deref())?;
+        let tool = Tool {
+            name: spec.name,
+            description: spec.description,
+            schema,
+            handler,
+            idempotent: spec.idempotent,
+            timeout_ms: spec.timeout_ms,
+        };
+
+        let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let current = self.current.load_full();
+        if !allow_override && current.contains(&tool.name) {
+            drop(guard);
+            let message = format!("tool {} is already registered", quote(&tool.name));
+            // Dropping `tool` here, outside the lock, runs the handler's destructor,
+            // which may itself call into this registry.
+            drop(tool);
+            return Err(RegisterError {
+                kind: RegisterErrorKind::Duplicate,
+                message,
+            });
+        }
+        let previous = self.current.swap(Arc::new(current.with(tool)));
+        drop(guard);
+        // If no call holds them, this drops the replaced tool and runs its destructor:
+        // after the lock is released, for the same reason as above.
+        drop(previous);
+        drop(current);
+        Ok(())
     }
-    /// Removes a tool; false when absent.
-    pub fn unregister(&self, _name: &str) -> bool {
-        todo!()
+
+    /// Removes a tool; false when absent. A call already running on it finishes, and
+    /// its handler is dropped when the last such call returns.
+    pub fn unregister(&self, name: &str) -> bool {
+        let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let current = self.current.load_full();
+        if !current.contains(name) {
+            return false;
+        }
+        let previous = self.current.swap(Arc::new(current.without(name)));
+        drop(guard);
+        drop(previous);
+        drop(current);
+        true
     }
-    pub fn describe(&self, _name: &str) -> Option<ToolInfo> {
-        todo!()
+
+    /// The named tool's registration, or `None` when it is not registered.
+    pub fn describe(&self, name: &str) -> Option<ToolInfo> {
+        self.current
+            .load()
+            .get(name)
+            .map(|entry| entry.load().info())
     }
+
     /// Names, sorted in byte order.
     pub fn names(&self) -> Vec<String> {
-        todo!()
+        let snapshot = self.current.load();
+        snapshot
+            .sorted()
+            .iter()
+            .map(|e| e.name().to_owned())
+            .collect()
     }
+
+    /// True when a tool of that name is registered.
+    pub fn contains(&self, name: &str) -> bool {
+        self.current.load().contains(name)
+    }
+
+    /// How many tools are registered.
     pub fn len(&self) -> usize {
-        todo!()
+        self.current.load().len()
     }
+
+    /// True when no tool is registered.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
     /// `[{"name":..,"description":..,"parameters":..},...]` sorted by name; computed once
     /// per change of the tool set.
     pub fn definitions_json(&self) -> std::sync::Arc<str> {
-        todo!()
+        self.current.load().definitions()
     }
+
     /// Validates `args` against the named tool's schema without running it.
     /// `None` when the tool is unknown.
-    pub fn validate(&self, _name: &str, _args: &[u8]) -> Option<Vec<crate::ValidationError>> {
-        todo!()
+    pub fn validate(&self, name: &str, args: &[u8]) -> Option<Vec<crate::ValidationError>> {
+        self.current
+            .load()
+            .get(name)
+            .map(|entry| entry.load().schema.validate_json(args))
     }
+
+    /// Calls the named tool with context 0. See [`Registry::call_with_context`].
     pub fn call(&self, call_id: &str, name: &str, args: &[u8]) -> CallResult {
         self.call_with_context(call_id, name, args, 0)
     }
+
+    /// Runs one tool call and always returns its result; never panics.
+    ///
+    /// Unknown name, malformed JSON and schema violations become `error: ...` text
+    /// and the handler does not run. Valid arguments run the handler once with the
+    /// exact bytes (`{}` for empty or whitespace-only arguments) and `ctx` untouched;
+    /// its error becomes `error: MESSAGE`, and a panic inside it
+    /// `error: tool NAME panicked`.
     pub fn call_with_context(
         &self,
-        _call_id: &str,
-        _name: &str,
-        _args: &[u8],
-        _ctx: usize,
+        call_id: &str,
+        name: &str,
+        args: &[u8],
+        ctx: usize,
     ) -> CallResult {
-        todo!()
+        // The handler has its own catch in `dispatch`; this one is the last line for
+        // everything else (a validator bug, a destructor that panics), so that no input
+        // can unwind into the host.
+        let (content, is_error) =
+            match catch_unwind(AssertUnwindSafe(|| self.dispatch(name, args, ctx))) {
+                Ok(outcome) => outcome,
+                Err(payload) => {
+                    discard_panic(payload);
+                    (
+                        format!("error: internal error while calling tool {}", quote(name)),
+                        true,
+                    )
+                }
+            };
+        CallResult {
+            call_id: call_id.to_owned(),
+            name: name.to_owned(),
+            content,
+            is_error,
+        }
     }
+
+    /// The content and error flag of one call.
+    fn dispatch(&self, name: &str, args: &[u8], ctx: usize) -> (String, bool) {
+        // The snapshot is held for the lookup only; the tool guard is held until the
+        // handler returns, keeping this tool alive even if it is replaced or
+        // unregistered meanwhile. Neither is a lock.
+        let tool = {
+            let snapshot = self.current.load();
+            match snapshot.get(name) {
+                Some(entry) => entry.load(),
+                None => return (unknown_tool(&snapshot, name), true),
+            }
+        };
+        let args: &[u8] = if is_blank(args) { b"{}" } else { args };
+        // The fast path: a valid call never builds an error list.
+        if !tool.schema.is_valid(args) {
+            let errors = tool.schema.validate_json(args);
+            return (invalid_arguments(&tool.name, &errors), true);
+        }
+        match catch_unwind(AssertUnwindSafe(|| tool.handler.call(args, ctx))) {
+            Ok(Ok(answer)) => (answer, false),
+            Ok(Err(message)) => (format!("error: {message}"), true),
+            Err(payload) => {
+                discard_panic(payload);
+                (format!("error: tool {} panicked", tool.name), true)
+            }
+        }
+    }
+}
+
+/// Compiles a tool's parameters, or the refusal naming the tool.
+fn compile_parameters(name: &str, parameters: Option<&[u8]>) -> Result<Schema, RegisterError> {
+    let json = parameters.unwrap_or(DEFAULT_PARAMETERS.as_bytes());
+    let schema = Schema::compile(json).map_err(|e| RegisterError {
+        message: format!("invalid parameters for {}: {e}", quote(name)),
+        kind: RegisterErrorKind::InvalidSchema(e),
+    })?;
+    if !schema.requires_object() {
+        return Err(RegisterError {
+            kind: RegisterErrorKind::NotObject,
+            message: format!(
+                r#"parameters for {} must declare "type": "object""#,
+                quote(name)
+            ),
+        });
+    }
+    Ok(schema)
+}
+
+/// Empty arguments, or only JSON whitespace: some providers send `""` for a call
+/// without parameters, and it means `{}`.
+fn is_blank(args: &[u8]) -> bool {
+    args.iter()
+        .all(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// `error: unknown tool "x"; available tools: a, b[; did you mean "y"?]`
+fn unknown_tool(snapshot: &Snapshot, name: &str) -> String {
+    let mut out = format!(
+        "error: unknown tool {}; available tools: {}",
+        quote(name),
+        snapshot.available()
+    );
+    let names = snapshot.sorted().iter().map(|e| e.name());
+    if let Some(close) = suggest::closest(name, names) {
+        out.push_str("; did you mean ");
+        push_json_string(&mut out, close);
+        out.push('?');
+    }
+    out
+}
+
+/// The refusal for arguments the schema rejected: malformed JSON on one line, schema
+/// violations one per line (`path: message`), exactly as seed 000 shows them.
+fn invalid_arguments(name: &str, errors: &[ValidationError]) -> String {
+    let mut out = format!("error: invalid arguments for {name}:");
+    match errors {
+        [only] if only.keyword == "json" => {
+            out.push(' ');
+            out.push_str(&only.message);
+        }
+        // `is_valid` and `validate_json` disagree: refuse anyway, since only
+        // arguments that passed may reach a handler.
+        [] => out.push_str(" rejected by the parameters schema"),
+        _ => {
+            for e in errors {
+                out.push('\n');
+                out.push_str(&e.path);
+                out.push_str(": ");
+                out.push_str(&e.message);
+            }
+        }
+    }
+    out
+}
+
+/// Drops a panic's payload without letting a payload whose own `Drop` panics escape.
+fn discard_panic(payload: Box<dyn std::any::Any + Send>) {
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
 }

@@ -1,0 +1,63 @@
+//! Tool-name policies, checked by hand: each is a short byte class with a length
+//! bound, and a hand-written loop is both faster and clearer than compiling a regex.
+
+use super::text::quote;
+use super::NamePolicy;
+
+impl NamePolicy {
+    /// True when `name` satisfies this policy.
+    pub fn accepts(self, name: &str) -> bool {
+        let bytes = name.as_bytes();
+        match self {
+            NamePolicy::Default => {
+                (1..=64).contains(&bytes.len())
+                    && bytes
+                        .iter()
+                        .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            }
+            NamePolicy::Dotted => {
+                // `split` yields an empty segment for a leading, trailing or doubled dot,
+                // which is exactly what the policy refuses.
+                (1..=64).contains(&bytes.len())
+                    && bytes.split(|&b| b == b'.').all(|segment| {
+                        !segment.is_empty()
+                            && segment
+                                .iter()
+                                .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                    })
+            }
+            NamePolicy::Mcp => {
+                (1..=128).contains(&bytes.len())
+                    && bytes
+                        .iter()
+                        .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-')
+            }
+        }
+    }
+
+    /// The rule a refused name is told, as it ends the refusal message:
+    /// `must match ^[A-Za-z0-9_-]{1,64}$` for the default policy.
+    pub fn rule(self) -> &'static str {
+        match self {
+            NamePolicy::Default => "must match ^[A-Za-z0-9_-]{1,64}$",
+            NamePolicy::Dotted => {
+                "must be lowercase [a-z0-9_] segments separated by dots, at most 64 characters"
+            }
+            NamePolicy::Mcp => "must match ^[A-Za-z0-9_.-]{1,128}$",
+        }
+    }
+
+    /// The longest name this policy accepts, in bytes (every accepted name is ASCII).
+    pub fn max_len(self) -> usize {
+        match self {
+            NamePolicy::Default | NamePolicy::Dotted => 64,
+            NamePolicy::Mcp => 128,
+        }
+    }
+
+    /// `invalid tool name "NAME": <rule>`. The name is JSON-quoted because it was
+    /// refused: it may hold quotes, control characters or nothing at all.
+    pub(crate) fn refusal(self, name: &str) -> String {
+        format!("invalid tool name {}: {}", quote(name), self.rule())
+    }
+}
