@@ -19,22 +19,25 @@ pub enum SyntaxErrorKind {
     InvalidEscape,
     LoneSurrogate,
     InvalidUtf8,
-    /// A key that appears twice in one object; the span is the second key's text
-    /// (between its quotes) in the input.
-    DuplicateKey {
-        start: usize,
-        end: usize,
-    },
+    /// A key that appears twice in one object; the error's offset is the second
+    /// key's opening quote.
+    DuplicateKey,
     TooDeep {
-        limit: usize,
+        limit: u32,
     },
 }
 
 /// Malformed JSON: what and where (a byte offset into the input).
+///
+/// Boxed, so that every `Result` on the reader's hot path stays two registers wide;
+/// errors are rare and may allocate, valid input never does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError(Box<Detail>);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SyntaxError {
-    pub kind: SyntaxErrorKind,
-    pub offset: usize,
+struct Detail {
+    kind: SyntaxErrorKind,
+    offset: usize,
 }
 
 /// A 1-based line and column (the column counts Unicode code points).
@@ -65,32 +68,43 @@ impl Position {
 }
 
 impl SyntaxError {
+    #[cold]
     pub(crate) fn new(kind: SyntaxErrorKind, offset: usize) -> SyntaxError {
-        SyntaxError { kind, offset }
+        SyntaxError(Box::new(Detail { kind, offset }))
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> SyntaxErrorKind {
+        self.0.kind
+    }
+
+    /// The byte offset of the offence in the input.
+    pub fn offset(&self) -> usize {
+        self.0.offset
     }
 
     /// `malformed JSON at line L column C: what`, the text every host shows.
     pub fn message(&self, input: &[u8]) -> String {
-        let pos = Position::of(input, self.offset);
-        let what = match self.kind {
+        let pos = Position::of(input, self.0.offset);
+        let what = match self.0.kind {
             SyntaxErrorKind::UnexpectedEnd => "unexpected end of input".to_string(),
             SyntaxErrorKind::ExpectedValue => {
-                describe_found("expected a value", input, self.offset)
+                describe_found("expected a value", input, self.0.offset)
             }
-            SyntaxErrorKind::ExpectedColon => describe_found("expected ':'", input, self.offset),
+            SyntaxErrorKind::ExpectedColon => describe_found("expected ':'", input, self.0.offset),
             SyntaxErrorKind::ExpectedCommaOrBrace => {
-                describe_found("expected ',' or '}'", input, self.offset)
+                describe_found("expected ',' or '}'", input, self.0.offset)
             }
             SyntaxErrorKind::ExpectedCommaOrBracket => {
-                describe_found("expected ',' or ']'", input, self.offset)
+                describe_found("expected ',' or ']'", input, self.0.offset)
             }
             SyntaxErrorKind::ExpectedKey => describe_found(
                 "expected a property name in double quotes",
                 input,
-                self.offset,
+                self.0.offset,
             ),
             SyntaxErrorKind::TrailingCharacters => {
-                describe_found("unexpected data after the value", input, self.offset)
+                describe_found("unexpected data after the value", input, self.0.offset)
             }
             SyntaxErrorKind::TrailingComma => "trailing comma".to_string(),
             SyntaxErrorKind::InvalidLiteral => "invalid literal".to_string(),
@@ -102,8 +116,12 @@ impl SyntaxError {
             SyntaxErrorKind::InvalidEscape => "invalid escape in string".to_string(),
             SyntaxErrorKind::LoneSurrogate => "lone surrogate in \\u escape".to_string(),
             SyntaxErrorKind::InvalidUtf8 => "invalid UTF-8".to_string(),
-            SyntaxErrorKind::DuplicateKey { start, end } => {
-                let key = super::JsonStr::from_validated(&input[start..end]);
+            SyntaxErrorKind::DuplicateKey => {
+                // Re-read the key at the offset: errors stay two words, and the key
+                // is only decoded when the message is wanted.
+                let mut r = super::Reader::new(input, 1);
+                r.seek(self.0.offset);
+                let key = r.read_string().unwrap_or(super::JsonStr::new(b"", false));
                 let mut s = String::from("duplicate property ");
                 write_json_string(&mut s, &key.to_cow());
                 s

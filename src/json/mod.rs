@@ -22,7 +22,7 @@ mod write;
 pub use error::{Position, SyntaxError, SyntaxErrorKind};
 pub(crate) use keys::KeySet;
 pub use number::Decimal;
-pub use reader::{Kind, Reader};
+pub use reader::{Kind, Number, Reader};
 pub use string::JsonStr;
 pub use value::Value;
 pub use write::{write_compact_span, write_json_string};

@@ -1,5 +1,21 @@
 use super::{JsonStr, KeySet, SyntaxError, SyntaxErrorKind as E};
 
+/// A number token: its text, and its value when it is a plain integer (no fraction,
+/// no exponent, at most 18 digits), which is the common case and compares fast.
+#[derive(Clone, Copy, Debug)]
+pub struct Number<'a> {
+    pub text: &'a [u8],
+    pub small: Option<i64>,
+}
+
+impl Number<'_> {
+    /// True when the value has no fractional part (`3.0` and `1e2` included).
+    #[inline]
+    pub fn is_integer(&self) -> bool {
+        self.small.is_some() || super::Decimal::parse(self.text).is_some_and(|d| d.is_integer())
+    }
+}
+
 /// The JSON type of the value at the cursor, known from its first byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -22,6 +38,21 @@ pub struct Reader<'a> {
 }
 
 type R<T> = Result<T, SyntaxError>;
+
+/// A mask with the high bit set in the first byte of `w` (little-endian) that is a
+/// quote, a backslash, a control byte or non-ASCII. Bits above the first hit may be
+/// spurious (borrows), so only the lowest set bit is meaningful.
+#[inline]
+fn special_bytes(w: u64) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let quote = w ^ (LO * u64::from(b'"'));
+    let backslash = w ^ (LO * u64::from(b'\\'));
+    let zero_quote = quote.wrapping_sub(LO) & !quote;
+    let zero_backslash = backslash.wrapping_sub(LO) & !backslash;
+    let control = w.wrapping_sub(LO * 0x20) & !w;
+    (zero_quote | zero_backslash | control | w) & HI
+}
 
 #[inline]
 fn is_ws(b: u8) -> bool {
@@ -55,13 +86,23 @@ impl<'a> Reader<'a> {
         }
     }
 
-    #[inline]
+    /// Moves the cursor to `pos` (to re-read a token reported by an error).
+    pub(crate) fn seek(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
+    #[cold]
+    #[inline(never)]
     fn err<T>(&self, kind: E) -> R<T> {
         Err(SyntaxError::new(kind, self.pos))
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn skip_ws(&mut self) {
+        // Compact JSON has no whitespace: one comparison decides the common case.
+        if self.buf.get(self.pos).is_some_and(|&b| b > b' ') {
+            return;
+        }
         while let Some(&b) = self.buf.get(self.pos) {
             if !is_ws(b) {
                 break;
@@ -97,6 +138,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes `true`, `false` or `null` (per `kind`).
+    #[inline]
     pub fn read_literal(&mut self, kind: Kind) -> R<()> {
         let word: &[u8] = match kind {
             Kind::True => b"true",
@@ -111,14 +153,18 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Consumes a number and returns its text.
-    pub fn read_number(&mut self) -> R<&'a [u8]> {
+    /// Consumes a number and returns its token.
+    #[inline]
+    pub fn read_number(&mut self) -> R<Number<'a>> {
         let start = self.pos;
         let b = self.buf;
         let mut i = self.pos;
-        if b.get(i) == Some(&b'-') {
+        let neg = b.get(i) == Some(&b'-');
+        if neg {
             i += 1;
         }
+        let int_start = i;
+        let mut value: i64 = 0;
         match b.get(i) {
             Some(b'0') => {
                 i += 1;
@@ -128,7 +174,8 @@ impl<'a> Reader<'a> {
                 }
             }
             Some(b'1'..=b'9') => {
-                while matches!(b.get(i), Some(b'0'..=b'9')) {
+                while let Some(&d @ b'0'..=b'9') = b.get(i) {
+                    value = value.wrapping_mul(10).wrapping_add(i64::from(d - b'0'));
                     i += 1;
                 }
             }
@@ -137,7 +184,10 @@ impl<'a> Reader<'a> {
                 return self.err(E::InvalidNumber);
             }
         }
+        // Up to 18 digits always fit an i64: the exact fast path for plain integers.
+        let mut small = (i - int_start <= 18).then_some(if neg { -value } else { value });
         if b.get(i) == Some(&b'.') {
+            small = None;
             i += 1;
             if !matches!(b.get(i), Some(b'0'..=b'9')) {
                 self.pos = i;
@@ -148,6 +198,7 @@ impl<'a> Reader<'a> {
             }
         }
         if matches!(b.get(i), Some(b'e' | b'E')) {
+            small = None;
             i += 1;
             if matches!(b.get(i), Some(b'+' | b'-')) {
                 i += 1;
@@ -161,10 +212,14 @@ impl<'a> Reader<'a> {
             }
         }
         self.pos = i;
-        Ok(&b[start..i])
+        Ok(Number {
+            text: &b[start..i],
+            small,
+        })
     }
 
     /// Consumes a string (cursor on its opening quote) and returns its token.
+    #[inline]
     pub fn read_string(&mut self) -> R<JsonStr<'a>> {
         let b = self.buf;
         let start = self.pos + 1;
@@ -172,13 +227,17 @@ impl<'a> Reader<'a> {
         let mut escaped = false;
         let mut ascii = true;
         loop {
-            // The hot loop: plain bytes until a quote, a backslash or a control byte.
-            while let Some(&c) = b.get(i) {
-                if c == b'"' || c == b'\\' || c < 0x20 {
+            // The hot loop: skip eight plain ASCII bytes at a time; stop at the first
+            // quote, backslash, control byte or non-ASCII byte.
+            while let Some(chunk) = b.get(i..i + 8) {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(chunk);
+                let special = special_bytes(u64::from_le_bytes(word));
+                if special != 0 {
+                    i += (special.trailing_zeros() / 8) as usize;
                     break;
                 }
-                ascii &= c < 0x80;
-                i += 1;
+                i += 8;
             }
             match b.get(i) {
                 None => {
@@ -190,9 +249,13 @@ impl<'a> Reader<'a> {
                     escaped = true;
                     i = self.check_escape(i)?;
                 }
-                Some(_) => {
+                Some(&c) if c < 0x20 => {
                     self.pos = i;
                     return self.err(E::ControlCharacter);
+                }
+                Some(&c) => {
+                    ascii &= c < 0x80;
+                    i += 1;
                 }
             }
         }
@@ -203,10 +266,11 @@ impl<'a> Reader<'a> {
             }
         }
         self.pos = i + 1;
-        Ok(JsonStr::new(&b[start..i], escaped))
+        Ok(JsonStr::with_flags(&b[start..i], escaped, ascii))
     }
 
     /// Checks the escape at `i` (a backslash); returns the index after it.
+    #[inline(never)]
     fn check_escape(&mut self, i: usize) -> R<usize> {
         let b = self.buf;
         match b.get(i + 1) {
@@ -264,10 +328,11 @@ impl<'a> Reader<'a> {
         Ok(v)
     }
 
+    #[inline]
     fn enter(&mut self, depth: usize) -> R<()> {
         if depth >= self.max_depth {
             return self.err(E::TooDeep {
-                limit: self.max_depth,
+                limit: u32::try_from(self.max_depth).unwrap_or(u32::MAX),
             });
         }
         self.pos += 1;
@@ -276,6 +341,7 @@ impl<'a> Reader<'a> {
 
     /// Consumes `{` of a container at nesting `depth` (0 for the top level); false
     /// when the object is empty (its `}` consumed too).
+    #[inline]
     pub fn begin_object(&mut self, depth: usize) -> R<bool> {
         self.enter(depth)?;
         self.skip_ws();
@@ -286,8 +352,26 @@ impl<'a> Reader<'a> {
         Ok(true)
     }
 
+    /// The position of the next non-whitespace byte (whitespace consumed).
+    #[inline]
+    pub fn pos_after_ws(&mut self) -> usize {
+        self.skip_ws();
+        self.pos
+    }
+
     /// Reads a member's key and its colon; refuses a key already in `keys`.
     pub(crate) fn read_key(&mut self, keys: &mut KeySet<'a>) -> R<JsonStr<'a>> {
+        let key_at = self.pos_after_ws();
+        let key = self.read_key_unchecked()?;
+        if !keys.insert(key) {
+            return Err(SyntaxError::new(E::DuplicateKey, key_at));
+        }
+        Ok(key)
+    }
+
+    /// Reads a member's key and its colon; the caller checks for duplicates.
+    #[inline]
+    pub fn read_key_unchecked(&mut self) -> R<JsonStr<'a>> {
         self.skip_ws();
         if self.buf.get(self.pos) != Some(&b'"') {
             return self.err(if self.pos >= self.buf.len() {
@@ -296,17 +380,7 @@ impl<'a> Reader<'a> {
                 E::ExpectedKey
             });
         }
-        let key_at = self.pos;
         let key = self.read_string()?;
-        if !keys.insert(key) {
-            return Err(SyntaxError::new(
-                E::DuplicateKey {
-                    start: key_at + 1,
-                    end: key_at + 1 + key.raw().len(),
-                },
-                key_at,
-            ));
-        }
         self.skip_ws();
         if self.buf.get(self.pos) != Some(&b':') {
             return self.err(E::ExpectedColon);
@@ -316,11 +390,13 @@ impl<'a> Reader<'a> {
     }
 
     /// After a member: true when another follows (`,` consumed), false at `}`.
+    #[inline]
     pub fn next_member(&mut self) -> R<bool> {
         self.after_item(b'}', E::ExpectedCommaOrBrace)
     }
 
     /// Consumes `[`; false when the array is empty (its `]` consumed too).
+    #[inline]
     pub fn begin_array(&mut self, depth: usize) -> R<bool> {
         self.enter(depth)?;
         self.skip_ws();
@@ -332,6 +408,7 @@ impl<'a> Reader<'a> {
     }
 
     /// After an element: true when another follows (`,` consumed), false at `]`.
+    #[inline]
     pub fn next_element(&mut self) -> R<bool> {
         self.after_item(b']', E::ExpectedCommaOrBracket)
     }

@@ -8,19 +8,26 @@ use std::borrow::Cow;
 pub struct JsonStr<'a> {
     raw: &'a [u8],
     escaped: bool,
+    /// Every byte is ASCII: then the length in characters is the length in bytes.
+    ascii: bool,
 }
 
 impl<'a> JsonStr<'a> {
-    /// Wraps bytes the reader has validated as the inside of a JSON string.
-    pub(crate) fn from_validated(raw: &'a [u8]) -> JsonStr<'a> {
+    pub(crate) fn new(raw: &'a [u8], escaped: bool) -> JsonStr<'a> {
         JsonStr {
             raw,
-            escaped: raw.contains(&b'\\'),
+            escaped,
+            ascii: raw.is_ascii(),
         }
     }
 
-    pub(crate) fn new(raw: &'a [u8], escaped: bool) -> JsonStr<'a> {
-        JsonStr { raw, escaped }
+    #[inline]
+    pub(crate) fn with_flags(raw: &'a [u8], escaped: bool, ascii: bool) -> JsonStr<'a> {
+        JsonStr {
+            raw,
+            escaped,
+            ascii,
+        }
     }
 
     /// The bytes between the quotes, escapes undecoded.
@@ -51,6 +58,9 @@ impl<'a> JsonStr<'a> {
 
     /// The length in Unicode code points (a surrogate pair counts once).
     pub fn char_count(&self) -> usize {
+        if self.ascii && !self.escaped {
+            return self.raw.len();
+        }
         if self.escaped {
             self.chars().count()
         } else {
@@ -67,9 +77,10 @@ impl<'a> JsonStr<'a> {
     }
 
     /// Equality with a decoded string, without allocating.
+    #[inline]
     pub fn eq_str(&self, s: &str) -> bool {
         if !self.escaped {
-            return self.raw == s.as_bytes();
+            return short_eq(self.raw, s.as_bytes());
         }
         self.chars().eq(s.chars())
     }
@@ -148,4 +159,17 @@ impl Iterator for Chars<'_> {
         self.rest = self.rest.get(6..).unwrap_or(&[]);
         Some(char::from_u32(hi).unwrap_or('\u{FFFD}'))
     }
+}
+
+/// Byte equality that stays inline for the short keys tool arguments use (a libc
+/// call per comparison costs more than the comparison).
+#[inline]
+fn short_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 16 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    a == b
 }

@@ -34,8 +34,8 @@ impl Value {
                 Value::Bool(k == Kind::True)
             }
             Kind::Number => {
-                let text = r.read_number()?;
-                Value::Number(String::from_utf8_lossy(text).into_owned())
+                let n = r.read_number()?;
+                Value::Number(String::from_utf8_lossy(n.text).into_owned())
             }
             Kind::String => Value::String(r.read_string()?.to_cow().into_owned()),
             Kind::Array => {

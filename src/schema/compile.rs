@@ -160,9 +160,9 @@ pub(crate) fn compile_node(v: &Value, ptr: &mut String) -> Result<Node, CompileE
                     return Err(err(&here, key, format!("\"{key}\" must be a number")));
                 };
                 if key == "minimum" {
-                    minimum = Some(text.clone());
+                    minimum = Some(Bound::new(text.clone()));
                 } else {
-                    maximum = Some(text.clone());
+                    maximum = Some(Bound::new(text.clone()));
                 }
             }
             "anyOf" => match val {

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use regex::Regex;
 
-use crate::json::{JsonStr, Kind, Value};
+use std::cmp::Ordering;
+
+use crate::json::{Decimal, JsonStr, Kind, Number, Reader, Value};
 
 /// A compiled (sub)schema.
 pub(crate) enum Node {
@@ -145,7 +147,37 @@ pub(crate) struct Pattern {
 }
 
 pub(crate) struct NumberRules {
-    /// Bounds as written in the schema, compared exactly.
-    pub minimum: Option<String>,
-    pub maximum: Option<String>,
+    pub minimum: Option<Bound>,
+    pub maximum: Option<Bound>,
+}
+
+/// A numeric bound as written in the schema, compared exactly; `small` is its value
+/// when it is an integer that fits an i64, so plain integer arguments compare without
+/// reading digits.
+pub(crate) struct Bound {
+    pub text: String,
+    pub small: Option<i64>,
+}
+
+impl Bound {
+    pub fn new(text: String) -> Bound {
+        let small = Reader::new(text.as_bytes(), 1)
+            .read_number()
+            .ok()
+            .and_then(|n| n.small);
+        Bound { text, small }
+    }
+
+    /// How the instance number `n` compares with the bound (`n` ⋛ bound).
+    #[inline]
+    pub fn compare(&self, n: Number<'_>) -> Ordering {
+        if let (Some(a), Some(b)) = (n.small, self.small) {
+            return a.cmp(&b);
+        }
+        match (Decimal::parse(n.text), Decimal::parse(self.text.as_bytes())) {
+            (Some(a), Some(b)) => a.cmp_value(&b),
+            // Unreachable for tokens the reader produced; compare as equal (passes).
+            _ => Ordering::Equal,
+        }
+    }
 }

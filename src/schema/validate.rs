@@ -9,7 +9,8 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use crate::json::{
-    write_compact_span, write_json_string, Decimal, JsonStr, KeySet, Kind, Reader, SyntaxError,
+    write_compact_span, write_json_string, Decimal, JsonStr, KeySet, Kind, Number, Reader,
+    SyntaxError, SyntaxErrorKind,
 };
 
 use super::node::*;
@@ -188,7 +189,7 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 }
 
 /// `integer` for a number with no fractional part, else the JSON type.
-fn got_name(kind: Kind, number: Option<&[u8]>) -> &'static str {
+fn got_name(kind: Kind, number: Option<Number<'_>>) -> &'static str {
     match kind {
         Kind::Null => "null",
         Kind::True | Kind::False => "boolean",
@@ -196,10 +197,7 @@ fn got_name(kind: Kind, number: Option<&[u8]>) -> &'static str {
         Kind::Array => "array",
         Kind::String => "string",
         Kind::Number => {
-            if number
-                .and_then(Decimal::parse)
-                .is_some_and(|d| d.is_integer())
-            {
+            if number.is_some_and(|n| n.is_integer()) {
                 "integer"
             } else {
                 "number"
@@ -228,7 +226,7 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
     };
     let kind = r.peek_kind()?;
     let start = r.pos();
-    let mut number: Option<&'a [u8]> = None;
+    let mut number: Option<Number<'a>> = None;
     let mut string: Option<JsonStr<'a>> = None;
     match kind {
         Kind::Number => number = Some(r.read_number()?),
@@ -238,9 +236,7 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
     }
 
     if let Some(types) = &rules.types {
-        let is_integer = number
-            .and_then(Decimal::parse)
-            .is_some_and(|d| d.is_integer());
+        let is_integer = number.is_some_and(|n| n.is_integer());
         if !types.accepts(kind, is_integer) {
             // One error per type mismatch: the other keywords would only repeat it.
             sink.report("type", Member::None, || {
@@ -353,11 +349,17 @@ impl Seen {
             Seen::Heap(vec![false; n])
         }
     }
+    /// Marks `i`; false when it was already marked (a duplicate key).
     #[inline]
-    fn set(&mut self, i: usize) {
+    fn set(&mut self, i: usize) -> bool {
         match self {
-            Seen::Inline(bits) => bits[i / 64] |= 1 << (i % 64),
-            Seen::Heap(v) => v[i] = true,
+            Seen::Inline(bits) => {
+                let bit = 1u64 << (i % 64);
+                let fresh = bits[i / 64] & bit == 0;
+                bits[i / 64] |= bit;
+                fresh
+            }
+            Seen::Heap(v) => !std::mem::replace(&mut v[i], true),
         }
     }
     #[inline]
@@ -376,13 +378,24 @@ fn walk_object<'a, S: Sink<'a>>(
     sink: &mut S,
 ) -> W {
     let mut seen = Seen::new(o.props.len());
+    // Keys the schema does not name; built on the first such key, so an object with
+    // only known properties never pays for it.
+    let mut others: Option<KeySet<'a>> = None;
     if r.begin_object(depth)? {
-        let mut keys = KeySet::new();
         loop {
-            let key = r.read_key(&mut keys)?;
+            let key_at = r.pos_after_ws();
+            let key = r.read_key_unchecked()?;
             let found = o.find(&key);
-            if let Some(i) = found {
-                seen.set(i);
+            let fresh = match found {
+                // A known name: the seen bits are its duplicate check.
+                Some(i) => seen.set(i),
+                None => others.get_or_insert_with(KeySet::new).insert(key),
+            };
+            if !fresh {
+                return Err(Stop::Syntax(SyntaxError::new(
+                    SyntaxErrorKind::DuplicateKey,
+                    key_at,
+                )));
             }
             match found.and_then(|i| o.props[i].node.as_ref()) {
                 Some(node) => {
@@ -510,27 +523,20 @@ fn check_string<'a, S: Sink<'a>>(sr: &StringRules, s: JsonStr<'a>, span: &[u8], 
     Ok(())
 }
 
-fn check_number<'a, S: Sink<'a>>(nr: &NumberRules, text: &[u8], sink: &mut S) -> W {
-    let Some(v) = Decimal::parse(text) else {
-        return Ok(());
-    };
-    let shown = || String::from_utf8_lossy(text).into_owned();
+fn check_number<'a, S: Sink<'a>>(nr: &NumberRules, n: Number<'_>, sink: &mut S) -> W {
+    let shown = || String::from_utf8_lossy(n.text).into_owned();
     if let Some(min) = &nr.minimum {
-        if let Some(m) = Decimal::parse(min.as_bytes()) {
-            if v.cmp_value(&m).is_lt() {
-                sink.report("minimum", Member::None, || {
-                    format!("{} is less than the minimum {min}", shown())
-                })?;
-            }
+        if min.compare(n).is_lt() {
+            sink.report("minimum", Member::None, || {
+                format!("{} is less than the minimum {}", shown(), min.text)
+            })?;
         }
     }
     if let Some(max) = &nr.maximum {
-        if let Some(m) = Decimal::parse(max.as_bytes()) {
-            if v.cmp_value(&m).is_gt() {
-                sink.report("maximum", Member::None, || {
-                    format!("{} is greater than the maximum {max}", shown())
-                })?;
-            }
+        if max.compare(n).is_gt() {
+            sink.report("maximum", Member::None, || {
+                format!("{} is greater than the maximum {}", shown(), max.text)
+            })?;
         }
     }
     Ok(())
@@ -561,7 +567,7 @@ fn equals(r: &mut Reader<'_>, v: &crate::json::Value, depth: usize) -> bool {
             r.read_literal(kind).is_ok()
         }
         (Kind::Number, V::Number(t)) => match (
-            r.read_number().ok().and_then(Decimal::parse),
+            r.read_number().ok().and_then(|n| Decimal::parse(n.text)),
             Decimal::parse(t.as_bytes()),
         ) {
             (Some(a), Some(b)) => a.cmp_value(&b).is_eq(),
