@@ -1,1 +1,44 @@
-//! The C surface. No logic lives here: only the boundary.
+//! The C surface (SPEC §3). No logic lives here: only the boundary.
+//!
+//! One module per C type; every `extern "C"` entry point runs its body through
+//! [`boundary`], which catches panics, turns a NULL handle into a status and hands
+//! the message of a failure back through the call's optional `tg_error **error_out`.
+//! `include/toolgate.h` is generated from these files by `build.rs` (cbindgen), so
+//! the doc comments here are the C documentation.
+//!
+//! Conventions of every function (repeated in the header's preamble):
+//! - status first: every function that can fail returns `tg_status`; `TG_OK` is 0;
+//! - input text is pointer + length, not NUL-terminated; NULL with length 0 is the
+//!   empty text;
+//! - out-parameters come last (`error_out` is the very last) and are written only on
+//!   success (`error_out` only on failure, and only when non-NULL);
+//! - text owned by a handle is returned as pointer + length, is also NUL-terminated,
+//!   and lives as long as the handle;
+//! - every handle kind has one `_free` function, and `_free(NULL)` is a no-op.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+// The C names are the Rust names: cbindgen copies them into the header as they are.
+#![allow(non_camel_case_types)]
+
+pub mod boundary;
+pub mod error;
+pub mod errors;
+pub mod registry;
+pub mod reply;
+pub mod result;
+pub mod schema;
+pub mod status;
+pub mod text;
+pub mod tool_info;
+pub mod version;
+
+pub use error::tg_error;
+pub use errors::tg_errors;
+pub use registry::{tg_name_policy, tg_registry, tg_tool_def, TG_REGISTER_OVERRIDE};
+pub use reply::{tg_destroy_fn, tg_handler_fn, tg_reply};
+pub use result::tg_result;
+pub use schema::tg_schema;
+pub use status::tg_status;
+pub use text::tg_text;
+pub use tool_info::tg_tool_info;

@@ -1,0 +1,460 @@
+//! `tg_registry`: tools by name, validated calls.
+
+use std::ffi::{c_char, c_void};
+
+use super::boundary::{
+    arg_bytes, arg_ref, arg_str, ffi_boundary, ffi_free, into_handle, out_ptr, Failure,
+};
+use super::error::tg_error;
+use super::errors::tg_errors;
+use super::reply::{tg_destroy_fn, tg_handler_fn, CHandler};
+use super::result::tg_result;
+use super::schema::compile_failure;
+use super::status::tg_status;
+use super::text::tg_text;
+use super::tool_info::tg_tool_info;
+use crate::registry::{NamePolicy, RegisterError, RegisterErrorKind, Registry, ToolSpec};
+
+/// Which tool names a registry accepts, chosen at creation (`int32_t` in C).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum tg_name_policy {
+    /// `^[A-Za-z0-9_-]{1,64}$`: what OpenAI and Anthropic accept.
+    TG_NAMES_DEFAULT = 0,
+    /// Lowercase alphanumeric and underscore segments separated by dots
+    /// (`db.get_user`), at most 64 characters.
+    TG_NAMES_DOTTED = 1,
+    /// MCP: `^[A-Za-z0-9_.-]{1,128}$`.
+    TG_NAMES_MCP = 2,
+}
+
+/// A name policy as it arrives from C: any `int32_t`. Rendered `tg_name_policy` in the
+/// header.
+pub type RawNamePolicy = i32;
+
+/// `tg_registry_register` flag: replace a tool of the same name instead of failing
+/// with `TG_ERR_DUPLICATE`.
+pub const TG_REGISTER_OVERRIDE: u32 = 1;
+
+/// A tool to register. Every text is pointer + length (not NUL-terminated), borrowed
+/// for the duration of `tg_registry_register` only (the library copies it).
+#[repr(C)]
+pub struct tg_tool_def {
+    /// The tool name (UTF-8), checked against the registry's name policy.
+    pub name: *const c_char,
+    /// Length of `name` in bytes.
+    pub name_len: usize,
+    /// What the model reads to decide when to use the tool (UTF-8; NULL with length 0
+    /// for none).
+    pub description: *const c_char,
+    /// Length of `description` in bytes.
+    pub description_len: usize,
+    /// The parameters JSON Schema; it must require an object (`"type": "object"`).
+    /// NULL means `{"type":"object"}` (and `parameters_len` is ignored).
+    pub parameters: *const c_char,
+    /// Length of `parameters` in bytes.
+    pub parameters_len: usize,
+    /// Stored and exposed for the dispatcher (retry decisions).
+    pub idempotent: bool,
+    /// Stored and exposed for the dispatcher; 0 means none.
+    pub timeout_ms: u64,
+}
+
+/// A registry of tools. Created by `tg_registry_new`; the caller owns it and frees it
+/// with `tg_registry_free`.
+///
+/// Thread-safety: every function except `tg_registry_free` may be called on the same
+/// registry from any number of threads at once, and from inside a handler.
+pub struct tg_registry {
+    registry: Registry,
+}
+
+fn register_failure(error: RegisterError) -> Failure {
+    let status = match &error.kind {
+        RegisterErrorKind::InvalidName => tg_status::TG_ERR_NAME,
+        RegisterErrorKind::Duplicate => tg_status::TG_ERR_DUPLICATE,
+        RegisterErrorKind::NotObject => tg_status::TG_ERR_NOT_OBJECT,
+        RegisterErrorKind::InvalidSchema(compile) => {
+            let located = compile_failure(compile.clone());
+            return Failure::new(tg_status::TG_ERR_SCHEMA, error.message)
+                .at(&located.pointer, &located.keyword);
+        }
+    };
+    Failure::new(status, error.message)
+}
+
+fn not_found(name: &str) -> Failure {
+    Failure::new(
+        tg_status::TG_ERR_NOT_FOUND,
+        format!("unknown tool {name:?}"),
+    )
+}
+
+/// Creates an empty registry whose tool names follow `policy`.
+///
+/// On success writes the new registry to `*registry_out`; the caller owns it and frees
+/// it with `tg_registry_free`. On failure `*registry_out` is untouched and
+/// `*error_out` (when not NULL) receives a `tg_error` to free with `tg_error_free`.
+///
+/// Errors: `TG_ERR_NULL` (`registry_out` NULL), `TG_ERR_ARGUMENT` (`policy` is not a
+/// `tg_name_policy` value). Thread-safety: any thread.
+///
+/// # Safety
+/// `registry_out` and `error_out` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_new(
+    policy: RawNamePolicy,
+    registry_out: *mut *mut tg_registry,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_new", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let registry_out = unsafe { out_ptr(registry_out, "registry_out")? };
+        let policy = match policy {
+            p if p == tg_name_policy::TG_NAMES_DEFAULT as RawNamePolicy => NamePolicy::Default,
+            p if p == tg_name_policy::TG_NAMES_DOTTED as RawNamePolicy => NamePolicy::Dotted,
+            p if p == tg_name_policy::TG_NAMES_MCP as RawNamePolicy => NamePolicy::Mcp,
+            other => {
+                return Err(Failure::argument(
+                    tg_status::TG_ERR_ARGUMENT,
+                    "policy",
+                    &format!("is {other}, not a tg_name_policy value"),
+                ))
+            }
+        };
+        registry_out.write(into_handle(tg_registry {
+            registry: Registry::new(policy),
+        }));
+        Ok(())
+    })
+}
+
+/// Frees a registry and every tool in it: each tool's destructor runs once, here.
+/// NULL is a no-op.
+///
+/// Ownership: takes ownership of `registry`. Results, lists and texts obtained from it
+/// are independent and stay valid. Thread-safety: no other call on `registry` may be
+/// running or start (in particular not from inside a handler).
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry` not freed before, not in use by another
+/// call.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_free(registry: *mut tg_registry) {
+    // SAFETY: forwarded contract of this function.
+    unsafe { ffi_free(registry) }
+}
+
+/// Registers a tool: `def` describes it, `handler(user_data, ...)` runs its calls.
+///
+/// `flags` is 0 or `TG_REGISTER_OVERRIDE` (replace a tool of the same name; the old
+/// one's destructor runs once its running calls have returned).
+///
+/// Ownership: `def` and its texts are borrowed for the call (copied). `user_data`
+/// belongs to the registration from the moment of this call: `destroy(user_data)`
+/// (when `destroy` is not NULL) runs exactly once, when the tool is replaced,
+/// unregistered or the registry freed, after every call still running on it has
+/// returned, or, if this call fails for any reason (a NULL argument included),
+/// before it returns.
+///
+/// On failure the registry is unchanged and `*error_out` (when not NULL) receives a
+/// `tg_error` to free with `tg_error_free`.
+///
+/// Errors: `TG_ERR_NULL` (`registry`, `def` or `handler` NULL; a text pointer NULL
+/// with a non-zero length), `TG_ERR_UTF8` (name or description not UTF-8),
+/// `TG_ERR_ARGUMENT` (unknown `flags` bits), `TG_ERR_NAME` (name refused by the
+/// policy), `TG_ERR_DUPLICATE`, `TG_ERR_SCHEMA` (parameters do not compile; the error
+/// has the pointer and keyword), `TG_ERR_NOT_OBJECT` (parameters do not require an
+/// object).
+///
+/// Thread-safety: any thread, concurrently with every registry call but
+/// `tg_registry_free`, also from inside a handler.
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; `def` is NULL or a readable
+/// `tg_tool_def` whose text pointers follow their documented rules; `handler` and
+/// `destroy` follow `tg_handler_fn` and `tg_destroy_fn`; `error_out` is NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_register(
+    registry: *mut tg_registry,
+    def: *const tg_tool_def,
+    handler: tg_handler_fn,
+    user_data: *mut c_void,
+    destroy: tg_destroy_fn,
+    flags: u32,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    // First thing: from here on dropping `handler` (a refusal, an early return, even a
+    // panic unwinding through the boundary) runs `destroy(user_data)` exactly once.
+    let mut handler = CHandler::new(handler, user_data, destroy);
+    ffi_boundary("tg_registry_register", error_out, move || {
+        // SAFETY: forwarded contract of this function.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        // SAFETY: forwarded contract of this function.
+        let def = unsafe { arg_ref(def, "def")? };
+        if !handler.has_func() {
+            return Err(Failure::argument(
+                tg_status::TG_ERR_NULL,
+                "handler",
+                "is NULL",
+            ));
+        }
+        if flags & !TG_REGISTER_OVERRIDE != 0 {
+            return Err(Failure::argument(
+                tg_status::TG_ERR_ARGUMENT,
+                "flags",
+                &format!("has unknown bits 0x{:x}", flags & !TG_REGISTER_OVERRIDE),
+            ));
+        }
+        // SAFETY: forwarded contract of this function (the def's text pointers).
+        let name = unsafe { arg_str(def.name, def.name_len, "def->name")? };
+        // SAFETY: as above.
+        let description =
+            unsafe { arg_str(def.description, def.description_len, "def->description")? };
+        let parameters = if def.parameters.is_null() {
+            None
+        } else {
+            // SAFETY: as above.
+            Some(
+                unsafe { arg_bytes(def.parameters, def.parameters_len, "def->parameters")? }
+                    .to_vec(),
+            )
+        };
+        handler.set_name(name);
+        let spec = ToolSpec {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            parameters,
+            idempotent: def.idempotent,
+            timeout_ms: def.timeout_ms,
+        };
+        registry
+            .registry
+            .register(spec, Box::new(handler), flags & TG_REGISTER_OVERRIDE != 0)
+            .map_err(register_failure)
+    })
+}
+
+/// Removes the tool `name[0..name_len)`. Calls running on it finish; its destructor
+/// runs once they have.
+///
+/// Errors: `TG_ERR_NULL`, `TG_ERR_UTF8`, `TG_ERR_NOT_FOUND` (no such tool; the
+/// registry is unchanged); the message comes back through `error_out` (when not NULL;
+/// free with `tg_error_free`).
+///
+/// Ownership: `name` is borrowed for the call. Thread-safety: any thread, also from
+/// inside a handler (even the tool's own).
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; `name` is NULL or points to `name_len`
+/// readable bytes; `error_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_unregister(
+    registry: *mut tg_registry,
+    name: *const c_char,
+    name_len: usize,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_unregister", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        // SAFETY: forwarded contract of this function.
+        let name = unsafe { arg_str(name, name_len, "name")? };
+        if registry.registry.unregister(name) {
+            Ok(())
+        } else {
+            Err(not_found(name))
+        }
+    })
+}
+
+/// Describes the tool `name[0..name_len)`: name, description, parameters (compact JSON,
+/// keys in the author's order), idempotent, timeout_ms.
+///
+/// On success writes a new `tg_tool_info` to `*info_out`; the caller owns it and frees
+/// it with `tg_tool_info_free`. Errors: `TG_ERR_NULL`, `TG_ERR_UTF8`,
+/// `TG_ERR_NOT_FOUND`; the message comes back through `error_out` (when not NULL).
+///
+/// Ownership: `name` is borrowed for the call. Thread-safety: any thread.
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; `name` is NULL or points to `name_len`
+/// readable bytes; `info_out` and `error_out` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_describe(
+    registry: *const tg_registry,
+    name: *const c_char,
+    name_len: usize,
+    info_out: *mut *mut tg_tool_info,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_describe", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        // SAFETY: forwarded contract of this function.
+        let name = unsafe { arg_str(name, name_len, "name")? };
+        // SAFETY: forwarded contract of this function.
+        let info_out = unsafe { out_ptr(info_out, "info_out")? };
+        let info = registry
+            .registry
+            .describe(name)
+            .ok_or_else(|| not_found(name))?;
+        info_out.write(into_handle(tg_tool_info::new(info)));
+        Ok(())
+    })
+}
+
+/// The registered tool names, sorted in byte order, joined by `\n` (no trailing
+/// newline; the empty text when there are no tools). No policy allows a newline in a
+/// name, so splitting on `\n` is exact.
+///
+/// On success writes a new `tg_text` to `*names_out`; the caller owns it and frees it
+/// with `tg_text_free`. Errors: `TG_ERR_NULL`. Thread-safety: any thread.
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; `names_out` and `error_out` are NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_names(
+    registry: *const tg_registry,
+    names_out: *mut *mut tg_text,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_names", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        // SAFETY: forwarded contract of this function.
+        let names_out = unsafe { out_ptr(names_out, "names_out")? };
+        let names = registry.registry.names().join("\n");
+        names_out.write(into_handle(tg_text::new(&names)));
+        Ok(())
+    })
+}
+
+/// The tool definitions to send to the model: a compact JSON array
+/// `[{"name":..,"description":..,"parameters":{..}},...]` sorted by name, the same
+/// bytes on every run for the same registrations (keys inside each schema keep the
+/// author's order). Computed once per change of the tool set; this call copies it.
+///
+/// On success writes a new `tg_text` to `*definitions_out`; the caller owns it and
+/// frees it with `tg_text_free`. Errors: `TG_ERR_NULL`. Thread-safety: any thread.
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; `definitions_out` and `error_out` are
+/// NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_definitions(
+    registry: *const tg_registry,
+    definitions_out: *mut *mut tg_text,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_definitions", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        // SAFETY: forwarded contract of this function.
+        let definitions_out = unsafe { out_ptr(definitions_out, "definitions_out")? };
+        let definitions = registry.registry.definitions_json();
+        definitions_out.write(into_handle(tg_text::new(&definitions)));
+        Ok(())
+    })
+}
+
+/// Validates `args[0..args_len)` against the parameters schema of the tool
+/// `name[0..name_len)` without running it (empty arguments are read as `{}`).
+///
+/// On success writes a new violation list to `*errors_out` (count 0 when valid); the
+/// caller owns it and frees it with `tg_errors_free`. Errors: `TG_ERR_NULL`,
+/// `TG_ERR_UTF8` (name), `TG_ERR_NOT_FOUND`; the message comes back through
+/// `error_out` (when not NULL).
+///
+/// Ownership: `name` and `args` are borrowed for the call. Thread-safety: any thread.
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; `name`/`args` are NULL or point to
+/// `name_len`/`args_len` readable bytes; `errors_out` and `error_out` are NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_validate(
+    registry: *const tg_registry,
+    name: *const c_char,
+    name_len: usize,
+    args: *const c_char,
+    args_len: usize,
+    errors_out: *mut *mut tg_errors,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_validate", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        // SAFETY: forwarded contract of this function.
+        let name = unsafe { arg_str(name, name_len, "name")? };
+        // SAFETY: forwarded contract of this function.
+        let args = unsafe { arg_bytes(args, args_len, "args")? };
+        // SAFETY: forwarded contract of this function.
+        let errors_out = unsafe { out_ptr(errors_out, "errors_out")? };
+        let errors = registry
+            .registry
+            .validate(name, args)
+            .ok_or_else(|| not_found(name))?;
+        errors_out.write(into_handle(tg_errors::new(errors)));
+        Ok(())
+    })
+}
+
+/// Calls the tool `name[0..name_len)` with the argument bytes `args[0..args_len)`
+/// for the model's call `call_id[0..call_id_len)`.
+///
+/// Whatever the model sent, the call returns `TG_OK` and a result: the tool's answer
+/// when the arguments passed its schema and the handler succeeded (the handler ran
+/// once, with exactly these bytes; empty arguments are passed as `{}`), or an
+/// `is_error` result whose content starts with `error: ` and that the model can read:
+/// an unknown tool (`error: unknown tool "x"; available tools: a, b`), malformed JSON,
+/// schema violations (`error: invalid arguments for NAME:` then one `path: message`
+/// line per violation; the handler does not run), or the handler's failure.
+/// `call_ctx` is passed to the handler unchanged.
+///
+/// On success writes a new result to `*result_out`; the caller owns it and frees it
+/// with `tg_result_free`. Only the caller's own mistakes fail the call:
+/// `TG_ERR_NULL`, `TG_ERR_UTF8` (`call_id` or `name` not UTF-8; `args` need not be
+/// UTF-8: invalid bytes are reported as malformed JSON in the result); the message
+/// comes back through `error_out` (when not NULL).
+///
+/// Ownership: `call_id`, `name` and `args` are borrowed for the call; `call_ctx` is
+/// not touched by the library. Thread-safety: any thread, calls run in parallel; no
+/// lock is held while the handler runs.
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; each text pointer is NULL or points to
+/// its length in readable bytes; `result_out` and `error_out` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_call(
+    registry: *const tg_registry,
+    call_id: *const c_char,
+    call_id_len: usize,
+    name: *const c_char,
+    name_len: usize,
+    args: *const c_char,
+    args_len: usize,
+    call_ctx: *mut c_void,
+    result_out: *mut *mut tg_result,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_call", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        // SAFETY: forwarded contract of this function.
+        let call_id = unsafe { arg_str(call_id, call_id_len, "call_id")? };
+        // SAFETY: forwarded contract of this function.
+        let name = unsafe { arg_str(name, name_len, "name")? };
+        // SAFETY: forwarded contract of this function.
+        let args = unsafe { arg_bytes(args, args_len, "args")? };
+        // SAFETY: forwarded contract of this function.
+        let result_out = unsafe { out_ptr(result_out, "result_out")? };
+        let result = registry
+            .registry
+            .call_with_context(call_id, name, args, call_ctx as usize);
+        result_out.write(into_handle(tg_result::new(result)));
+        Ok(())
+    })
+}
