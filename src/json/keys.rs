@@ -1,61 +1,59 @@
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::JsonStr;
 
-const INLINE: usize = 12;
-/// Past this many keys, a hash set replaces pairwise comparison so that an object
-/// with many members cannot cost quadratic time.
-const HASH_FROM: usize = 32;
+/// Keys compared pairwise before switching to a hash set: past this, an object with
+/// many members could cost quadratic time.
+const INLINE: usize = 16;
 
-/// The keys seen so far in one object, to refuse duplicates. Small objects (the
-/// common case) are checked against an inline array with no allocation.
+/// The keys seen so far in one object, to refuse duplicates. Small objects whose keys
+/// have no escapes (the common case) are checked against an inline array of raw
+/// slices, with no allocation.
 pub(crate) struct KeySet<'a> {
-    inline: [Option<JsonStr<'a>>; INLINE],
+    inline: [&'a [u8]; INLINE],
     len: usize,
-    spill: Vec<JsonStr<'a>>,
-    hashed: Option<HashSet<std::borrow::Cow<'a, str>>>,
+    /// Decoded keys, once the object is large or a key has escapes (two spellings of
+    /// one key are then compared by value).
+    hashed: Option<HashSet<Cow<'a, str>>>,
 }
 
 impl<'a> KeySet<'a> {
     pub(crate) fn new() -> Self {
         KeySet {
-            inline: [None; INLINE],
+            inline: [&[]; INLINE],
             len: 0,
-            spill: Vec::new(),
             hashed: None,
         }
     }
 
     /// Adds `key`; false when an equal key (by decoded value) was already there.
+    #[inline]
     pub(crate) fn insert(&mut self, key: JsonStr<'a>) -> bool {
-        if let Some(set) = &mut self.hashed {
-            return set.insert(key.to_cow());
-        }
-        let seen = self.inline[..self.len.min(INLINE)]
-            .iter()
-            .flatten()
-            .chain(self.spill.iter())
-            .any(|k| k.eq_json_str(&key));
-        if seen {
-            return false;
-        }
-        if self.len < INLINE {
-            self.inline[self.len] = Some(key);
-        } else {
-            self.spill.push(key);
-        }
-        self.len += 1;
-        if self.len == HASH_FROM {
-            let set: HashSet<_> = self
-                .inline
+        if self.hashed.is_none() && !key.has_escapes() && self.len < INLINE {
+            let raw = key.raw();
+            if self.inline[..self.len]
                 .iter()
-                .flatten()
-                .chain(self.spill.iter())
-                .map(|k| k.to_cow())
-                .collect();
-            self.hashed = Some(set);
-            self.spill = Vec::new();
+                .any(|k| JsonStr::raw_eq(k, raw))
+            {
+                return false;
+            }
+            self.inline[self.len] = raw;
+            self.len += 1;
+            return true;
         }
-        true
+        self.insert_slow(key)
+    }
+
+    #[cold]
+    fn insert_slow(&mut self, key: JsonStr<'a>) -> bool {
+        let inline = &self.inline[..self.len];
+        let set = self.hashed.get_or_insert_with(|| {
+            inline
+                .iter()
+                .map(|raw| String::from_utf8_lossy(raw))
+                .collect()
+        });
+        set.insert(key.to_cow())
     }
 }

@@ -161,6 +161,14 @@ impl Iterator for Chars<'_> {
     }
 }
 
+impl JsonStr<'_> {
+    /// Equality of two raw (escape-free) key texts.
+    #[inline]
+    pub(crate) fn raw_eq(a: &[u8], b: &[u8]) -> bool {
+        short_eq(a, b)
+    }
+}
+
 /// Byte equality that stays inline for the short keys tool arguments use (a libc
 /// call per comparison costs more than the comparison).
 #[inline]
