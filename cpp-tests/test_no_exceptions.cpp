@@ -1,0 +1,111 @@
+// The header in a host without exceptions. Built twice by CMake:
+//  - test_no_exceptions:        -fno-exceptions (the compiler has no exceptions at all);
+//  - test_no_exceptions_optout: exceptions on, TOOLGATE_NO_EXCEPTIONS defined.
+// In both only the non-throwing API (`Error&` overloads) is declared, and it works.
+// No check may throw here, so this test uses printf and its own counters only.
+#include <toolgate.hpp>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#if TOOLGATE_THROWING_API
+#error "the throwing API must not be declared here"
+#endif
+
+namespace {
+
+template <class T, class = void>
+struct has_throwing_compile : std::false_type {};
+template <class T>
+struct has_throwing_compile<T, std::void_t<decltype(T::compile(std::string_view()))>>
+    : std::true_type {};
+static_assert(!has_throwing_compile<toolgate::Schema>::value, "no throwing Schema::compile");
+
+template <class T, class = void>
+struct has_throwing_call : std::false_type {};
+template <class T>
+struct has_throwing_call<T, std::void_t<decltype(std::declval<const T&>().call(
+                                std::string_view(), std::string_view(), std::string_view()))>>
+    : std::true_type {};
+static_assert(!has_throwing_call<toolgate::Registry>::value, "no throwing Registry::call");
+static_assert(!std::is_default_constructible_v<toolgate::Registry>,
+              "no throwing constructor: registries come from Registry::create");
+
+int passed = 0;
+int failed = 0;
+void check(bool ok, const char* what, int line) {
+    if (ok) {
+        ++passed;
+    } else {
+        ++failed;
+        std::fprintf(stderr, "test_no_exceptions.cpp:%d: FAILED: %s\n", line, what);
+    }
+}
+#define CHECK(c) check((c) ? true : false, #c, __LINE__)
+
+int destroyed = 0;
+struct Counted {
+    bool owner = true;
+    Counted() = default;
+    Counted(Counted&& o) noexcept : owner(std::exchange(o.owner, false)) {}
+    ~Counted() {
+        if (owner) ++destroyed;
+    }
+};
+
+}  // namespace
+
+int main() {
+    toolgate::Error err;
+    std::optional<toolgate::Registry> reg = toolgate::Registry::create(TG_NAMES_DEFAULT, err);
+    CHECK(reg.has_value() && !err);
+    if (!reg) return 1;
+
+    CHECK(reg->add({"lookup", "", R"({"type":"object","required":["id"]})"},
+                   [c = Counted()](std::string_view args) {
+                       if (args.find("\"missing\"") != std::string_view::npos)
+                           return toolgate::Reply::error("no such record");
+                       return toolgate::Reply::ok("found " + std::string(args));
+                   },
+                   err));
+    CHECK(!err);
+
+    std::optional<toolgate::Result> r = reg->call("c1", "lookup", R"({"id":"a"})", err);
+    CHECK(r && !r->is_error() && r->content() == R"(found {"id":"a"})");
+    r = reg->call("c2", "lookup", R"({"id":"missing"})", err);
+    CHECK(r && r->is_error() && r->content() == "error: no such record");
+    r = reg->call("c3", "lookup", "{}", err);
+    CHECK(r && r->is_error() &&
+          r->content() == "error: invalid arguments for lookup:\n$: missing required property \"id\"");
+
+    // Failures come back through err.
+    CHECK(!reg->add({"lookup"}, [c = Counted()](std::string_view) { return ""; }, err));
+    CHECK(err.status() == TG_ERR_DUPLICATE && !err.message().empty());
+    CHECK(destroyed == 1);  // the refused callable, once
+    CHECK(!reg->remove("nope", err) && err.status() == TG_ERR_NOT_FOUND);
+
+    std::optional<toolgate::Schema> bad = toolgate::Schema::compile(R"({"format":"date"})", err);
+    CHECK(!bad && err.status() == TG_ERR_SCHEMA && err.keyword() == "format");
+    std::optional<toolgate::Schema> s = toolgate::Schema::compile(R"({"type":"integer"})", err);
+    CHECK(s && !err);
+    if (s) {
+        CHECK(s->is_valid("3", err) && !err);
+        std::optional<toolgate::ValidationErrors> v = s->validate("\"x\"", err);
+        CHECK(v && v->size() == 1 && (*v)[0].text() == "$: expected integer, got string");
+    }
+
+    std::optional<std::vector<std::string>> names = reg->names(err);
+    CHECK(names && names->size() == 1 && (*names)[0] == "lookup");
+    std::optional<std::string> defs = reg->definitions(err);
+    CHECK(defs && defs->find("\"lookup\"") != std::string::npos);
+
+    reg.reset();  // destroys the registry and its tool
+    CHECK(destroyed == 2);
+
+    std::printf("test_no_exceptions: %d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

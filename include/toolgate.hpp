@@ -1,0 +1,779 @@
+/*
+ * toolgate.hpp: the C++17 interface of toolgate, header-only over the C ABI of
+ * toolgate.h (link with libtoolgate exactly as a C host does).
+ *
+ *     #include <toolgate.hpp>
+ *
+ *     toolgate::Registry reg;                      // names: TG_NAMES_DEFAULT
+ *     reg.add({"get_weather", "Current weather for a city", R"({"type":"object",...})"},
+ *             [](std::string_view args) { return std::string(R"({"temp_c":21})"); });
+ *     toolgate::Result r = reg.call("call_1", "get_weather", R"({"city":"Paris"})");
+ *     r.is_error(); r.content(); r.tool_message();
+ *
+ * Conventions:
+ * - Handles (Schema, Registry, Result) are RAII and move-only: copying is deleted, a
+ *   moved-from object is empty (its destructor does nothing; `explicit operator bool`
+ *   is false) and may be assigned to again. `get()` lends the C handle, `release()`
+ *   gives it up, and the `explicit` constructor from a C handle takes one over.
+ * - Text goes in as `std::string_view` (pointer + length: NUL bytes are fine, nothing
+ *   is NUL-terminated) and comes out as `std::string`, a copy that owns its bytes.
+ *   The `*_view()` accessors of Result return views that live as long as the Result.
+ * - Failures (what the C API reports through `tg_error **error_out`) are thrown as
+ *   `toolgate::Error` (a std::runtime_error carrying the tg_status, the message and,
+ *   for schema errors, the pointer and keyword in the schema).
+ * - Every throwing function has a non-throwing overload taking `Error& err` last, in
+ *   the manner of std::filesystem's `std::error_code&` overloads: on failure it sets
+ *   `err` and returns `std::nullopt` / `false`; on success it clears `err`. Those
+ *   overloads are `noexcept`: they never throw toolgate::Error (running out of memory
+ *   ends the process, as it does in a build without exceptions).
+ * - Built without exceptions (-fno-exceptions), or with TOOLGATE_NO_EXCEPTIONS defined,
+ *   only the non-throwing overloads exist.
+ * - A tool is any callable (lambda, functor, std::function, function pointer; move-only
+ *   callables too) invocable on a const object as one of
+ *       R fn(std::string_view args)
+ *       R fn(std::string_view args, void* call_ctx)      // call_ctx: see Registry::call
+ *   where R is anything a std::string_view can be made from (std::string, const char*,
+ *   std::string_view: the tool's answer), or toolgate::Reply (an answer or an error).
+ *   The registry keeps a heap copy of the callable and destroys it exactly once,
+ *   through the C destroy callback: when the tool is replaced or removed or the
+ *   registry is destroyed (after the calls still running on it have returned), or
+ *   right away when the registration fails. That destructor may run on any thread
+ *   and must not call into the registry (so a tool must not own its registry).
+ * - A tool runs on every thread that calls the registry, several at once: that is why
+ *   it is called as const (a `mutable` lambda does not compile); guard mutable state
+ *   with a mutex or atomics. It may call into its registry (call, add, remove), but
+ *   must not destroy it.
+ * - An exception thrown by a tool never reaches the library (its frames are Rust): it
+ *   is caught in the trampoline and the call's result is the error
+ *   `error: <what()>` (for an exception not derived from std::exception,
+ *   `error: tool NAME failed`). Without exceptions, a tool reports failure by
+ *   returning Reply::error(message).
+ *
+ * Thread-safety is that of the C API: a Schema and a Result may be read from any number
+ * of threads at once; every const member of Registry, and add/add_or_replace/remove,
+ * may run on the same Registry from any number of threads at once; destroying or
+ * assigning to an object must not race with any other use of it.
+ */
+#ifndef TOOLGATE_HPP
+#define TOOLGATE_HPP
+
+#include "toolgate.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#if __cplusplus < 201703L && (!defined(_MSVC_LANG) || _MSVC_LANG < 201703L)
+#error "toolgate.hpp needs C++17 or later"
+#endif
+
+/* Whether the compiler has exceptions enabled (the trampoline then catches them). */
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define TOOLGATE_CPP_EXCEPTIONS 1
+#else
+#define TOOLGATE_CPP_EXCEPTIONS 0
+#endif
+
+/* Whether the throwing API is declared: with exceptions, unless the host opts out. */
+#if TOOLGATE_CPP_EXCEPTIONS && !defined(TOOLGATE_NO_EXCEPTIONS)
+#define TOOLGATE_THROWING_API 1
+#else
+#define TOOLGATE_THROWING_API 0
+#endif
+
+namespace toolgate {
+
+/// The version of this header, "MAJOR.MINOR.PATCH" (TOOLGATE_VERSION of toolgate.h).
+inline constexpr std::string_view header_version = TOOLGATE_VERSION;
+
+/// The version of the library actually loaded (tg_version()); compare it with
+/// header_version to detect a header/library mismatch.
+inline std::string_view version() noexcept { return tg_version(); }
+
+/// Static text naming and describing a status, e.g.
+/// "TG_ERR_NULL: a required pointer argument is NULL" (tg_status_str()).
+inline const char* status_name(tg_status status) noexcept { return tg_status_str(status); }
+
+/// Why a call failed: the tg_status, the message, and for a schema compile error
+/// (TG_ERR_SCHEMA) the JSON Pointer into the schema and the offending keyword.
+/// `what()` is the message. A default-constructed Error means "no error"
+/// (status() == TG_OK, `explicit operator bool` false), as std::error_code does.
+class Error : public std::runtime_error {
+public:
+    Error() : std::runtime_error(std::string()), status_(TG_OK) {}
+    explicit Error(tg_status status, const std::string& message,
+                   std::string pointer = std::string(), std::string keyword = std::string())
+        : std::runtime_error(message), status_(status) {
+        if (!pointer.empty() || !keyword.empty()) {
+            location_ = std::make_shared<const Location>(
+                Location{std::move(pointer), std::move(keyword)});
+        }
+    }
+
+    /// TG_OK for "no error", otherwise the status of the failed call.
+    tg_status status() const noexcept { return status_; }
+    /// The message (the same text as what()).
+    std::string_view message() const noexcept { return what(); }
+    /// For TG_ERR_SCHEMA: the RFC 6901 pointer into the schema ("" is the root).
+    std::string_view pointer() const noexcept {
+        return location_ ? std::string_view(location_->pointer) : std::string_view();
+    }
+    /// For TG_ERR_SCHEMA: the offending keyword (e.g. "format"), else empty.
+    std::string_view keyword() const noexcept {
+        return location_ ? std::string_view(location_->keyword) : std::string_view();
+    }
+    /// True when this holds an error.
+    explicit operator bool() const noexcept { return status_ != TG_OK; }
+
+private:
+    struct Location {
+        std::string pointer;
+        std::string keyword;
+    };
+    tg_status status_;
+    // Shared so that copying an Error (as a thrown exception is) never throws.
+    std::shared_ptr<const Location> location_;
+};
+
+/// One violation of a schema: `path` in seed form ($, $.days, $["a.b"], $.tags[1]),
+/// `pointer` (RFC 6901) to where the fix goes, the failing `keyword`, a terse
+/// `message`.
+struct ValidationError {
+    std::string path;
+    std::string pointer;
+    std::string keyword;
+    std::string message;
+
+    /// "path: message", the line the registry writes for it.
+    std::string text() const { return path + ": " + message; }
+    friend bool operator==(const ValidationError& a, const ValidationError& b) {
+        return a.path == b.path && a.pointer == b.pointer && a.keyword == b.keyword &&
+               a.message == b.message;
+    }
+    friend bool operator!=(const ValidationError& a, const ValidationError& b) {
+        return !(a == b);
+    }
+};
+
+/// The violations of one validation, sorted by path then message; empty means valid.
+using ValidationErrors = std::vector<ValidationError>;
+
+/// The violations as the registry writes them: one "path: message" line each, joined
+/// by '\n' (no trailing newline; empty when there are none).
+inline std::string to_text(const ValidationErrors& errors) {
+    std::string out;
+    for (const ValidationError& e : errors) {
+        if (!out.empty()) out += '\n';
+        out += e.text();
+    }
+    return out;
+}
+
+/// What a tool may return to choose between an answer and an error.
+class Reply {
+public:
+    /// The tool's answer: the call's result content is `text`.
+    static Reply ok(std::string text) { return Reply(false, std::move(text)); }
+    /// The tool failed: the call's result is the error `error: <message>`.
+    static Reply error(std::string message) { return Reply(true, std::move(message)); }
+
+    bool is_error() const noexcept { return is_error_; }
+    const std::string& text() const noexcept { return text_; }
+
+private:
+    Reply(bool is_error, std::string text) : is_error_(is_error), text_(std::move(text)) {}
+    bool is_error_;
+    std::string text_;
+};
+
+/// A tool to register. The views are read during the registration only (copied).
+struct ToolDef {
+    /// Checked against the registry's name policy.
+    std::string_view name;
+    /// What the model reads to decide when to use the tool.
+    std::string_view description{};
+    /// The parameters JSON Schema; it must require an object. Empty means
+    /// {"type":"object"}.
+    std::string_view parameters{};
+    /// Stored and exposed for the dispatcher (retry decisions).
+    bool idempotent = false;
+    /// Stored and exposed for the dispatcher; 0 means none.
+    std::uint64_t timeout_ms = 0;
+};
+
+/// One registered tool as Registry::describe saw it (a copy).
+struct ToolInfo {
+    std::string name;
+    std::string description;
+    /// The parameters schema, compact JSON, keys in the author's order.
+    std::string parameters;
+    bool idempotent = false;
+    std::uint64_t timeout_ms = 0;
+};
+
+namespace detail {
+
+inline std::string_view view(const char* p, std::size_t n) noexcept {
+    return p != nullptr ? std::string_view(p, n) : std::string_view();
+}
+
+/// Text owned by a C handle, read through one of the `(handle, &ptr, &len)` getters;
+/// empty when the getter fails (a NULL handle).
+template <class H>
+std::string_view text(tg_status (*get)(const H*, const char**, std::size_t*),
+                      const H* handle) noexcept {
+    const char* p = nullptr;
+    std::size_t n = 0;
+    if (get(handle, &p, &n) != TG_OK) return std::string_view();
+    return view(p, n);
+}
+
+template <class H>
+std::string_view text_at(tg_status (*get)(const H*, std::size_t, const char**, std::size_t*),
+                         const H* handle, std::size_t index) noexcept {
+    const char* p = nullptr;
+    std::size_t n = 0;
+    if (get(handle, index, &p, &n) != TG_OK) return std::string_view();
+    return view(p, n);
+}
+
+/// Turns a failed status and its tg_error (possibly NULL) into an Error; frees `e`.
+inline Error take_error(tg_status status, tg_error* e) {
+    if (e == nullptr) return Error(status, status_name(status));
+    Error out(status, std::string(text(&tg_error_message, e)),
+              std::string(text(&tg_error_pointer, e)), std::string(text(&tg_error_keyword, e)));
+    tg_error_free(e);
+    return out;
+}
+
+/// Copies a violation list into a vector; frees `list`.
+inline ValidationErrors take_errors(tg_errors* list) {
+    ValidationErrors out;
+    std::size_t count = 0;
+    if (tg_errors_count(list, &count) == TG_OK) {
+        out.reserve(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            out.push_back(ValidationError{
+                std::string(text_at(&tg_errors_path, list, i)),
+                std::string(text_at(&tg_errors_pointer, list, i)),
+                std::string(text_at(&tg_errors_keyword, list, i)),
+                std::string(text_at(&tg_errors_message, list, i)),
+            });
+        }
+    }
+    tg_errors_free(list);
+    return out;
+}
+
+/// Copies a tg_text; frees it.
+inline std::string take_text(tg_text* t) {
+    std::string out(text(&tg_text_data, t));
+    tg_text_free(t);
+    return out;
+}
+
+/// An owning C handle: move-only, frees with `Free` (which accepts NULL).
+template <class T, void (*Free)(T*)>
+class Handle {
+public:
+    Handle() noexcept = default;
+    explicit Handle(T* p) noexcept : p_(p) {}
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    Handle(Handle&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+    Handle& operator=(Handle&& o) noexcept {
+        if (this != &o) reset(std::exchange(o.p_, nullptr));
+        return *this;
+    }
+    ~Handle() { Free(p_); }
+
+    T* get() const noexcept { return p_; }
+    T* release() noexcept { return std::exchange(p_, nullptr); }
+    void reset(T* p = nullptr) noexcept { Free(std::exchange(p_, p)); }
+
+private:
+    T* p_ = nullptr;
+};
+
+template <class T>
+struct is_std_function : std::false_type {};
+template <class Sig>
+struct is_std_function<std::function<Sig>> : std::true_type {};
+
+/// Whether F can be empty (and so must be checked before it is registered).
+template <class F>
+inline constexpr bool nullable_callable_v =
+    std::is_pointer_v<F> || std::is_member_pointer_v<F> || is_std_function<F>::value;
+
+template <class F>
+inline constexpr bool takes_ctx_v = std::is_invocable_v<const F&, std::string_view, void*>;
+
+template <class F>
+inline constexpr bool takes_args_v = std::is_invocable_v<const F&, std::string_view>;
+
+template <class F, bool = takes_ctx_v<F>, bool = takes_args_v<F>>
+struct tool_return {
+    using type = void;
+};
+template <class F, bool Args>
+struct tool_return<F, true, Args> {
+    using type = std::invoke_result_t<const F&, std::string_view, void*>;
+};
+template <class F>
+struct tool_return<F, false, true> {
+    using type = std::invoke_result_t<const F&, std::string_view>;
+};
+template <class F>
+using tool_return_t = typename tool_return<F>::type;
+
+template <class R>
+inline constexpr bool valid_tool_return_v =
+    std::is_same_v<std::decay_t<R>, Reply> ||
+    (!std::is_void_v<R> && std::is_constructible_v<std::string_view, R&>);
+
+/// The C side of a callable of type F: the handler and destroy callbacks the registry
+/// is given, with the heap copy of F as user_data. (tg_handler_fn and tg_destroy_fn are
+/// declared outside the header's extern "C" block, so these C++ functions have exactly
+/// their types.) Both are noexcept: nothing can unwind into the library's frames.
+template <class F>
+struct Trampoline {
+    static tg_status call(void* user_data, void* call_ctx, const char* args,
+                          std::size_t args_len, tg_reply* reply) noexcept {
+        const F& fn = *static_cast<const F*>(user_data);
+        const std::string_view a = view(args, args_len);
+#if TOOLGATE_CPP_EXCEPTIONS
+        try {
+#endif
+            if constexpr (takes_ctx_v<F>) {
+                return deliver(std::invoke(fn, a, call_ctx), reply);
+            } else {
+                (void)call_ctx;
+                return deliver(std::invoke(fn, a), reply);
+            }
+#if TOOLGATE_CPP_EXCEPTIONS
+        } catch (const std::exception& e) {
+            const char* what = e.what();
+            if (what == nullptr) what = "";
+            tg_reply_error(reply, what, std::strlen(what));
+            return TG_ERR_HANDLER;
+        } catch (...) {
+            // No message to give: the library answers `error: tool NAME failed`.
+            return TG_ERR_HANDLER;
+        }
+#endif
+    }
+
+    static void destroy(void* user_data) noexcept { delete static_cast<F*>(user_data); }
+
+private:
+    // The library copies the text before this returns, so a temporary answer is fine.
+    template <class R>
+    static tg_status deliver(R&& answer, tg_reply* reply) noexcept {
+        if constexpr (std::is_same_v<std::decay_t<R>, Reply>) {
+            const std::string& t = answer.text();
+            if (answer.is_error()) {
+                tg_reply_error(reply, t.data(), t.size());
+                return TG_ERR_HANDLER;
+            }
+            tg_reply_ok(reply, t.data(), t.size());
+        } else {
+            const std::string_view t(answer);
+            tg_reply_ok(reply, t.data(), t.size());
+        }
+        return TG_OK;
+    }
+};
+
+}  // namespace detail
+
+/// A compiled JSON Schema (core profile): immutable, thread-safe. Move-only.
+class Schema {
+public:
+    /// An empty Schema (no handle).
+    Schema() noexcept = default;
+    /// Takes over a schema from the C API.
+    explicit Schema(tg_schema* owned) noexcept : h_(owned) {}
+
+    /// Compiles `json`. `max_depth` bounds nesting of the schema and of instances
+    /// (0: TG_DEFAULT_MAX_DEPTH). Failure: TG_ERR_SCHEMA, with err.pointer() and
+    /// err.keyword() saying where.
+    [[nodiscard]] static std::optional<Schema> compile(std::string_view json, Error& err,
+                                                       std::size_t max_depth = 0) noexcept {
+        tg_schema* s = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_schema_compile(json.data(), json.size(), max_depth, &s, &e);
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return std::nullopt;
+        }
+        err = Error();
+        return Schema(s);
+    }
+
+    /// Whether `instance` is well-formed JSON that satisfies the schema (the fast path;
+    /// empty input is `{}`). On failure (an empty Schema) sets err and returns false.
+    [[nodiscard]] bool is_valid(std::string_view instance, Error& err) const noexcept {
+        bool valid = false;
+        const tg_status st = tg_schema_is_valid(h_.get(), instance.data(), instance.size(),
+                                                &valid);
+        if (st != TG_OK) {
+            err = detail::take_error(st, nullptr);
+            return false;
+        }
+        err = Error();
+        return valid;
+    }
+
+    /// Every violation of `instance`, sorted by path then message (empty: valid;
+    /// malformed JSON is one violation at `$`, keyword `json`).
+    [[nodiscard]] std::optional<ValidationErrors> validate(std::string_view instance,
+                                                           Error& err) const noexcept {
+        tg_errors* list = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st =
+            tg_schema_validate(h_.get(), instance.data(), instance.size(), &list, &e);
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return std::nullopt;
+        }
+        err = Error();
+        return detail::take_errors(list);
+    }
+
+#if TOOLGATE_THROWING_API
+    /// Compiles `json`; throws Error (TG_ERR_SCHEMA, with pointer() and keyword()).
+    static Schema compile(std::string_view json, std::size_t max_depth = 0) {
+        Error err;
+        std::optional<Schema> s = compile(json, err, max_depth);
+        if (!s) throw err;
+        return std::move(*s);
+    }
+    /// Whether `instance` satisfies the schema; throws Error on an empty Schema.
+    bool is_valid(std::string_view instance) const {
+        Error err;
+        const bool valid = is_valid(instance, err);
+        if (err) throw err;
+        return valid;
+    }
+    /// Every violation of `instance`; throws Error on an empty Schema.
+    ValidationErrors validate(std::string_view instance) const {
+        Error err;
+        std::optional<ValidationErrors> v = validate(instance, err);
+        if (!v) throw err;
+        return std::move(*v);
+    }
+#endif
+
+    /// The schema as compact JSON, keys in the author's order (empty for an empty
+    /// Schema).
+    std::string json() const { return std::string(detail::text(&tg_schema_json, h_.get())); }
+
+    explicit operator bool() const noexcept { return h_.get() != nullptr; }
+    const tg_schema* get() const noexcept { return h_.get(); }
+    tg_schema* release() noexcept { return h_.release(); }
+
+private:
+    detail::Handle<tg_schema, &tg_schema_free> h_;
+};
+
+/// The outcome of one Registry::call. Immutable; move-only. Independent of the
+/// registry: it stays valid after the registry is gone.
+class Result {
+public:
+    /// An empty Result (no handle).
+    Result() noexcept = default;
+    /// Takes over a result from the C API.
+    explicit Result(tg_result* owned) noexcept : h_(owned) {}
+
+    /// The id of the model's call this result answers.
+    std::string call_id() const { return std::string(call_id_view()); }
+    /// The name of the tool that was called.
+    std::string name() const { return std::string(name_view()); }
+    /// The tool's answer, or `error: ...` text the model can act on.
+    std::string content() const { return std::string(content_view()); }
+    /// Whether the call failed (unknown tool, invalid arguments, the tool's failure).
+    bool is_error() const noexcept {
+        bool v = false;
+        return tg_result_is_error(h_.get(), &v) == TG_OK && v;
+    }
+    /// {"role":"tool","tool_call_id":ID,"content":CONTENT}, compact JSON.
+    std::string tool_message() const { return std::string(tool_message_view()); }
+
+    /// The same texts without a copy: views valid as long as this Result (empty for
+    /// an empty Result).
+    std::string_view call_id_view() const noexcept {
+        return detail::text(&tg_result_call_id, h_.get());
+    }
+    std::string_view name_view() const noexcept { return detail::text(&tg_result_name, h_.get()); }
+    std::string_view content_view() const noexcept {
+        return detail::text(&tg_result_content, h_.get());
+    }
+    std::string_view tool_message_view() const noexcept {
+        return detail::text(&tg_result_tool_message, h_.get());
+    }
+
+    explicit operator bool() const noexcept { return h_.get() != nullptr; }
+    const tg_result* get() const noexcept { return h_.get(); }
+    tg_result* release() noexcept { return h_.release(); }
+
+private:
+    detail::Handle<tg_result, &tg_result_free> h_;
+};
+
+/// A registry of tools. Move-only; destroying it (or assigning another registry to it)
+/// destroys every tool's callable, once. No call may be running on it then, in
+/// particular not from inside one of its tools.
+class Registry {
+public:
+    /// Takes over a registry from the C API (nullptr: an empty Registry, as a
+    /// moved-from one is). A new registry comes from Registry(policy) or create().
+    explicit Registry(tg_registry* owned) noexcept : h_(owned) {}
+
+    /// A new, empty registry whose tool names follow `policy`.
+    [[nodiscard]] static std::optional<Registry> create(tg_name_policy policy,
+                                                        Error& err) noexcept {
+        tg_registry* r = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_registry_new(policy, &r, &e);
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return std::nullopt;
+        }
+        err = Error();
+        return Registry(r);
+    }
+    [[nodiscard]] static std::optional<Registry> create(Error& err) noexcept {
+        return create(TG_NAMES_DEFAULT, err);
+    }
+
+    /// Registers `fn` as the tool `def`; fails with TG_ERR_DUPLICATE when the name is
+    /// taken (and TG_ERR_NAME, TG_ERR_SCHEMA, TG_ERR_NOT_OBJECT, TG_ERR_NULL for an
+    /// empty std::function or function pointer). Whatever the outcome, the registry's
+    /// copy of `fn` is destroyed exactly once (right away when this fails).
+    template <class F>
+    [[nodiscard]] bool add(const ToolDef& def, F&& fn, Error& err) noexcept {
+        return register_tool(def, std::forward<F>(fn), 0, err);
+    }
+    /// As add(), but a tool of the same name is replaced (its callable is destroyed
+    /// once its running calls have returned).
+    template <class F>
+    [[nodiscard]] bool add_or_replace(const ToolDef& def, F&& fn, Error& err) noexcept {
+        return register_tool(def, std::forward<F>(fn), TG_REGISTER_OVERRIDE, err);
+    }
+
+    /// Removes the tool `name` (TG_ERR_NOT_FOUND if there is none). Calls running on
+    /// it finish; its callable is destroyed once they have.
+    [[nodiscard]] bool remove(std::string_view name, Error& err) noexcept {
+        tg_error* e = nullptr;
+        const tg_status st = tg_registry_unregister(h_.get(), name.data(), name.size(), &e);
+        return done(st, e, err);
+    }
+
+    /// The tool `name`: description, parameters, metadata (TG_ERR_NOT_FOUND).
+    [[nodiscard]] std::optional<ToolInfo> describe(std::string_view name,
+                                                   Error& err) const noexcept {
+        tg_tool_info* info = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st =
+            tg_registry_describe(h_.get(), name.data(), name.size(), &info, &e);
+        if (!done(st, e, err)) return std::nullopt;
+        ToolInfo out;
+        out.name = std::string(detail::text(&tg_tool_info_name, info));
+        out.description = std::string(detail::text(&tg_tool_info_description, info));
+        out.parameters = std::string(detail::text(&tg_tool_info_parameters, info));
+        tg_tool_info_idempotent(info, &out.idempotent);
+        tg_tool_info_timeout_ms(info, &out.timeout_ms);
+        tg_tool_info_free(info);
+        return out;
+    }
+
+    /// The registered tool names, sorted (byte order).
+    [[nodiscard]] std::optional<std::vector<std::string>> names(Error& err) const noexcept {
+        tg_text* t = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_registry_names(h_.get(), &t, &e);
+        if (!done(st, e, err)) return std::nullopt;
+        const std::string joined = detail::take_text(t);
+        std::vector<std::string> out;
+        if (joined.empty()) return out;
+        std::size_t start = 0;
+        for (;;) {
+            const std::size_t nl = joined.find('\n', start);
+            out.push_back(joined.substr(start, nl - start));
+            if (nl == std::string::npos) break;
+            start = nl + 1;
+        }
+        return out;
+    }
+
+    /// The tool definitions to send to the model: a compact JSON array of
+    /// {name, description, parameters} sorted by name, byte-identical on every run.
+    [[nodiscard]] std::optional<std::string> definitions(Error& err) const noexcept {
+        tg_text* t = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_registry_definitions(h_.get(), &t, &e);
+        if (!done(st, e, err)) return std::nullopt;
+        return detail::take_text(t);
+    }
+
+    /// Validates `args` against the parameters of the tool `name` without running it.
+    [[nodiscard]] std::optional<ValidationErrors> validate(std::string_view name,
+                                                           std::string_view args,
+                                                           Error& err) const noexcept {
+        tg_errors* list = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_registry_validate(h_.get(), name.data(), name.size(),
+                                                  args.data(), args.size(), &list, &e);
+        if (!done(st, e, err)) return std::nullopt;
+        return detail::take_errors(list);
+    }
+
+    /// Calls the tool `name` with the argument bytes `args` for the model's call
+    /// `call_id`. Whatever the model sent, this gives a Result (an unknown tool,
+    /// malformed JSON, schema violations and the tool's failure are error results);
+    /// only the caller's own mistakes fail: TG_ERR_UTF8 (call_id or name not UTF-8),
+    /// TG_ERR_NULL (an empty Registry). `call_ctx` is handed to a tool that takes it.
+    [[nodiscard]] std::optional<Result> call(std::string_view call_id, std::string_view name,
+                                             std::string_view args, void* call_ctx,
+                                             Error& err) const noexcept {
+        tg_result* r = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st =
+            tg_registry_call(h_.get(), call_id.data(), call_id.size(), name.data(), name.size(),
+                             args.data(), args.size(), call_ctx, &r, &e);
+        if (!done(st, e, err)) return std::nullopt;
+        return Result(r);
+    }
+    [[nodiscard]] std::optional<Result> call(std::string_view call_id, std::string_view name,
+                                             std::string_view args, Error& err) const noexcept {
+        return call(call_id, name, args, nullptr, err);
+    }
+
+#if TOOLGATE_THROWING_API
+    /// A new registry, without tools, whose tool names follow `policy`; throws Error.
+    /// (Without exceptions, use create().)
+    explicit Registry(tg_name_policy policy = TG_NAMES_DEFAULT) : h_(nullptr) {
+        Error err;
+        std::optional<Registry> r = create(policy, err);
+        if (!r) throw err;
+        *this = std::move(*r);
+    }
+    /// Registers `fn` as the tool `def`; throws Error (see the Error& overload).
+    template <class F>
+    void add(const ToolDef& def, F&& fn) {
+        Error err;
+        if (!add(def, std::forward<F>(fn), err)) throw err;
+    }
+    /// Registers or replaces the tool `def`; throws Error.
+    template <class F>
+    void add_or_replace(const ToolDef& def, F&& fn) {
+        Error err;
+        if (!add_or_replace(def, std::forward<F>(fn), err)) throw err;
+    }
+    /// Removes the tool `name`; throws Error (TG_ERR_NOT_FOUND).
+    void remove(std::string_view name) {
+        Error err;
+        if (!remove(name, err)) throw err;
+    }
+    /// Describes the tool `name`; throws Error (TG_ERR_NOT_FOUND).
+    ToolInfo describe(std::string_view name) const {
+        Error err;
+        return value(describe(name, err), err);
+    }
+    /// The registered tool names, sorted; throws Error on an empty Registry.
+    std::vector<std::string> names() const {
+        Error err;
+        return value(names(err), err);
+    }
+    /// The tool definitions (JSON array); throws Error on an empty Registry.
+    std::string definitions() const {
+        Error err;
+        return value(definitions(err), err);
+    }
+    /// Validates `args` for the tool `name` without running it; throws Error.
+    ValidationErrors validate(std::string_view name, std::string_view args) const {
+        Error err;
+        return value(validate(name, args, err), err);
+    }
+    /// Calls the tool `name`; throws Error only for the caller's own mistakes.
+    Result call(std::string_view call_id, std::string_view name, std::string_view args,
+                void* call_ctx = nullptr) const {
+        Error err;
+        return value(call(call_id, name, args, call_ctx, err), err);
+    }
+#endif
+
+    explicit operator bool() const noexcept { return h_.get() != nullptr; }
+    tg_registry* get() const noexcept { return h_.get(); }
+    tg_registry* release() noexcept { return h_.release(); }
+
+private:
+    static bool done(tg_status st, tg_error* e, Error& err) {
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return false;
+        }
+        err = Error();
+        return true;
+    }
+
+#if TOOLGATE_THROWING_API
+    template <class T>
+    static T value(std::optional<T>&& v, const Error& err) {
+        if (!v) throw err;
+        return std::move(*v);
+    }
+#endif
+
+    template <class F>
+    bool register_tool(const ToolDef& def, F&& fn, std::uint32_t flags, Error& err) noexcept {
+        using Fn = std::decay_t<F>;
+        static_assert(detail::takes_ctx_v<Fn> || detail::takes_args_v<Fn>,
+                      "a toolgate tool is called as fn(std::string_view args) or "
+                      "fn(std::string_view args, void* call_ctx) on a const object: it runs on "
+                      "several threads at once, so a `mutable` lambda is refused (guard mutable "
+                      "state with a mutex or atomics)");
+        static_assert(detail::valid_tool_return_v<detail::tool_return_t<Fn>>,
+                      "a toolgate tool returns its answer as something a std::string_view can "
+                      "be made from (std::string, const char*, std::string_view) or a "
+                      "toolgate::Reply");
+        if constexpr (detail::nullable_callable_v<Fn>) {
+            if (!fn) {
+                err = Error(TG_ERR_NULL, "the tool's callable is empty");
+                return false;
+            }
+        }
+        Fn* box = new Fn(std::forward<F>(fn));
+        tg_tool_def d;
+        d.name = def.name.data();
+        d.name_len = def.name.size();
+        d.description = def.description.data();
+        d.description_len = def.description.size();
+        d.parameters = def.parameters.empty() ? nullptr : def.parameters.data();
+        d.parameters_len = def.parameters.size();
+        d.idempotent = def.idempotent;
+        d.timeout_ms = def.timeout_ms;
+        tg_error* e = nullptr;
+        // From here the library owns `box`: it runs Trampoline<Fn>::destroy exactly once,
+        // before returning if the registration fails.
+        const tg_status st =
+            tg_registry_register(h_.get(), &d, &detail::Trampoline<Fn>::call, box,
+                                 &detail::Trampoline<Fn>::destroy, flags, &e);
+        return done(st, e, err);
+    }
+
+    detail::Handle<tg_registry, &tg_registry_free> h_;
+};
+
+}  // namespace toolgate
+
+#endif /* TOOLGATE_HPP */

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# Install-and-consume check of toolgate as a C/C++ library (issue 6), for .ci/run:
+#
+#  1. scripts/install.sh into a temporary prefix (mktemp -d), then checks the installed
+#     file list, the symlinks, the SONAME and the pkg-config/CMake metadata;
+#  2. (a) consumers/c, copied out of the tree, built through pkg-config
+#         - shared: run with LD_LIBRARY_PATH=PREFIX/lib (ldd must resolve
+#           libtoolgate.so.0 there);
+#         - static: `pkg-config --static --libs` with -ltoolgate taken from libtoolgate.a
+#           (ldd/readelf must show no libtoolgate.so);
+#     (b) consumers/cpp, copied out of the tree, configured with
+#         CMAKE_PREFIX_PATH=PREFIX (find_package(toolgate 0.1 CONFIG REQUIRED)): the
+#         shared and the static program are built and run;
+#  3. cpp-tests under ctest against the installed package: plain, then with
+#     -fsanitize=address,undefined (and once more linked statically, plain).
+#
+# Sanitizers: the executables carry the ASan/UBSan runtime; the Rust library is not
+# instrumented, but its allocations go through the intercepted malloc, so ASan checks
+# every free and every read of library-owned text. LeakSanitizer is used when it works
+# here (a probe leak must be reported); where it cannot run (ptrace-restricted
+# containers) the script sets ASAN_OPTIONS=detect_leaks=0 and says so.
+#
+# Needs: cargo, cmake (>= 3.16), a C and a C++ compiler, pkg-config (installed with
+# apt-get when missing and running as root). Environment: TOOLGATE_CI_KEEP=1 keeps the
+# temporary directory; JOBS (default 2) is the build parallelism.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+JOBS="${JOBS:-2}"
+
+say() { printf '\n== packaging/ci.sh: %s\n' "$*"; }
+# Whether text $1 has a line matching the regex $2 (no pipe: grep -q exiting early
+# must not turn into a SIGPIPE failure under pipefail).
+contains() { grep -q -- "$2" <<<"$1"; }
+die() {
+    echo "packaging/ci.sh: FAILED: $*" >&2
+    exit 1
+}
+
+# --- tools ----------------------------------------------------------------------------------
+apt_install() {
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@") >/dev/null
+    else
+        die "missing $* (and cannot apt-get install it)"
+    fi
+}
+command -v pkg-config >/dev/null 2>&1 || apt_install pkg-config
+command -v cmake >/dev/null 2>&1 || apt_install cmake
+command -v c++ >/dev/null 2>&1 || apt_install g++
+command -v readelf >/dev/null 2>&1 || apt_install binutils
+CC="${CC:-cc}"
+CXX="${CXX:-c++}"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/toolgate-ci.XXXXXX")"
+cleanup() {
+    if [ "${TOOLGATE_CI_KEEP:-0}" = 1 ]; then
+        echo "packaging/ci.sh: kept $WORK"
+    else
+        rm -rf "$WORK"
+    fi
+}
+trap cleanup EXIT
+PREFIX="$WORK/prefix"
+
+# --- 1. install ------------------------------------------------------------------------------
+say "install into $PREFIX"
+"$ROOT/scripts/install.sh" --prefix "$PREFIX"
+
+say "installed files"
+(cd "$PREFIX" && find . -type f -o -type l | sort | sed 's|^\./|  |')
+
+VERSION="$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\([^"]*\)".*/\1/p' "$ROOT/Cargo.toml" | head -n1)"
+MAJOR="${VERSION%%.*}"
+L="$PREFIX/lib"
+for f in "$L/libtoolgate.so.$VERSION" "$L/libtoolgate.a" "$PREFIX/include/toolgate.h" \
+    "$PREFIX/include/toolgate.hpp" "$L/pkgconfig/toolgate.pc" \
+    "$L/cmake/toolgate/toolgateConfig.cmake" "$L/cmake/toolgate/toolgateConfigVersion.cmake"; do
+    [ -f "$f" ] && [ ! -L "$f" ] || die "$f is not an installed file"
+done
+[ "$(readlink "$L/libtoolgate.so.$MAJOR")" = "libtoolgate.so.$VERSION" ] ||
+    die "libtoolgate.so.$MAJOR does not point to libtoolgate.so.$VERSION"
+[ "$(readlink "$L/libtoolgate.so")" = "libtoolgate.so.$MAJOR" ] ||
+    die "libtoolgate.so does not point to libtoolgate.so.$MAJOR"
+SONAME="$(readelf -d "$L/libtoolgate.so.$VERSION" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')"
+[ "$SONAME" = "libtoolgate.so.$MAJOR" ] || die "SONAME is '$SONAME', not libtoolgate.so.$MAJOR"
+echo "SONAME: $SONAME"
+# Only the C API is exported from the shared library.
+exported="$(nm -D --defined-only "$L/libtoolgate.so.$VERSION" | awk '$2 ~ /^[TDBRWV]$/ { print $3 }')"
+echo "exported: $(grep -c '^tg_' <<<"$exported" || true) tg_* functions"
+extra="$(grep -v -e '^tg_' -e '^_' <<<"$exported" || true)"
+if [ -n "$extra" ]; then
+    echo "note: symbols exported besides tg_*:"
+    sed 's/^/  /' <<<"$extra" | head -20
+fi
+
+export PKG_CONFIG_PATH="$L/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+[ "$(pkg-config --modversion toolgate)" = "$VERSION" ] || die "pkg-config --modversion toolgate"
+echo "pkg-config --cflags --libs toolgate:   $(pkg-config --cflags --libs toolgate)"
+echo "pkg-config --static --libs toolgate:   $(pkg-config --static --libs toolgate)"
+contains "$(pkg-config --static --libs toolgate)" '-lpthread' || die "Libs.private is missing"
+pkg-config --validate toolgate 2>/dev/null || pkg-config --exists toolgate || die "toolgate.pc is invalid"
+
+# --- 2a. C consumer through pkg-config ----------------------------------------------------
+say "C consumer (pkg-config), shared"
+mkdir -p "$WORK/consumer-c"
+cp "$ROOT/consumers/c/main.c" "$WORK/consumer-c/"
+cd "$WORK/consumer-c"
+# shellcheck disable=SC2046
+"$CC" -std=c11 -Wall -Wextra -Wpedantic -Werror main.c $(pkg-config --cflags --libs toolgate) \
+    -o consumer_shared
+contains "$(readelf -d consumer_shared)" "NEEDED.*\[libtoolgate.so.$MAJOR\]" ||
+    die "consumer_shared does not need libtoolgate.so.$MAJOR"
+deps="$(LD_LIBRARY_PATH="$L" ldd consumer_shared)"
+grep libtoolgate <<<"$deps"
+contains "$deps" "libtoolgate.so.$MAJOR => $L/libtoolgate.so.$MAJOR" ||
+    die "ldd does not resolve libtoolgate.so.$MAJOR in the prefix"
+LD_LIBRARY_PATH="$L" ./consumer_shared
+
+say "C consumer (pkg-config --static), static"
+STATIC_LIBS="$(pkg-config --static --libs toolgate | sed 's/-ltoolgate\b/-Wl,-Bstatic -ltoolgate -Wl,-Bdynamic/')"
+echo "link: $STATIC_LIBS"
+# shellcheck disable=SC2046,SC2086
+"$CC" -std=c11 -Wall -Wextra -Wpedantic -Werror main.c $(pkg-config --cflags toolgate) $STATIC_LIBS \
+    -o consumer_static
+deps="$(ldd consumer_static)"
+sed 's/^/  /' <<<"$deps"
+if contains "$deps" libtoolgate || contains "$(readelf -d consumer_static)" 'NEEDED.*libtoolgate'; then
+    die "consumer_static still needs libtoolgate.so"
+fi
+./consumer_static
+
+# --- 2b. C++ consumer through find_package ------------------------------------------------
+say "C++ consumer (find_package(toolgate 0.1 CONFIG REQUIRED))"
+cp -r "$ROOT/consumers/cpp" "$WORK/consumer-cpp-src"
+cmake -S "$WORK/consumer-cpp-src" -B "$WORK/consumer-cpp" -DCMAKE_PREFIX_PATH="$PREFIX" \
+    -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$WORK/consumer-cpp" -j "$JOBS"
+contains "$(readelf -d "$WORK/consumer-cpp/consumer_cpp")" "NEEDED.*\[libtoolgate.so.$MAJOR\]" ||
+    die "consumer_cpp does not need libtoolgate.so.$MAJOR"
+if contains "$(readelf -d "$WORK/consumer-cpp/consumer_cpp_static")" 'NEEDED.*libtoolgate'; then
+    die "consumer_cpp_static still needs libtoolgate.so"
+fi
+# CMake put the prefix in the build RPATH: no LD_LIBRARY_PATH needed.
+"$WORK/consumer-cpp/consumer_cpp"
+"$WORK/consumer-cpp/consumer_cpp_static"
+
+# A version the package must refuse: 0.1 is compatible, 0.2 and 1.0 are not.
+mkdir -p "$WORK/version-check"
+cat >"$WORK/version-check/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(version_check NONE)
+find_package(toolgate ${WANT} CONFIG QUIET)
+if(toolgate_FOUND)
+    message(STATUS "toolgate ${WANT}: found ${toolgate_VERSION}")
+else()
+    message(STATUS "toolgate ${WANT}: not found")
+endif()
+EOF
+for want in 0.1:found 0.1.0:found 0.2:not 1.0:not; do
+    out="$(cmake -S "$WORK/version-check" -B "$WORK/version-check/b-${want%%:*}" \
+        -DCMAKE_PREFIX_PATH="$PREFIX" -DWANT="${want%%:*}" 2>&1)"
+    case "$want:$out" in
+    *:found:*"toolgate ${want%%:*}: found"*) ;;
+    *:not:*"toolgate ${want%%:*}: not found"*) ;;
+    *) echo "$out"; die "find_package(toolgate ${want%%:*}) should be ${want##*:}" ;;
+    esac
+done
+echo "find_package version checks: ok (0.1 found; 0.2 and 1.0 refused)"
+
+# --- 3. C++ tests under ctest ---------------------------------------------------------------
+run_cpp_tests() { # name, extra cmake args...
+    local name="$1"
+    shift
+    say "cpp-tests ($name)"
+    cmake -S "$ROOT/cpp-tests" -B "$WORK/cpp-tests-$name" -DCMAKE_PREFIX_PATH="$PREFIX" \
+        -DCMAKE_CXX_COMPILER="$CXX" "$@" >"$WORK/cpp-tests-$name.configure.log" ||
+        { cat "$WORK/cpp-tests-$name.configure.log"; die "cpp-tests ($name): configure"; }
+    grep 'toolgate' "$WORK/cpp-tests-$name.configure.log" || true
+    cmake --build "$WORK/cpp-tests-$name" -j "$JOBS"
+    ctest --test-dir "$WORK/cpp-tests-$name" --output-on-failure
+}
+
+run_cpp_tests plain
+run_cpp_tests static -DTOOLGATE_STATIC=ON
+
+# Does LeakSanitizer work here? A probe program leaks on purpose.
+printf '#include <stdlib.h>\nvoid *volatile sink;\nint main(void) { sink = malloc(33); sink = 0; return 0; }\n' \
+    >"$WORK/lsan-probe.c"
+"$CC" -fsanitize=address "$WORK/lsan-probe.c" -o "$WORK/lsan-probe"
+probe_out="$(ASAN_OPTIONS=detect_leaks=1 "$WORK/lsan-probe" 2>&1 || true)"
+if contains "$probe_out" 'detected memory leaks'; then
+    echo "LeakSanitizer works here: leaks are checked"
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_string_checks=1"
+else
+    echo "LeakSanitizer cannot run here (ptrace restrictions?): ASAN_OPTIONS=detect_leaks=0"
+    export ASAN_OPTIONS="detect_leaks=0:strict_string_checks=1"
+fi
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+run_cpp_tests sanitize -DTOOLGATE_SANITIZE=ON
+
+say "all install-and-consume checks passed"
