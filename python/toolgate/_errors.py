@@ -1,0 +1,135 @@
+"""The exceptions of the toolgate package.
+
+::
+
+    ToolgateError                      every failure the library reports (.status, .message)
+    ├── InvalidNameError   ValueError  TG_ERR_NAME: the name breaks the registry's policy
+    ├── DuplicateToolError ValueError  TG_ERR_DUPLICATE: registered already, no override
+    ├── SchemaError        ValueError  TG_ERR_SCHEMA: the schema does not compile
+    │   └── NotObjectSchemaError       TG_ERR_NOT_OBJECT: parameters must be "type": "object"
+    ├── ToolNotFoundError  KeyError    TG_ERR_NOT_FOUND (and get() of an absent name)
+    ├── InvalidTextError   ValueError  TG_ERR_UTF8: a name/call id/description is not UTF-8
+    └── InvalidArgumentError ValueError TG_ERR_NULL, TG_ERR_ARGUMENT, TG_ERR_RANGE
+    LibraryNotFoundError   ImportError the shared library cannot be found or loaded
+
+``str(exc)`` is the library's message (for ``ToolNotFoundError`` too, unlike a
+plain ``KeyError`` which would show its ``repr``).
+
+A failure *of a tool call* (unknown tool, invalid arguments, a handler that
+raised) is not an exception: ``call`` returns a result with ``is_error`` set,
+because that text is what the model must read.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Dict, List, Optional, Sequence, Type
+
+
+class Status(enum.IntEnum):
+    """``tg_status`` values (explicit and never reused by the library)."""
+
+    OK = 0
+    ERR_NULL = 1
+    ERR_UTF8 = 2
+    ERR_ARGUMENT = 3
+    ERR_RANGE = 4
+    ERR_SCHEMA = 5
+    ERR_NAME = 6
+    ERR_DUPLICATE = 7
+    ERR_NOT_OBJECT = 8
+    ERR_NOT_FOUND = 9
+    ERR_HANDLER = 10
+    ERR_PANIC = 11
+
+
+class ToolgateError(Exception):
+    """A failure reported by libtoolgate.
+
+    Attributes: ``status`` (a :class:`Status`, or the raw int for a value this
+    package does not know), ``message`` (the library's text), and for schema
+    errors ``pointer`` (RFC 6901 pointer into the schema) and ``keyword``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        status: "int | Status" = Status.ERR_ARGUMENT,
+        pointer: str = "",
+        keyword: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        try:
+            self.status = Status(status)
+        except ValueError:
+            self.status = status
+        self.pointer = pointer
+        self.keyword = keyword
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
+    def __reduce__(self):
+        return (type(self), (self.message, int(self.status), self.pointer, self.keyword))
+
+
+class InvalidNameError(ToolgateError, ValueError):
+    """The tool name does not satisfy the registry's name policy."""
+
+
+class DuplicateToolError(ToolgateError, ValueError):
+    """A tool of that name is already registered and ``override=True`` was not given."""
+
+
+class SchemaError(ToolgateError, ValueError):
+    """The schema does not compile: ``pointer`` and ``keyword`` say where."""
+
+
+class NotObjectSchemaError(SchemaError):
+    """A tool's parameters schema compiles but does not require a JSON object."""
+
+
+class ToolNotFoundError(ToolgateError, KeyError):
+    """No tool of that name is registered."""
+
+
+class InvalidTextError(ToolgateError, ValueError):
+    """A name, call id or description is not valid UTF-8 (e.g. lone surrogates)."""
+
+
+class InvalidArgumentError(ToolgateError, ValueError):
+    """An argument outside its domain (unknown policy, NULL, index out of range)."""
+
+
+class LibraryNotFoundError(ImportError):
+    """libtoolgate cannot be found, loaded, or is an incompatible version.
+
+    ``tried`` lists every place that was looked at, with the reason each failed.
+    """
+
+    def __init__(self, message: str, tried: Optional[Sequence[str]] = None) -> None:
+        super().__init__(message)
+        self.tried: List[str] = list(tried or [])
+
+
+_BY_STATUS: Dict[int, Type[ToolgateError]] = {
+    Status.ERR_NULL: InvalidArgumentError,
+    Status.ERR_UTF8: InvalidTextError,
+    Status.ERR_ARGUMENT: InvalidArgumentError,
+    Status.ERR_RANGE: InvalidArgumentError,
+    Status.ERR_SCHEMA: SchemaError,
+    Status.ERR_NAME: InvalidNameError,
+    Status.ERR_DUPLICATE: DuplicateToolError,
+    Status.ERR_NOT_OBJECT: NotObjectSchemaError,
+    Status.ERR_NOT_FOUND: ToolNotFoundError,
+}
+
+
+def error_for(status: int, message: str, pointer: str = "", keyword: str = "") -> ToolgateError:
+    """The exception for a failed library call."""
+    cls = _BY_STATUS.get(status, ToolgateError)
+    return cls(message, status, pointer, keyword)
