@@ -183,6 +183,12 @@ pub(crate) fn sort_errors(errors: &mut [ValidationError]) {
     errors.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message)));
 }
 
+// Compile once, validate from many threads: the tree is immutable after compile.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Schema>();
+};
+
 impl fmt::Debug for Schema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Schema").field("json", &self.json).finish()

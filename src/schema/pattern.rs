@@ -50,10 +50,9 @@ fn lit(out: &mut String, c: char) {
     let _ = write!(out, "\\x{{{:X}}}", c as u32);
 }
 
-struct Parser<'p> {
+struct Parser {
     chars: Vec<char>,
     i: usize,
-    _src: &'p str,
 }
 
 /// An item inside a character class.
@@ -63,7 +62,7 @@ enum ClassAtom {
     Set(String),
 }
 
-impl Parser<'_> {
+impl Parser {
     fn peek(&self) -> Option<char> {
         self.chars.get(self.i).copied()
     }
@@ -377,7 +376,6 @@ pub(crate) fn translate(src: &str) -> Result<String, String> {
     Parser {
         chars: src.chars().collect(),
         i: 0,
-        _src: src,
     }
     .run()
 }
