@@ -11,8 +11,7 @@ pub mod registry;
 pub mod schema;
 
 pub use registry::{
-    CallResult, Handler, NamePolicy, RegisterError, RegisterErrorKind, Registry, ToolInfo,
-    ToolSpec,
+    CallResult, Handler, NamePolicy, RegisterError, RegisterErrorKind, Registry, ToolInfo, ToolSpec,
 };
 pub use schema::{CompileError, Options, Schema, ValidationError};
 
