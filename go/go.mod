@@ -1,0 +1,3 @@
+module toolgate
+
+go 1.24

@@ -1,0 +1,221 @@
+package tool
+
+/*
+#include "tg_go.h"
+*/
+import "C"
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"runtime/cgo"
+	"sort"
+	"strings"
+	"sync"
+
+	"toolgate/types"
+)
+
+// Registry holds tools by name and runs the model's calls. It is safe for concurrent
+// use: calls run in parallel, no lock is held while a tool runs, and a tool may call
+// into the registry (but not Close it). Close releases the native registry; a
+// finalizer does it for a Registry dropped without Close.
+type Registry struct {
+	ptr *C.tg_registry
+	g   guard
+
+	mu    sync.RWMutex
+	tools map[string]Tool // updated only after the native registration succeeded
+}
+
+// NewRegistry returns an empty registry whose tool names must match NamePattern.
+func NewRegistry() *Registry {
+	o := C.tg_go_registry_new()
+	if o.status != C.TG_OK {
+		// Only an allocation failure or a library bug gets here.
+		panic(takeError(o.status, o.error, o.view))
+	}
+	r := &Registry{ptr: o.registry, g: newGuard(), tools: make(map[string]Tool)}
+	runtime.SetFinalizer(r, (*Registry).Close)
+	return r
+}
+
+// Close releases the native registry and the tools in it. It is idempotent and safe
+// to call while other goroutines use the registry: it waits for running calls, and
+// later calls return an error Result ("error: registry is closed"), Register returns
+// ErrClosed. It must not be called from inside a tool of the same registry (it would
+// wait for itself).
+func (r *Registry) Close() error {
+	if r == nil {
+		return nil
+	}
+	r.g.close(func() {
+		C.tg_registry_free(r.ptr) // runs toolgateGoDestroy once per tool
+		r.ptr = nil
+		r.mu.Lock()
+		r.tools = nil
+		r.mu.Unlock()
+	})
+	runtime.SetFinalizer(r, nil)
+	return nil
+}
+
+func closedError() *Error { return &Error{Kind: ErrClosed, Msg: "registry is closed"} }
+
+// Register adds a tool. Its name must match NamePattern and be new; its parameters
+// must be a schema that compiles and requires an object ("type": "object"); no
+// parameters (nil, empty or JSON null) mean {"type":"object"}. The error is an *Error
+// wrapping ErrInvalidName, ErrDuplicate, ErrInvalidSchema, ErrNotObject or ErrClosed.
+func (r *Registry) Register(t Tool) error {
+	if t == nil {
+		return &Error{Kind: ErrNative, Msg: "tool is nil"}
+	}
+	def := t.Definition()
+	if !NamePattern.MatchString(def.Name) {
+		return &Error{Kind: ErrInvalidName, Msg: fmt.Sprintf("tool name %q does not match %s", def.Name, NamePattern)}
+	}
+	if r == nil || !r.g.acquire() {
+		return closedError()
+	}
+	defer r.g.release()
+	params := bytes.TrimSpace(def.Parameters)
+	hasParams := 1
+	if len(params) == 0 || string(params) == "null" {
+		hasParams = 0
+		params = nil
+	}
+	name, nameLen := cstring(def.Name)
+	desc, descLen := cstring(def.Description)
+	par, parLen := cbytes(params)
+	h := cgo.NewHandle(&toolEntry{tool: t, name: def.Name})
+	liveTools.Add(1)
+	// From here the handle belongs to the registration: the library deletes it
+	// (toolgateGoDestroy) when the registry is freed, or before returning a failure.
+	o := C.tg_go_register(r.ptr, name, nameLen, desc, descLen, par, parLen, C.int(hasParams), C.uintptr_t(h), 0)
+	runtime.KeepAlive(r)
+	if o.status != C.TG_OK {
+		return takeError(o.status, o.error, o.view)
+	}
+	r.mu.Lock()
+	r.tools[def.Name] = t
+	r.mu.Unlock()
+	return nil
+}
+
+// MustRegister registers every tool and returns r; it panics on the first error.
+func (r *Registry) MustRegister(ts ...Tool) *Registry {
+	for _, t := range ts {
+		if err := r.Register(t); err != nil {
+			panic("tool: MustRegister: " + err.Error())
+		}
+	}
+	return r
+}
+
+// Get returns the registered tool of that name.
+func (r *Registry) Get(name string) (Tool, bool) {
+	if r == nil {
+		return nil, false
+	}
+	r.mu.RLock()
+	t, ok := r.tools[name]
+	r.mu.RUnlock()
+	return t, ok
+}
+
+// text copies the registry's names (which 0) or definitions (which 1).
+func (r *Registry) text(which int) (string, bool) {
+	if r == nil || !r.g.acquire() {
+		return "", false
+	}
+	o := C.tg_go_text(r.ptr, C.int(which))
+	r.g.release()
+	runtime.KeepAlive(r)
+	if o.status != C.TG_OK {
+		_ = takeError(o.status, o.error, o.view)
+		return "", false
+	}
+	s := gostring(o.data, o.len)
+	C.tg_text_free(o.text)
+	return s, true
+}
+
+// Names returns the registered tool names, sorted.
+func (r *Registry) Names() []string {
+	s, ok := r.text(0)
+	if !ok || s == "" {
+		return []string{}
+	}
+	names := strings.Split(s, "\n")
+	sort.Strings(names) // already in byte order; this keeps the promise locally visible
+	return names
+}
+
+// Definitions returns the tool definitions to send to the model, sorted by name: the
+// same bytes on every run for the same registrations. Parameters is the schema as
+// compact JSON, keys in the author's order ({"type":"object"} for a tool registered
+// without one).
+func (r *Registry) Definitions() []types.ToolDef {
+	s, ok := r.text(1)
+	if !ok {
+		return []types.ToolDef{}
+	}
+	defs := []types.ToolDef{}
+	if err := json.Unmarshal([]byte(s), &defs); err != nil {
+		return []types.ToolDef{}
+	}
+	return defs
+}
+
+// Call runs the model's call c and never panics. The result is the tool's answer when
+// c.Arguments passed the tool's schema (the tool ran once, with exactly those bytes;
+// "" is sent as {}), or an error result the model can read:
+//
+//	error: unknown tool "x"; available tools: a, b
+//	error: invalid arguments for NAME: malformed JSON at line L column C: ...
+//	error: invalid arguments for NAME:\n$: missing required property "city"\n...
+//	error: TEXT                  (the tool returned an error with that text)
+//	error: tool NAME panicked
+//
+// ctx reaches the tool's Execute.
+func (r *Registry) Call(ctx context.Context, c types.ToolCall) Result {
+	res := Result{CallID: c.ID, Name: c.Name}
+	if r == nil || !r.g.acquire() {
+		res.Content, res.IsError = "error: registry is closed", true
+		return res
+	}
+	var ch C.uintptr_t
+	if ctx != nil && ctx != context.Background() && ctx != context.TODO() {
+		h := cgo.NewHandle(ctx)
+		defer h.Delete()
+		ch = C.uintptr_t(h)
+	}
+	o := r.call(c.ID, c.Name, c.Arguments, ch)
+	if o.status == C.TG_ERR_UTF8 {
+		// The library takes UTF-8 ids and names only (it checks them, so the common
+		// case pays nothing here). No registered name contains U+FFFD, so a name that
+		// was not UTF-8 stays unknown; the Result keeps the caller's bytes.
+		_ = takeError(o.status, o.error, o.view)
+		o = r.call(strings.ToValidUTF8(c.ID, "\uFFFD"), strings.ToValidUTF8(c.Name, "\uFFFD"), c.Arguments, ch)
+	}
+	r.g.release()
+	runtime.KeepAlive(r)
+	if o.status != C.TG_OK {
+		res.Content, res.IsError = "error: "+takeError(o.status, o.error, o.view).Msg, true
+		return res
+	}
+	res.Content, res.IsError = gostring(o.content, o.content_len), bool(o.is_error)
+	C.tg_result_free(o.result)
+	return res
+}
+
+// call is one tg_registry_call; r.g must be held.
+func (r *Registry) call(id, name, args string, ctx C.uintptr_t) C.tg_go_call_out {
+	idp, idn := cstring(id)
+	np, nn := cstring(name)
+	ap, an := cstring(args)
+	return C.tg_go_call(r.ptr, idp, idn, np, nn, ap, an, ctx)
+}

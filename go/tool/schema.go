@@ -1,0 +1,128 @@
+package tool
+
+/*
+#include "tg_go.h"
+*/
+import "C"
+
+import (
+	"encoding/json"
+	"runtime"
+	"unsafe"
+)
+
+// Schema is a compiled JSON Schema (toolgate's core profile). It is immutable and
+// safe for concurrent use. Close releases its native memory; a finalizer does it
+// for a Schema that is dropped without Close.
+type Schema struct {
+	ptr *C.tg_schema
+	g   guard
+}
+
+// ValidationError is one violation: Path in the seed's form ("$", "$.days",
+// `$["a.b"]`, "$.tags[1]"), Msg the terse message ("expected integer, got string"),
+// Pointer the RFC 6901 pointer to where the fix goes ("/city" for a missing required
+// city) and Keyword the schema keyword that failed ("json" for malformed input).
+type ValidationError struct {
+	Path, Msg        string
+	Pointer, Keyword string
+}
+
+// Error is "Path: Msg".
+func (e ValidationError) Error() string { return e.Path + ": " + e.Msg }
+
+// Compile compiles a schema. Any keyword outside the core profile (format, oneOf,
+// $ref, ...), an unknown type, a pattern that does not compile, an empty enum or a
+// schema that is not a JSON object is refused with an *Error wrapping
+// ErrInvalidSchema, whose Pointer and Keyword locate the problem. Annotations (title,
+// description, default, examples, $schema, $comment) are accepted.
+func Compile(raw json.RawMessage) (*Schema, error) {
+	p, n := cbytes(raw)
+	o := C.tg_go_compile(p, n)
+	if o.status != C.TG_OK {
+		return nil, takeError(o.status, o.error, o.view)
+	}
+	s := &Schema{ptr: o.schema, g: newGuard()}
+	runtime.SetFinalizer(s, (*Schema).Close)
+	return s, nil
+}
+
+// Close releases the native schema. It is idempotent and safe to call while other
+// goroutines validate: it waits for them, and later validations report the schema
+// as closed.
+func (s *Schema) Close() error {
+	if s == nil {
+		return nil
+	}
+	s.g.close(func() {
+		C.tg_schema_free(s.ptr)
+		s.ptr = nil
+	})
+	runtime.SetFinalizer(s, nil)
+	return nil
+}
+
+var closedSchema = []ValidationError{{Path: "$", Msg: "schema is closed", Keyword: "closed"}}
+
+// ValidateJSON validates the JSON text raw and returns every violation, sorted by
+// path then message; nil means raw is valid. Malformed JSON (RFC 8259 strictly,
+// duplicate keys refused) is one violation at "$" with keyword "json" and its line and
+// column. Empty input (no bytes or only whitespace) is read as {}.
+//
+// A valid instance costs one cgo call and no allocation.
+func (s *Schema) ValidateJSON(raw []byte) []ValidationError {
+	if s == nil || !s.g.acquire() {
+		return append([]ValidationError(nil), closedSchema...)
+	}
+	p, n := cbytes(raw)
+	o := C.tg_go_check(s.ptr, p, n)
+	s.g.release()
+	runtime.KeepAlive(s)
+	if o.status != C.TG_OK {
+		// Only a library bug gets here (TG_ERR_PANIC); fail closed.
+		C.tg_go_errors_release(o.errors, o.views)
+		return []ValidationError{{Path: "$", Msg: C.GoString(C.tg_status_str(o.status)), Keyword: "internal"}}
+	}
+	if o.valid {
+		return nil
+	}
+	return takeErrors(o)
+}
+
+// takeErrors copies the violations of an invalid instance into Go (one allocation for
+// every text, one for the slice) and frees them: one more cgo call.
+func takeErrors(o C.tg_go_check_out) []ValidationError {
+	defer C.tg_go_errors_release(o.errors, o.views)
+	count := int(o.count)
+	if count == 0 || o.views == nil {
+		// A library bug (invalid with no violation) or malloc failure; fail closed.
+		return []ValidationError{{Path: "$", Msg: "invalid (the violations could not be listed)", Keyword: "internal"}}
+	}
+	views := unsafe.Slice(o.views, 4*count) // C memory, alive until the release
+	total := 0
+	for _, v := range views {
+		total += int(v.len)
+	}
+	buf := make([]byte, 0, total)
+	for _, v := range views {
+		if v.len > 0 {
+			buf = append(buf, unsafe.Slice((*byte)(unsafe.Pointer(v.ptr)), int(v.len))...)
+		}
+	}
+	var text string
+	if total > 0 {
+		text = unsafe.String(&buf[0], total)
+	}
+	out := make([]ValidationError, count)
+	at := 0
+	for i := range out {
+		var f [4]string
+		for k := range f {
+			n := int(views[4*i+k].len)
+			f[k] = text[at : at+n]
+			at += n
+		}
+		out[i] = ValidationError{Path: f[0], Pointer: f[1], Keyword: f[2], Msg: f[3]}
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+// C helpers of the Go binding (tg_go.c): each folds several toolgate calls into one
+// cgo call. Only declarations here: this header is included by the preamble of the
+// file with //export functions.
+#ifndef TG_GO_H
+#define TG_GO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "toolgate.h"
+
+// The trampolines' C side: they receive void* and hand the Go side a uintptr_t.
+tg_status tg_go_handler(void *user_data, void *call_ctx, const char *args,
+                        size_t args_len, tg_reply *reply);
+void tg_go_destroy(void *user_data);
+
+// The three texts of a tg_error (owned by it).
+typedef struct {
+	size_t msg_len, ptr_len, kw_len;
+	const char *msg, *ptr, *kw;
+} tg_go_error_view;
+
+// Copies the three texts of e into buf (at least their summed length) and frees e.
+void tg_go_error_take(tg_error *e, char *buf);
+
+typedef struct {
+	tg_status status;
+	tg_schema *schema;
+	tg_error *error;
+	tg_go_error_view view;
+} tg_go_compile_out;
+
+tg_go_compile_out tg_go_compile(const char *json, size_t len);
+
+// A text owned by a handle.
+typedef struct {
+	const char *ptr;
+	size_t len;
+} tg_go_str;
+
+typedef struct {
+	tg_status status;
+	bool valid;
+	tg_errors *errors;
+	size_t count;
+	// For an invalid instance, 4 per violation (path, pointer, keyword, message), in
+	// C memory (malloc); NULL if that allocation failed. Free with
+	// tg_go_errors_release.
+	tg_go_str *views;
+} tg_go_check_out;
+
+// ValidateJSON's native work in one call: the allocation-free validity check first,
+// and only for an invalid instance the list of violations with a view of every text,
+// so that Go copies them without another cgo call.
+tg_go_check_out tg_go_check(const tg_schema *s, const char *inst, size_t len);
+
+// Frees what tg_go_check returned for an invalid instance.
+void tg_go_errors_release(tg_errors *e, tg_go_str *views);
+
+typedef struct {
+	tg_status status;
+	tg_registry *registry;
+	tg_error *error;
+	tg_go_error_view view;
+} tg_go_registry_out;
+
+tg_go_registry_out tg_go_registry_new(void);
+
+typedef struct {
+	tg_status status;
+	tg_error *error;
+	tg_go_error_view view;
+} tg_go_status_out;
+
+// Registers the Go tool whose cgo.Handle is `handle` (cast to user_data here). The
+// tg_tool_def is built on the C stack, so no Go memory holds a pointer. On failure
+// tg_go_destroy(handle) has already run.
+tg_go_status_out tg_go_register(tg_registry *r,
+		const char *name, size_t name_len,
+		const char *desc, size_t desc_len,
+		const char *params, size_t params_len, int has_params,
+		uintptr_t handle, uint32_t flags);
+
+typedef struct {
+	tg_status status;
+	tg_text *text;
+	const char *data;
+	size_t len;
+	tg_error *error;
+	tg_go_error_view view;
+} tg_go_text_out;
+
+// which: 0 names, 1 definitions.
+tg_go_text_out tg_go_text(const tg_registry *r, int which);
+
+typedef struct {
+	tg_status status;
+	tg_result *result;
+	const char *content;
+	size_t content_len;
+	bool is_error;
+	tg_error *error;
+	tg_go_error_view view;
+} tg_go_call_out;
+
+// One registry call and the reading of its result. `ctx` is a cgo.Handle (0 for
+// none), cast to the opaque call_ctx here.
+tg_go_call_out tg_go_call(const tg_registry *r,
+		const char *id, size_t id_len,
+		const char *name, size_t name_len,
+		const char *args, size_t args_len,
+		uintptr_t ctx);
+
+#endif

@@ -1,0 +1,112 @@
+// Package tool is a tool registry for LLM agents backed by toolgate's Rust core.
+//
+// A Tool has a definition (name, description, JSON Schema of its arguments) and an
+// Execute method. A Registry validates every call's argument bytes against the tool's
+// schema before the tool runs, and turns every failure (unknown tool, malformed JSON,
+// schema violations, an error or a panic inside the tool) into a Result whose content
+// starts with "error: ", so the model can correct itself. Call never panics.
+//
+// Validation, the registry's bookkeeping and every message are the Rust library's
+// (linked statically through cgo), so a Go agent sees the same bytes as a C, C++ or
+// Python host. See README.md for the build step.
+package tool // import "toolgate/tool"
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+
+	"toolgate/types"
+)
+
+// Tool is something the model can call.
+//
+// Execute receives the call's argument bytes, unchanged, after they passed the
+// schema of Definition().Parameters ("{}" when the model sent empty arguments). Its
+// string is the tool's answer; an error becomes the content "error: " + err.Error().
+// A panic in Execute is recovered and becomes "error: tool NAME panicked".
+//
+// Execute runs on the goroutine that called Registry.Call, from inside the native
+// library: it may call into registries (even its own, except Close), but it must not
+// call runtime.Goexit (t.FailNow, t.Fatal, log.Fatal-style exits are not recoverable
+// across the C frames beneath it).
+type Tool interface {
+	Definition() types.ToolDef
+	Execute(ctx context.Context, args json.RawMessage) (string, error)
+}
+
+// Func is a Tool made of a definition and a function.
+type Func struct {
+	Def types.ToolDef
+	Fn  func(context.Context, json.RawMessage) (string, error)
+}
+
+// Definition returns f.Def.
+func (f Func) Definition() types.ToolDef { return f.Def }
+
+// Execute calls f.Fn.
+func (f Func) Execute(ctx context.Context, args json.RawMessage) (string, error) {
+	if f.Fn == nil {
+		return "", errors.New("tool " + f.Def.Name + " has no function")
+	}
+	return f.Fn(ctx, args)
+}
+
+// New returns a Func tool. An empty schema means {"type":"object"} (any object).
+func New(name, description, schema string, fn func(context.Context, json.RawMessage) (string, error)) Tool {
+	var params json.RawMessage
+	if schema != "" {
+		params = json.RawMessage(schema)
+	}
+	return Func{Def: types.ToolDef{Name: name, Description: description, Parameters: params}, Fn: fn}
+}
+
+// Result is the outcome of one call: the call's id, the tool's name, the content the
+// model reads, and whether the call failed (the content then starts with "error: ").
+type Result struct {
+	CallID, Name, Content string
+	IsError               bool
+}
+
+// Message is the tool message that answers the call: role "tool", the call's id and
+// the content.
+func (r Result) Message() types.Message {
+	return types.Message{Role: "tool", Content: r.Content, ToolCallID: r.CallID}
+}
+
+// NamePattern is what a tool name must match (the names OpenAI and Anthropic accept).
+// Register checks it, and the native registry enforces the same rule.
+var NamePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// Errors that Register and Compile wrap; test with errors.Is.
+var (
+	// ErrInvalidName: the tool name does not match NamePattern.
+	ErrInvalidName = errors.New("invalid tool name")
+	// ErrDuplicate: a tool of that name is already registered.
+	ErrDuplicate = errors.New("duplicate tool name")
+	// ErrNotObject: the parameters schema does not require an object.
+	ErrNotObject = errors.New("parameters do not require an object")
+	// ErrInvalidSchema: the schema does not compile (an unsupported keyword such as
+	// format, an unknown type, a bad pattern, an empty enum, not JSON, ...).
+	ErrInvalidSchema = errors.New("invalid schema")
+	// ErrClosed: the Registry or Schema was closed.
+	ErrClosed = errors.New("toolgate: use after Close")
+	// ErrNative: any other failure reported by the native library.
+	ErrNative = errors.New("toolgate native error")
+)
+
+// Error is a failure of Register or Compile. Msg is the library's message, e.g.
+// `#/format: unsupported keyword "format"`; for schema errors Pointer (RFC 6901,
+// into the schema) and Keyword say where. Kind is one of the Err* values above.
+type Error struct {
+	Kind    error
+	Msg     string
+	Pointer string
+	Keyword string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns e.Kind, so errors.Is(err, ErrDuplicate) works.
+func (e *Error) Unwrap() error { return e.Kind }
