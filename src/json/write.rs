@@ -48,9 +48,17 @@ pub fn write_compact_span(out: &mut String, span: &[u8]) {
         } else if b == b'"' {
             in_string = true;
         } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            out.push_str(&String::from_utf8_lossy(&span[start..i]));
+            push_utf8(out, &span[start..i]);
             start = i + 1;
         }
     }
-    out.push_str(&String::from_utf8_lossy(&span[start..]));
+    push_utf8(out, &span[start..]);
+}
+
+/// Appends bytes the reader has validated as UTF-8 (lossy only as a fallback).
+fn push_utf8(out: &mut String, bytes: &[u8]) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => out.push_str(s),
+        Err(_) => out.push_str(&String::from_utf8_lossy(bytes)),
+    }
 }

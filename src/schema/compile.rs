@@ -24,6 +24,10 @@ pub(crate) const MAX_ALTERNATIVES: usize = 4096;
 /// Appends a reference token to a JSON pointer (RFC 6901: `~` → `~0`, `/` → `~1`).
 pub(crate) fn push_pointer_token(ptr: &mut String, token: &str) {
     ptr.push('/');
+    if !token.contains(['~', '/']) {
+        ptr.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => ptr.push_str("~0"),

@@ -129,7 +129,8 @@ fn is_identifier(s: &str) -> bool {
 
 /// Seed 000 form: `$`, `.name`, `["a.b"]`, `[3]`.
 pub(crate) fn render_path(segs: &[Seg<'_>]) -> String {
-    let mut out = String::from("$");
+    let mut out = String::with_capacity(1 + segs.len() * 12);
+    out.push('$');
     for s in segs {
         match s {
             Seg::Key(k) => {
@@ -153,7 +154,7 @@ pub(crate) fn render_path(segs: &[Seg<'_>]) -> String {
 
 /// RFC 6901 pointer; the whole value is the empty string.
 pub(crate) fn render_pointer(segs: &[Seg<'_>]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(segs.len() * 12 + 16);
     for s in segs {
         match s {
             Seg::Key(k) => super::compile::push_pointer_token(&mut out, &k.to_cow()),
