@@ -147,7 +147,7 @@ pub(crate) fn compile_node(v: &Value, ptr: &mut String) -> Result<Node, CompileE
                 let Value::String(src) = val else {
                     return Err(err(&here, key, "\"pattern\" must be a string"));
                 };
-                let regex = pattern::compile(src).map_err(|why| {
+                let matcher = pattern::compile_matcher(src).map_err(|why| {
                     err(
                         &here,
                         key,
@@ -156,7 +156,7 @@ pub(crate) fn compile_node(v: &Value, ptr: &mut String) -> Result<Node, CompileE
                 })?;
                 pattern_rule = Some(Pattern {
                     source: src.clone(),
-                    regex,
+                    matcher,
                 });
             }
             "minimum" | "maximum" => {

@@ -3,8 +3,6 @@
 
 use std::collections::HashMap;
 
-use regex::Regex;
-
 use std::cmp::Ordering;
 
 use crate::json::{Decimal, JsonStr, Kind, Number, Reader, Value};
@@ -143,7 +141,7 @@ pub(crate) struct StringRules {
 pub(crate) struct Pattern {
     /// The pattern as the author wrote it (for messages).
     pub source: String,
-    pub regex: Regex,
+    pub matcher: super::pattern::Matcher,
 }
 
 pub(crate) struct NumberRules {

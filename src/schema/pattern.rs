@@ -17,6 +17,143 @@ const ECMA_WORD: &str = r"0-9A-Za-z_";
 /// the host build an enormous automaton).
 const SIZE_LIMIT: usize = 1 << 20;
 
+/// A compiled pattern: the common fully anchored fixed-width shape (`^[A-Z]{3}$`,
+/// `^\d{4}-\d{2}-\d{2}$`) is matched by a byte-set sequence, everything else by
+/// the `regex` crate. Both have exactly the ECMA meaning.
+pub(crate) enum Matcher {
+    Fixed(FixedPattern),
+    Regex(Regex),
+}
+
+impl Matcher {
+    #[inline]
+    pub(crate) fn is_match(&self, s: &str) -> bool {
+        match self {
+            Matcher::Fixed(f) => f.is_match(s),
+            Matcher::Regex(r) => r.is_match(s),
+        }
+    }
+}
+
+/// `^ item{n} item{n} ... $` where every item is a set of ASCII characters: the
+/// string matches when it has exactly `len` characters, each in its item's set. A
+/// non-ASCII character is in no set, so a byte-wise check is the ECMA meaning.
+pub(crate) struct FixedPattern {
+    /// One set per character position (`[u128]` bitmaps of ASCII).
+    sets: Vec<u128>,
+}
+
+impl FixedPattern {
+    #[inline]
+    fn is_match(&self, s: &str) -> bool {
+        s.len() == self.sets.len()
+            && s.bytes()
+                .zip(&self.sets)
+                .all(|(b, set)| b < 128 && set & (1u128 << b) != 0)
+    }
+
+    /// Recognizes the fixed shape; `None` sends the pattern to the regex engine.
+    fn parse(src: &str) -> Option<FixedPattern> {
+        let body = src.strip_prefix('^')?.strip_suffix('$')?;
+        let b = body.as_bytes();
+        if !body.is_ascii() || b.last() == Some(&b'\\') {
+            return None;
+        }
+        let mut sets = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            let (set, next) = Self::atom(b, i)?;
+            i = next;
+            let mut count = 1usize;
+            if b.get(i) == Some(&b'{') {
+                let close = i + b[i..].iter().position(|&c| c == b'}')?;
+                let digits = &body[i + 1..close];
+                if digits.is_empty()
+                    || digits.len() > 3
+                    || !digits.bytes().all(|c| c.is_ascii_digit())
+                {
+                    return None;
+                }
+                count = digits.parse().ok()?;
+                i = close + 1;
+            }
+            if matches!(b.get(i), Some(b'?' | b'*' | b'+' | b'{')) {
+                return None;
+            }
+            sets.extend(std::iter::repeat(set).take(count));
+        }
+        (sets.len() <= 256).then_some(FixedPattern { sets })
+    }
+
+    /// One atom at `i`: a literal, `\d`/`\w`, an escaped punctuation character, or a
+    /// non-negated class of those and ranges.
+    fn atom(b: &[u8], i: usize) -> Option<(u128, usize)> {
+        let one = |c: u8| 1u128 << c;
+        match b[i] {
+            b'[' => {
+                let mut set = 0u128;
+                let mut j = i + 1;
+                if matches!(b.get(j), Some(b'^' | b']')) {
+                    return None;
+                }
+                while *b.get(j)? != b']' {
+                    let (lo, next) = Self::class_item(b, j)?;
+                    j = next;
+                    if b.get(j) == Some(&b'-') && b.get(j + 1).is_some_and(|&c| c != b']') {
+                        let (hi, next) = Self::class_item(b, j + 1)?;
+                        let (lo, hi) = (single(lo)?, single(hi)?);
+                        if lo > hi {
+                            return None;
+                        }
+                        set |= (lo..=hi).fold(0, |acc, c| acc | one(c));
+                        j = next;
+                    } else {
+                        set |= lo;
+                    }
+                }
+                Some((set, j + 1))
+            }
+            b'\\' => Some((Self::escape(*b.get(i + 1)?)?, i + 2)),
+            b'.' | b'|' | b'(' | b')' | b'^' | b'$' | b'*' | b'+' | b'?' | b'{' | b'}' | b']' => {
+                None
+            }
+            c => Some((one(c), i + 1)),
+        }
+    }
+
+    fn class_item(b: &[u8], j: usize) -> Option<(u128, usize)> {
+        match *b.get(j)? {
+            b'\\' => Some((Self::escape(*b.get(j + 1)?)?, j + 2)),
+            b'[' => None,
+            c => Some((1u128 << c, j + 1)),
+        }
+    }
+
+    fn escape(c: u8) -> Option<u128> {
+        let range = |lo: u8, hi: u8| (lo..=hi).fold(0u128, |acc, c| acc | (1u128 << c));
+        match c {
+            b'd' => Some(range(b'0', b'9')),
+            b'w' => Some(range(b'0', b'9') | range(b'A', b'Z') | range(b'a', b'z') | (1 << b'_')),
+            c if c.is_ascii_punctuation() => Some(1u128 << c),
+            _ => None,
+        }
+    }
+}
+
+/// The one character a set holds, for range ends.
+fn single(set: u128) -> Option<u8> {
+    (set.count_ones() == 1).then(|| set.trailing_zeros() as u8)
+}
+
+/// Compiles `src` into the cheapest matcher with its ECMA meaning; the error says why
+/// it cannot be given that meaning.
+pub(crate) fn compile_matcher(src: &str) -> Result<Matcher, String> {
+    match FixedPattern::parse(src) {
+        Some(f) => Ok(Matcher::Fixed(f)),
+        None => compile(src).map(Matcher::Regex),
+    }
+}
+
 /// Translates and compiles `src`; the error says why it cannot be given ECMA meaning.
 pub(crate) fn compile(src: &str) -> Result<Regex, String> {
     let translated = translate(src)?;
@@ -413,6 +550,69 @@ mod tests {
         assert!(m(r"^\u00e9$", "é") && m(r"^\ud83d\udc32$", "🐲"));
         assert!(m(r"^[#&~-]+$", "#&~-"));
         assert!(m(r"^(?<year>\d{4})$", "2024"));
+    }
+
+    #[test]
+    fn fixed_patterns_agree_with_the_regex_engine() {
+        use super::{compile_matcher, Matcher};
+        let patterns = [
+            r"^[A-Z]{3}$",
+            r"^\d{4}-\d{2}-\d{2}$",
+            r"^\d{2}:\d{2}$",
+            r"^[A-Z0-9]{2}$",
+            r"^ab\.c$",
+            r"^[a-c_\d]{2}x$",
+            r"^\w{3}$",
+        ];
+        let inputs = [
+            "CDG",
+            "cdg",
+            "CDGX",
+            "",
+            "2025-06-14",
+            "2025-6-14",
+            "12:30",
+            "1230",
+            "AF",
+            "A1",
+            "a1",
+            "ab.c",
+            "abxc",
+            "b_x",
+            "9ax",
+            "é_x",
+            "abc",
+            "ab_",
+            "ÉCD",
+            "CD\u{0}",
+            "１２:３０",
+        ];
+        for p in patterns {
+            let fixed = compile_matcher(p).unwrap();
+            assert!(
+                matches!(fixed, Matcher::Fixed(_)),
+                "{p} should take the fixed path"
+            );
+            let regex = compile(p).unwrap();
+            for s in inputs {
+                assert_eq!(fixed.is_match(s), regex.is_match(s), "{p} on {s:?}");
+            }
+        }
+        for p in [
+            r"^[A-Z]+$",
+            r"[A-Z]{3}",
+            r"^[^a]{2}$",
+            r"^a|b$",
+            r"^.{2}$",
+            r"^\s{2}$",
+            r"^é$",
+            r"^a{2,3}$",
+        ] {
+            assert!(
+                matches!(compile_matcher(p).unwrap(), Matcher::Regex(_)),
+                "{p} is not fixed"
+            );
+        }
     }
 
     #[test]

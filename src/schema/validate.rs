@@ -512,7 +512,7 @@ fn check_string<'a, S: Sink<'a>>(sr: &StringRules, s: JsonStr<'a>, span: &[u8], 
     }
     if let Some(p) = &sr.pattern {
         let text: Cow<'_, str> = s.to_cow();
-        if !p.regex.is_match(&text) {
+        if !p.matcher.is_match(&text) {
             sink.report("pattern", Member::None, || {
                 let mut m = quote_value(span);
                 m.push_str(" does not match pattern ");
