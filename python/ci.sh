@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI for the Python binding (called by .ci/run; runnable by hand from anywhere).
 #
-#   1. needs target/release/libtoolgate.so: builds it with `cargo build --release`
+#   1. builds target/release/libtoolgate.so with `cargo build --release` (a no-op when current)
 #      at the repository root when it is missing (nothing else is built here);
 #   2. `pip install ./python` (the library is copied into the package) and pytest;
 #   3. runs `python -m pytest python/tests -q` against the *installed* package and
@@ -19,10 +19,10 @@ case "$(uname -s)" in
     Darwin) lib="target/release/libtoolgate.dylib" ;;
     *) lib="target/release/libtoolgate.so" ;;
 esac
-if [ ! -f "$lib" ]; then
-    echo "python/ci.sh: $lib is missing; building it (cargo build --release)"
-    cargo build --release
-fi
+# Always (re)build: a no-op when the library is current, and the package must never
+# ship a stale copy of it.
+echo "python/ci.sh: cargo build --release"
+cargo build --release
 [ -f "$lib" ] || { echo "python/ci.sh: $lib still missing after cargo build --release" >&2; exit 1; }
 
 echo "python/ci.sh: installing ./python into $("$PYTHON" -c 'import sys; print(sys.prefix)')"
