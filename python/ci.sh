@@ -2,7 +2,6 @@
 # CI for the Python binding (called by .ci/run; runnable by hand from anywhere).
 #
 #   1. builds target/release/libtoolgate.so with `cargo build --release` (a no-op when current)
-#      at the repository root when it is missing (nothing else is built here);
 #   2. `pip install ./python` (the library is copied into the package) and pytest;
 #   3. runs `python -m pytest python/tests -q` against the *installed* package and
 #      fails when it fails or when no test ran.
