@@ -1,1 +1,590 @@
-fn main() {}
+//! `cargo run -p toolgate-bench --release [-- --rounds N --ms M]`
+//!
+//! Runs every contender in this one process on the same `&[u8]` inputs, interleaved:
+//! each round gives every contender a fixed time slice (default 10 rounds × 100 ms), and
+//! the figure reported is the median of its rounds. Prints markdown tables of ns/op,
+//! the ratios the issues set as targets, and PASS/MISS for each target.
+//!
+//! Timing figures only: nothing here asserts a time, and no unit test does.
+
+use std::hint::black_box;
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use toolgate_bench::*;
+
+struct Config {
+    rounds: usize,
+    slice: Duration,
+}
+
+fn parse_args() -> Config {
+    let mut cfg = Config {
+        rounds: 10,
+        slice: Duration::from_millis(100),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--rounds" => {
+                cfg.rounds = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .filter(|&n: &usize| n > 0)
+                    .expect("--rounds N (N > 0)")
+            }
+            "--ms" => {
+                cfg.slice = Duration::from_millis(
+                    args.next()
+                        .and_then(|v| v.parse().ok())
+                        .filter(|&n: &u64| n > 0)
+                        .expect("--ms M (M > 0)"),
+                )
+            }
+            "--quick" => {
+                cfg.rounds = 3;
+                cfg.slice = Duration::from_millis(50);
+            }
+            "-h" | "--help" => {
+                println!(
+                    "usage: toolgate-bench [--rounds N] [--ms M] [--quick]\n\
+                     Runs each contender N rounds (default 10) of M ms (default 100), interleaved,\n\
+                     and prints ns/op (median of rounds), ratios and PASS/MISS per target."
+                );
+                std::process::exit(0);
+            }
+            // `cargo bench` passes --bench to every target; ignore what we do not know.
+            _ => {}
+        }
+    }
+    cfg
+}
+
+/// One contender: a closure that does one operation.
+struct Entry<'a> {
+    key: String,
+    f: Box<dyn FnMut() -> usize + 'a>,
+    batch: u64,
+    samples: Vec<f64>,
+}
+
+impl<'a> Entry<'a> {
+    fn new(key: impl Into<String>, f: impl FnMut() -> usize + 'a) -> Self {
+        Entry {
+            key: key.into(),
+            f: Box::new(f),
+            batch: 1,
+            samples: Vec::new(),
+        }
+    }
+
+    /// Finds a batch size of about 50 µs so the clock is read rarely.
+    fn calibrate(&mut self) {
+        let mut batch = 1u64;
+        loop {
+            let t = Instant::now();
+            for _ in 0..batch {
+                black_box((self.f)());
+            }
+            let e = t.elapsed();
+            if e >= Duration::from_micros(50) || batch >= 1 << 24 {
+                self.batch = batch;
+                return;
+            }
+            batch *= 2;
+        }
+    }
+
+    /// Runs batches for `slice` and records ns per operation.
+    fn round(&mut self, slice: Duration) {
+        let mut iters = 0u64;
+        let t = Instant::now();
+        loop {
+            for _ in 0..self.batch {
+                black_box((self.f)());
+            }
+            iters += self.batch;
+            if t.elapsed() >= slice {
+                break;
+            }
+        }
+        let ns = t.elapsed().as_nanos() as f64 / iters as f64;
+        self.samples.push(ns);
+    }
+
+    fn median(&self) -> f64 {
+        median(&self.samples)
+    }
+
+    /// (max - min) / median over the rounds: how steady the figure was.
+    fn spread(&self) -> f64 {
+        let lo = self.samples.iter().cloned().fold(f64::INFINITY, f64::min);
+        let hi = self.samples.iter().cloned().fold(0.0, f64::max);
+        (hi - lo) / self.median()
+    }
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = s.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+fn run_interleaved(entries: &mut [Entry<'_>], cfg: &Config) {
+    for e in entries.iter_mut() {
+        e.calibrate();
+    }
+    for r in 0..cfg.rounds {
+        eprint!("  round {}/{}\r", r + 1, cfg.rounds);
+        for e in entries.iter_mut() {
+            e.round(cfg.slice);
+        }
+    }
+    eprintln!();
+}
+
+fn get(entries: &[Entry<'_>], key: &str) -> f64 {
+    entries
+        .iter()
+        .find(|e| e.key == key)
+        .unwrap_or_else(|| panic!("no entry {key}"))
+        .median()
+}
+
+fn fmt_ns(ns: f64) -> String {
+    if ns >= 10_000.0 {
+        format!("{:.1} µs", ns / 1000.0)
+    } else if ns >= 100.0 {
+        format!("{ns:.0}")
+    } else {
+        format!("{ns:.1}")
+    }
+}
+
+struct Target {
+    what: String,
+    measured: f64,
+    rule: String,
+    pass: bool,
+}
+
+fn at_least(what: impl Into<String>, measured: f64, min: f64) -> Target {
+    Target {
+        what: what.into(),
+        measured,
+        rule: format!("≥ {min}x"),
+        pass: measured >= min,
+    }
+}
+
+fn at_most(what: impl Into<String>, measured: f64, max: f64) -> Target {
+    Target {
+        what: what.into(),
+        measured,
+        rule: format!("≤ {max}x"),
+        pass: measured <= max,
+    }
+}
+
+fn machine_line() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown cpu".to_string());
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(0);
+    let rustc = std::process::Command::new("rustc")
+        .arg("-V")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "rustc ?".to_string());
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    format!("{cpu}, {cores} cores, {rustc}, load average at start {load}")
+}
+
+/// Throughput of `threads` threads each running `op` `per_thread` times, in
+/// operations per second (wall time from a common start to the last thread's end).
+fn thread_throughput(threads: usize, per_thread: u64, op: &(dyn Fn() -> bool + Sync)) -> f64 {
+    let barrier = Barrier::new(threads + 1);
+    let (start, end) = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let barrier = &barrier;
+                s.spawn(move || {
+                    barrier.wait();
+                    let mut ok = 0u64;
+                    for _ in 0..per_thread {
+                        ok += black_box(op()) as u64;
+                    }
+                    assert_eq!(ok, per_thread, "every threaded operation must succeed");
+                })
+            })
+            .collect();
+        barrier.wait();
+        let start = Instant::now();
+        for h in handles {
+            h.join().expect("bench thread");
+        }
+        (start, Instant::now())
+    });
+    (threads as u64 * per_thread) as f64 / (end - start).as_secs_f64()
+}
+
+fn main() {
+    let cfg = parse_args();
+    let slices = cfg.rounds as u32;
+    println!("# toolgate benchmark\n");
+    println!(
+        "`cargo run -p toolgate-bench --release` — {} rounds × {} ms per contender, interleaved; \
+         figures are the median of rounds, in ns per operation (lower is better).\n",
+        cfg.rounds,
+        cfg.slice.as_millis()
+    );
+    println!("Machine: {}\n", machine_line());
+
+    eprintln!("checking that every contender agrees on every input…");
+    let report = sanity_report();
+    println!("Errors each contender reports on the invalid inputs (checked before timing):\n");
+    println!("```text\n{}```\n", report);
+
+    let mut targets: Vec<Target> = Vec::new();
+
+    // ---------------------------------------------------------------- validation
+    let compiled: Vec<(Case, Compiled)> = CASES
+        .iter()
+        .map(|c| (*c, Compiled::new(c.schema)))
+        .collect();
+    let mut entries: Vec<Entry<'_>> = Vec::new();
+    for (case, c) in &compiled {
+        let input = case.instance.as_bytes();
+        let n = case.name;
+        entries.push(Entry::new(format!("{n}|floor"), move || {
+            floor_parse(black_box(input)) as usize
+        }));
+        entries.push(Entry::new(format!("{n}|tg_is_valid"), move || {
+            toolgate_is_valid(&c.toolgate, black_box(input)) as usize
+        }));
+        entries.push(Entry::new(format!("{n}|tg_validate_json"), move || {
+            toolgate_validate_json(&c.toolgate, black_box(input))
+        }));
+        entries.push(Entry::new(format!("{n}|js_is_valid"), move || {
+            jsonschema_is_valid(&c.jsonschema, black_box(input)) as usize
+        }));
+        entries.push(Entry::new(format!("{n}|js_errors"), move || {
+            jsonschema_errors(&c.jsonschema, black_box(input)).len()
+        }));
+        entries.push(Entry::new(format!("{n}|boon_is_valid"), move || {
+            boon_is_valid(&c.boon, black_box(input)) as usize
+        }));
+        entries.push(Entry::new(format!("{n}|boon_errors"), move || {
+            boon_errors(&c.boon, black_box(input)).len()
+        }));
+    }
+    eprintln!(
+        "validation: {} contenders × {} rounds × {} ms",
+        entries.len(),
+        cfg.rounds,
+        cfg.slice.as_millis()
+    );
+    run_interleaved(&mut entries, &cfg);
+
+    println!("## Validation, ns/op\n");
+    println!("All contenders take the same bytes. Peers parse with `serde_json::from_slice::<Value>` first; \"floor\" is `serde_json::from_slice::<IgnoredAny>` alone.\n");
+    println!("| input | bytes | floor (parse only) | toolgate `is_valid` | toolgate `validate_json` | jsonschema parse+`is_valid` | jsonschema parse+`iter_errors`→strings | boon parse+`validate` | boon parse+errors→strings |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (case, _) in &compiled {
+        let n = case.name;
+        let g = |k: &str| fmt_ns(get(&entries, &format!("{n}|{k}")));
+        println!(
+            "| {n} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            case.instance.len(),
+            g("floor"),
+            g("tg_is_valid"),
+            g("tg_validate_json"),
+            g("js_is_valid"),
+            g("js_errors"),
+            g("boon_is_valid"),
+            g("boon_errors"),
+        );
+    }
+    println!();
+    println!("### Ratios (how many times toolgate is faster; for \"/ floor\", toolgate's cost in units of the parse floor)\n");
+    println!("| input | jsonschema `is_valid` ÷ toolgate `is_valid` | boon ÷ toolgate `is_valid` | toolgate `is_valid` ÷ floor | jsonschema `iter_errors` ÷ toolgate `validate_json` | boon errors ÷ toolgate `validate_json` | toolgate `validate_json` ÷ floor |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (case, _) in &compiled {
+        let n = case.name;
+        let g = |k: &str| get(&entries, &format!("{n}|{k}"));
+        let (floor, tiv, tvj) = (g("floor"), g("tg_is_valid"), g("tg_validate_json"));
+        let r_js_iv = g("js_is_valid") / tiv;
+        let r_boon_iv = g("boon_is_valid") / tiv;
+        let r_floor = tiv / floor;
+        let r_js_err = g("js_errors") / tvj;
+        let r_boon_err = g("boon_errors") / tvj;
+        let r_vj_floor = tvj / floor;
+        println!(
+            "| {n} | {r_js_iv:.2}x | {r_boon_iv:.2}x | {r_floor:.2}x | {r_js_err:.2}x | {r_boon_err:.2}x | {r_vj_floor:.2}x |"
+        );
+        if case.valid {
+            targets.push(at_least(
+                format!("{n}: jsonschema parse+is_valid ÷ toolgate is_valid"),
+                r_js_iv,
+                4.0,
+            ));
+            targets.push(at_most(
+                format!("{n}: toolgate is_valid ÷ parse floor"),
+                r_floor,
+                1.25,
+            ));
+        } else {
+            targets.push(at_least(
+                format!("{n}: jsonschema parse+iter_errors ÷ toolgate validate_json"),
+                r_js_err,
+                3.0,
+            ));
+        }
+    }
+    let worst = entries
+        .iter()
+        .map(|e| (e.spread(), e.key.as_str()))
+        .fold((0.0, ""), |a, b| if b.0 > a.0 { b } else { a });
+    println!(
+        "\nLargest spread between rounds: {:.0}% ({}).\n",
+        worst.0 * 100.0,
+        worst.1.replace('|', " / ")
+    );
+    drop(entries);
+
+    // ---------------------------------------------------------------- compile
+    let compile_inputs: [(&str, &[u8]); 2] = [
+        ("search_flights", FLIGHT_SCHEMA.as_bytes()),
+        ("create_calendar_event", EVENT_SCHEMA.as_bytes()),
+    ];
+    let values: Vec<Value> = compile_inputs
+        .iter()
+        .map(|(_, b)| serde_json::from_slice(b).expect("schema is JSON"))
+        .collect();
+    let mut entries = Vec::new();
+    for ((name, bytes), value) in compile_inputs.iter().zip(&values) {
+        let bytes: &[u8] = bytes;
+        entries.push(Entry::new(format!("{name}|tg"), move || {
+            toolgate_compile(black_box(bytes)).is_ok() as usize
+        }));
+        entries.push(Entry::new(format!("{name}|js_value"), move || {
+            black_box(jsonschema_compile_value(black_box(value)));
+            1
+        }));
+        entries.push(Entry::new(format!("{name}|js_bytes"), move || {
+            black_box(jsonschema_compile_bytes(black_box(bytes)));
+            1
+        }));
+        entries.push(Entry::new(format!("{name}|boon_value"), move || {
+            black_box(boon_compile(black_box(value).clone()));
+            1
+        }));
+        entries.push(Entry::new(format!("{name}|boon_bytes"), move || {
+            black_box(boon_compile_bytes(black_box(bytes)));
+            1
+        }));
+    }
+    eprintln!("compile: {} contenders", entries.len());
+    run_interleaved(&mut entries, &cfg);
+    println!("## Compile, ns/op (÷ toolgate)\n");
+    println!("| schema | bytes | toolgate `Schema::compile` (bytes) | jsonschema `validator_for` (parsed `Value`) | jsonschema parse + `validator_for` | boon compile (clone of parsed `Value`) | boon parse + compile |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (name, bytes) in compile_inputs {
+        let g = |k: &str| get(&entries, &format!("{name}|{k}"));
+        let tg = g("tg");
+        let cell = |k: &str| format!("{} ({:.2}x)", fmt_ns(g(k)), g(k) / tg);
+        println!(
+            "| {name} | {} | {} | {} | {} | {} | {} |",
+            bytes.len(),
+            fmt_ns(tg),
+            cell("js_value"),
+            cell("js_bytes"),
+            cell("boon_value"),
+            cell("boon_bytes"),
+        );
+        targets.push(at_least(
+            format!("compile {name}: jsonschema validator_for (from Value) ÷ toolgate compile (from bytes)"),
+            g("js_value") / tg,
+            3.0,
+        ));
+    }
+    println!();
+    drop(entries);
+
+    // ---------------------------------------------------------------- registry
+    eprintln!("registry: building registries of 10 and 10,000 tools…");
+    let reg10 = registry_with(10);
+    let reg10k = registry_with(10_000);
+    let weather = Compiled::new(WEATHER_SCHEMA);
+    let flights = Compiled::new(FLIGHT_SCHEMA);
+    let reg_inputs: [(&str, &str, &[u8], &toolgate::Schema); 2] = [
+        (
+            "get_weather valid",
+            "get_weather",
+            WEATHER_VALID.as_bytes(),
+            &weather.toolgate,
+        ),
+        (
+            "search_flights valid",
+            "search_flights",
+            FLIGHT_VALID.as_bytes(),
+            &flights.toolgate,
+        ),
+    ];
+    for (label, tool, input, _) in reg_inputs {
+        for reg in [&reg10, &reg10k] {
+            let r = reg.call("sanity", tool, input);
+            assert!(
+                !r.is_error && r.content == HANDLER_ANSWER,
+                "{label}: registry call failed: {}",
+                r.content
+            );
+        }
+    }
+    let mut entries = Vec::new();
+    for (label, tool, input, schema) in reg_inputs {
+        let (r10, r10k) = (&reg10, &reg10k);
+        entries.push(Entry::new(format!("{label}|is_valid"), move || {
+            toolgate_is_valid(schema, black_box(input)) as usize
+        }));
+        entries.push(Entry::new(format!("{label}|call10"), move || {
+            registry_call(r10, tool, black_box(input)) as usize
+        }));
+        entries.push(Entry::new(format!("{label}|call10k"), move || {
+            registry_call(r10k, tool, black_box(input)) as usize
+        }));
+    }
+    eprintln!("registry: {} contenders", entries.len());
+    run_interleaved(&mut entries, &cfg);
+    println!("## Registry `call` (lookup, validate, handler returning a fixed string, result)\n");
+    println!("| input | `is_valid` alone | `call`, 10 tools | `call`, 10,000 tools | call ÷ is_valid (10) | call ÷ is_valid (10k) | 10k ÷ 10 |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (label, _, _, _) in reg_inputs {
+        let g = |k: &str| get(&entries, &format!("{label}|{k}"));
+        let (iv, c10, c10k) = (g("is_valid"), g("call10"), g("call10k"));
+        println!(
+            "| {label} | {} | {} | {} | {:.2}x | {:.2}x | {:.3} |",
+            fmt_ns(iv),
+            fmt_ns(c10),
+            fmt_ns(c10k),
+            c10 / iv,
+            c10k / iv,
+            c10k / c10
+        );
+        targets.push(at_most(
+            format!("{label}: registry call (10 tools) ÷ is_valid"),
+            c10 / iv,
+            1.3,
+        ));
+        targets.push(at_most(
+            format!("{label}: registry call (10,000 tools) ÷ is_valid"),
+            c10k / iv,
+            1.3,
+        ));
+        let flat = c10k / c10;
+        targets.push(Target {
+            what: format!("{label}: call cost 10,000 tools ÷ 10 tools"),
+            measured: flat,
+            rule: "within 0.90–1.10".to_string(),
+            pass: (0.9..=1.1).contains(&flat),
+        });
+    }
+    println!();
+    let one_call_ns = get(&entries, "search_flights valid|call10");
+    drop(entries);
+
+    // ---------------------------------------------------------------- threads
+    // The registry's figure, and a control with no shared state at all (`is_valid` on
+    // a schema each thread borrows): the control shows what this machine's two cores
+    // give to any work, so a low registry figure can be told from a slow machine.
+    let per_thread = ((cfg.slice.as_nanos() as f64 / one_call_ns) as u64).max(1000);
+    let flights_valid = FLIGHT_VALID.as_bytes();
+    let call_op = || registry_call(&reg10, "search_flights", black_box(flights_valid));
+    let control_op = || toolgate_is_valid(&flights.toolgate, black_box(flights_valid));
+    let (mut c1, mut c2, mut k1, mut k2) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    eprintln!("threads: {per_thread} operations per thread per round");
+    thread_throughput(2, per_thread / 10, &call_op); // warm-up
+    for _ in 0..slices {
+        c1.push(thread_throughput(1, per_thread, &call_op));
+        c2.push(thread_throughput(2, per_thread, &call_op));
+        k1.push(thread_throughput(1, per_thread, &control_op));
+        k2.push(thread_throughput(2, per_thread, &control_op));
+    }
+    let (m1, m2) = (median(&c1), median(&c2));
+    let (n1, n2) = (median(&k1), median(&k2));
+    let best = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
+    println!(
+        "## Threads: `search_flights` valid, {per_thread} operations per thread, {slices} rounds\n"
+    );
+    println!("| threads | registry `call` (10 tools), calls/s, median | ÷ one thread | best round | ÷ one thread (best) | control: `is_valid` alone, ops/s, median | ÷ one thread |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| 1 | {m1:.0} | 1.00x | {:.0} | 1.00x | {n1:.0} | 1.00x |",
+        best(&c1)
+    );
+    println!(
+        "| 2 | {m2:.0} | {:.2}x | {:.0} | {:.2}x | {n2:.0} | {:.2}x |",
+        m2 / m1,
+        best(&c2),
+        best(&c2) / best(&c1),
+        n2 / n1
+    );
+    println!(
+        "\n(This machine has {} hardware threads. The control shares nothing between threads; when it \
+         scales no better than the registry, the limit is the machine or its other load, not the registry.)\n",
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(0)
+    );
+    targets.push(at_least(
+        "2 threads ÷ 1 thread, registry call throughput (medians)",
+        m2 / m1,
+        1.8,
+    ));
+
+    // ---------------------------------------------------------------- targets
+    println!("## Targets (issues 2 and 3)\n");
+    println!("| target | measured | required | |");
+    println!("|---|---:|---:|---|");
+    for t in &targets {
+        println!(
+            "| {} | {:.2}x | {} | {} |",
+            t.what,
+            t.measured,
+            t.rule,
+            if t.pass { "PASS" } else { "**MISS**" }
+        );
+    }
+    let missed = targets.iter().filter(|t| !t.pass).count();
+    println!(
+        "\n{} of {} targets met{}.",
+        targets.len() - missed,
+        targets.len(),
+        if missed > 0 {
+            format!("; {missed} MISSED")
+        } else {
+            String::new()
+        }
+    );
+}

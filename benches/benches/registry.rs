@@ -1,0 +1,96 @@
+//! Criterion: a full `Registry::call` (lookup, validate, handler, result) against
+//! `is_valid` alone on the same input, with 10 and 10,000 tools registered, and the
+//! throughput of 1 and 2 threads calling at once.
+//! `cargo bench -p toolgate-bench --bench registry`
+
+use std::hint::black_box;
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use toolgate_bench::*;
+
+const INPUTS: [(&str, &str, &str, &str); 2] = [
+    (
+        "get_weather_valid",
+        "get_weather",
+        WEATHER_SCHEMA,
+        WEATHER_VALID,
+    ),
+    (
+        "search_flights_valid",
+        "search_flights",
+        FLIGHT_SCHEMA,
+        FLIGHT_VALID,
+    ),
+];
+
+fn call_vs_is_valid(c: &mut Criterion) {
+    let regs = [
+        (10usize, registry_with(10)),
+        (10_000, registry_with(10_000)),
+    ];
+    for (label, tool, schema, instance) in INPUTS {
+        let compiled = Compiled::new(schema);
+        let input = instance.as_bytes();
+        let mut g = c.benchmark_group(format!("registry_{label}"));
+        g.bench_function("is_valid", |b| {
+            b.iter(|| toolgate_is_valid(&compiled.toolgate, black_box(input)))
+        });
+        for (n, reg) in &regs {
+            assert!(
+                registry_call(reg, tool, input),
+                "{label}: call must succeed"
+            );
+            g.bench_with_input(BenchmarkId::new("call", n), reg, |b, reg| {
+                b.iter(|| registry_call(reg, tool, black_box(input)))
+            });
+        }
+        g.finish();
+    }
+}
+
+/// Wall time for `total` calls split over `threads` threads.
+fn threaded(reg: &toolgate::Registry, threads: usize, total: u64) -> Duration {
+    let per = (total / threads as u64).max(1);
+    let barrier = Barrier::new(threads + 1);
+    std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads)
+            .map(|_| {
+                let barrier = &barrier;
+                s.spawn(move || {
+                    barrier.wait();
+                    for _ in 0..per {
+                        black_box(registry_call(
+                            reg,
+                            "search_flights",
+                            black_box(FLIGHT_VALID.as_bytes()),
+                        ));
+                    }
+                })
+            })
+            .collect();
+        barrier.wait();
+        let t = Instant::now();
+        for h in hs {
+            h.join().expect("bench thread");
+        }
+        t.elapsed()
+    })
+}
+
+fn threads(c: &mut Criterion) {
+    let reg = registry_with(10);
+    let mut g = c.benchmark_group("registry_threads_search_flights_valid");
+    // Time per call: with 2 threads it should be about half that of 1.
+    g.throughput(Throughput::Elements(1));
+    for t in [1usize, 2] {
+        g.bench_with_input(BenchmarkId::new("threads", t), &t, |b, &t| {
+            b.iter_custom(|iters| threaded(&reg, t, iters.max(t as u64)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, call_vs_is_valid, threads);
+criterion_main!(benches);

@@ -1,0 +1,443 @@
+//! Shared inputs and contenders for the toolgate benchmarks.
+//!
+//! Every contender gets the same `&[u8]` input, as a tool call arrives from a model:
+//! toolgate validates the bytes directly; the peers (`jsonschema`, `boon`) first parse
+//! them with `serde_json::from_slice` into a `Value` and then validate the tree; the
+//! floor merely parses the bytes (`serde_json::from_slice::<IgnoredAny>`).
+//!
+//! Both `src/main.rs` (the ratio table) and the criterion benches in `benches/` use
+//! this module, so they measure exactly the same work.
+
+use std::hint::black_box;
+
+use serde_json::Value;
+use toolgate::{NamePolicy, Registry, Schema, ToolSpec};
+
+/// Seed 000's `get_weather` parameters.
+pub const WEATHER_SCHEMA: &str = r#"{"type": "object", "properties": {"city": {"type": "string", "minLength": 1}, "days": {"type": "integer", "minimum": 1, "maximum": 7}, "unit": {"enum": ["c", "f"]}}, "required": ["city"], "additionalProperties": false}"#;
+/// Seed 000's corrected call.
+pub const WEATHER_VALID: &str = r#"{"city":"Paris","days":3}"#;
+/// Seed 000's hand-worked invalid call: four violations.
+pub const WEATHER_INVALID: &str = r#"{"days": "3", "unit": "kelvin", "country": "FR"}"#;
+
+/// A realistic ~2 KB tool schema (`search_flights`): nested objects, an array of
+/// objects, enums, patterns, integer and number bounds, `required`,
+/// `additionalProperties: false`, descriptions as providers send them. It is also the
+/// compile benchmark's input.
+pub const FLIGHT_SCHEMA: &str = r#"{
+  "type": "object",
+  "description": "Search for flights between two airports on given dates.",
+  "properties": {
+    "origin": {"type": "string", "description": "IATA code of the departure airport", "pattern": "^[A-Z]{3}$"},
+    "destination": {"type": "string", "description": "IATA code of the arrival airport", "pattern": "^[A-Z]{3}$"},
+    "departure_date": {"type": "string", "description": "YYYY-MM-DD", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"},
+    "return_date": {"type": "string", "description": "YYYY-MM-DD; omit for one way", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"},
+    "cabin": {"enum": ["economy", "premium_economy", "business", "first"], "default": "economy"},
+    "passengers": {
+      "type": "array", "minItems": 1, "maxItems": 9,
+      "items": {
+        "type": "object",
+        "properties": {
+          "type": {"enum": ["adult", "child", "infant"]},
+          "age": {"type": "integer", "minimum": 0, "maximum": 120},
+          "name": {"type": "string", "minLength": 1, "maxLength": 100}
+        },
+        "required": ["type"],
+        "additionalProperties": false
+      }
+    },
+    "max_price": {"type": "number", "minimum": 0, "maximum": 100000},
+    "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
+    "filters": {
+      "type": "object",
+      "properties": {
+        "max_stops": {"type": "integer", "minimum": 0, "maximum": 3},
+        "airlines": {"type": "array", "maxItems": 10, "items": {"type": "string", "pattern": "^[A-Z0-9]{2}$"}},
+        "refundable": {"type": "boolean"},
+        "departure_window": {
+          "type": "object",
+          "properties": {
+            "earliest": {"type": "string", "pattern": "^\\d{2}:\\d{2}$"},
+            "latest": {"type": "string", "pattern": "^\\d{2}:\\d{2}$"}
+          },
+          "additionalProperties": false
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  "required": ["origin", "destination", "departure_date", "passengers"],
+  "additionalProperties": false
+}"#;
+
+/// A valid `search_flights` call (~400 bytes).
+pub const FLIGHT_VALID: &str = r#"{"origin":"CDG","destination":"JFK","departure_date":"2025-06-14","return_date":"2025-06-28","cabin":"economy","passengers":[{"type":"adult","age":34,"name":"Marie Curie"},{"type":"adult","age":36,"name":"Pierre Curie"},{"type":"child","age":7,"name":"Irene Curie"}],"max_price":1450.5,"currency":"EUR","filters":{"max_stops":1,"airlines":["AF","DL","KL"],"refundable":true,"departure_window":{"earliest":"08:00","latest":"20:30"}}}"#;
+
+/// An invalid `search_flights` call of the same shape with five violations:
+/// `origin` fails its pattern, `cabin` its enum, `passengers[1].age` its minimum,
+/// `filters.max_stops` its type, and `loyalty_id` is an unexpected property.
+pub const FLIGHT_INVALID: &str = r#"{"origin":"Paris","destination":"JFK","departure_date":"2025-06-14","return_date":"2025-06-28","cabin":"luxury","passengers":[{"type":"adult","age":34,"name":"Marie Curie"},{"type":"adult","age":-3,"name":"Pierre Curie"},{"type":"child","age":7,"name":"Irene Curie"}],"max_price":1450.5,"currency":"EUR","filters":{"max_stops":"1","airlines":["AF","DL","KL"],"refundable":true},"loyalty_id":"AF123456"}"#;
+
+/// A second realistic tool (`create_calendar_event`) whose patterns are not fixed-width
+/// (an RFC 3339-like date-time with optional seconds, an e-mail shape), so the regex
+/// engine is exercised as well as the fixed-width shapes of `search_flights`.
+pub const EVENT_SCHEMA: &str = r#"{
+  "type": "object",
+  "description": "Create an event in the user's calendar.",
+  "properties": {
+    "title": {"type": "string", "minLength": 1, "maxLength": 200},
+    "start": {"type": "string", "description": "RFC 3339 date-time", "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?(Z|[+-]\\d{2}:\\d{2})$"},
+    "duration_minutes": {"type": "integer", "minimum": 5, "maximum": 1440},
+    "attendees": {
+      "type": "array", "maxItems": 50,
+      "items": {
+        "type": "object",
+        "properties": {
+          "email": {"type": "string", "pattern": "^[^@\\s]+@[^@\\s]+\\.[A-Za-z]{2,}$"},
+          "optional": {"type": "boolean"},
+          "response": {"enum": ["needs_action", "accepted", "declined", "tentative"]}
+        },
+        "required": ["email"],
+        "additionalProperties": false
+      }
+    },
+    "location": {
+      "type": "object",
+      "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "address": {"type": "string", "maxLength": 300},
+        "lat": {"type": "number", "minimum": -90, "maximum": 90},
+        "lon": {"type": "number", "minimum": -180, "maximum": 180}
+      },
+      "required": ["name"],
+      "additionalProperties": false
+    },
+    "reminders": {"type": "array", "maxItems": 5, "items": {"type": "integer", "minimum": 0, "maximum": 40320}},
+    "visibility": {"enum": ["default", "public", "private"]},
+    "color": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"}
+  },
+  "required": ["title", "start", "duration_minutes"],
+  "additionalProperties": false
+}"#;
+
+/// A valid `create_calendar_event` call (~400 bytes).
+pub const EVENT_VALID: &str = r##"{"title":"Quarterly planning","start":"2025-07-01T09:30:00+02:00","duration_minutes":90,"attendees":[{"email":"ada@example.com","response":"accepted"},{"email":"grace.hopper@navy.example.org","optional":true},{"email":"linus@kernel.example"}],"location":{"name":"Room 4.01","address":"12 rue de la Paix, Paris","lat":48.8686,"lon":2.3314},"reminders":[10,60],"visibility":"private","color":"#3366ff"}"##;
+
+/// An invalid `create_calendar_event` call with five violations: `start` fails its
+/// pattern, `duration_minutes` its minimum, `attendees[1].email` its pattern,
+/// `location` lacks `name`, and `priority` is an unexpected property.
+pub const EVENT_INVALID: &str = r##"{"title":"Quarterly planning","start":"tomorrow 9:30","duration_minutes":0,"attendees":[{"email":"ada@example.com","response":"accepted"},{"email":"grace hopper","optional":true},{"email":"linus@kernel.example"}],"location":{"address":"12 rue de la Paix, Paris","lat":48.8686,"lon":2.3314},"reminders":[10,60],"visibility":"private","color":"#3366ff","priority":"high"}"##;
+
+/// The number of violations in [`FLIGHT_INVALID`].
+pub const FLIGHT_INVALID_VIOLATIONS: usize = 5;
+/// The number of violations in [`WEATHER_INVALID`].
+pub const WEATHER_INVALID_VIOLATIONS: usize = 4;
+
+/// One benchmark input: a schema with an instance, and the expected verdict.
+#[derive(Clone, Copy, Debug)]
+pub struct Case {
+    pub name: &'static str,
+    pub schema: &'static str,
+    pub instance: &'static str,
+    pub valid: bool,
+}
+
+pub const CASES: [Case; 6] = [
+    Case {
+        name: "get_weather valid",
+        schema: WEATHER_SCHEMA,
+        instance: WEATHER_VALID,
+        valid: true,
+    },
+    Case {
+        name: "get_weather invalid",
+        schema: WEATHER_SCHEMA,
+        instance: WEATHER_INVALID,
+        valid: false,
+    },
+    Case {
+        name: "search_flights valid",
+        schema: FLIGHT_SCHEMA,
+        instance: FLIGHT_VALID,
+        valid: true,
+    },
+    Case {
+        name: "search_flights invalid",
+        schema: FLIGHT_SCHEMA,
+        instance: FLIGHT_INVALID,
+        valid: false,
+    },
+    Case {
+        name: "create_calendar_event valid",
+        schema: EVENT_SCHEMA,
+        instance: EVENT_VALID,
+        valid: true,
+    },
+    Case {
+        name: "create_calendar_event invalid",
+        schema: EVENT_SCHEMA,
+        instance: EVENT_INVALID,
+        valid: false,
+    },
+];
+
+/// A schema compiled by every contender.
+pub struct Compiled {
+    pub toolgate: Schema,
+    pub jsonschema: jsonschema::Validator,
+    pub boon: BoonSchema,
+}
+
+/// boon keeps compiled schemas in a `Schemas` arena addressed by an index.
+pub struct BoonSchema {
+    pub schemas: boon::Schemas,
+    pub index: boon::SchemaIndex,
+}
+
+impl Compiled {
+    /// Compiles `schema` with every contender; panics with the contender's error when
+    /// one refuses it (the inputs are fixed, so that is a bug in the benchmark).
+    pub fn new(schema: &str) -> Compiled {
+        let bytes = schema.as_bytes();
+        let toolgate = toolgate_compile(bytes).unwrap_or_else(|e| panic!("toolgate: {e}"));
+        let value: Value = serde_json::from_slice(bytes).expect("schema is JSON");
+        let jsonschema = jsonschema::validator_for(&value).expect("jsonschema compiles");
+        let boon = boon_compile(value);
+        Compiled {
+            toolgate,
+            jsonschema,
+            boon,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Contenders. Each takes the instance bytes exactly as they arrived.
+// ---------------------------------------------------------------------------------
+
+/// Floor: parse the bytes and throw them away.
+#[inline(never)]
+pub fn floor_parse(input: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(input).is_ok()
+}
+
+/// toolgate fast path.
+#[inline(never)]
+pub fn toolgate_is_valid(s: &Schema, input: &[u8]) -> bool {
+    s.is_valid(input)
+}
+
+/// toolgate with every error (sorted, with path, pointer, keyword and message).
+#[inline(never)]
+pub fn toolgate_validate_json(s: &Schema, input: &[u8]) -> usize {
+    let errors = s.validate_json(input);
+    let n = errors.len();
+    black_box(errors);
+    n
+}
+
+/// jsonschema: parse to a `Value`, then `is_valid`.
+#[inline(never)]
+pub fn jsonschema_is_valid(v: &jsonschema::Validator, input: &[u8]) -> bool {
+    match serde_json::from_slice::<Value>(input) {
+        Ok(value) => v.is_valid(&value),
+        Err(_) => false,
+    }
+}
+
+/// jsonschema: parse to a `Value`, then every error rendered to a `String`.
+#[inline(never)]
+pub fn jsonschema_errors(v: &jsonschema::Validator, input: &[u8]) -> Vec<String> {
+    match serde_json::from_slice::<Value>(input) {
+        Ok(value) => v
+            .iter_errors(&value)
+            .map(|e| format!("{}: {}", e.instance_path(), e))
+            .collect(),
+        Err(e) => vec![e.to_string()],
+    }
+}
+
+/// boon: parse to a `Value`, then validate (boon has no separate boolean path).
+#[inline(never)]
+pub fn boon_is_valid(b: &BoonSchema, input: &[u8]) -> bool {
+    match serde_json::from_slice::<Value>(input) {
+        Ok(value) => b.schemas.validate(&value, b.index).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// boon: parse to a `Value`, validate, and render every leaf error to a `String`.
+#[inline(never)]
+pub fn boon_errors(b: &BoonSchema, input: &[u8]) -> Vec<String> {
+    match serde_json::from_slice::<Value>(input) {
+        Ok(value) => match b.schemas.validate(&value, b.index) {
+            Ok(()) => Vec::new(),
+            Err(e) => {
+                let mut out = Vec::new();
+                boon_leaves(&e, &mut out);
+                out
+            }
+        },
+        Err(e) => vec![e.to_string()],
+    }
+}
+
+fn boon_leaves(e: &boon::ValidationError<'_, '_>, out: &mut Vec<String>) {
+    if e.causes.is_empty() {
+        out.push(format!("{}: {}", e.instance_location, e.kind));
+    } else {
+        for c in &e.causes {
+            boon_leaves(c, out);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Compile contenders.
+// ---------------------------------------------------------------------------------
+
+/// toolgate: schema bytes to a compiled schema (its own strict parse included).
+#[inline(never)]
+pub fn toolgate_compile(schema: &[u8]) -> Result<Schema, toolgate::CompileError> {
+    Schema::compile(schema)
+}
+
+/// jsonschema from an already parsed `Value` (its meta-schema check included, as by default).
+#[inline(never)]
+pub fn jsonschema_compile_value(schema: &Value) -> jsonschema::Validator {
+    jsonschema::validator_for(schema).expect("jsonschema compiles")
+}
+
+/// jsonschema from bytes: `serde_json::from_slice` then `validator_for`.
+#[inline(never)]
+pub fn jsonschema_compile_bytes(schema: &[u8]) -> jsonschema::Validator {
+    let value: Value = serde_json::from_slice(schema).expect("schema is JSON");
+    jsonschema::validator_for(&value).expect("jsonschema compiles")
+}
+
+/// boon from a parsed `Value` (boon takes the document by value).
+#[inline(never)]
+pub fn boon_compile(schema: Value) -> BoonSchema {
+    let mut compiler = boon::Compiler::new();
+    let mut schemas = boon::Schemas::new();
+    compiler
+        .add_resource("urn:toolgate-bench:schema.json", schema)
+        .expect("boon accepts the schema");
+    let index = compiler
+        .compile("urn:toolgate-bench:schema.json", &mut schemas)
+        .expect("boon compiles");
+    BoonSchema { schemas, index }
+}
+
+/// boon from bytes: `serde_json::from_slice` then compile.
+#[inline(never)]
+pub fn boon_compile_bytes(schema: &[u8]) -> BoonSchema {
+    let value: Value = serde_json::from_slice(schema).expect("schema is JSON");
+    boon_compile(value)
+}
+
+// ---------------------------------------------------------------------------------
+// Registry (issue 3).
+// ---------------------------------------------------------------------------------
+
+/// What every benchmark handler answers.
+pub const HANDLER_ANSWER: &str = "{\"ok\":true}";
+
+/// A registry holding `get_weather` and `search_flights` plus filler tools, `total`
+/// tools in all (at least 2). Every handler returns [`HANDLER_ANSWER`].
+pub fn registry_with(total: usize) -> Registry {
+    assert!(total >= 2);
+    let reg = Registry::new(NamePolicy::Default);
+    let add = |name: String, schema: &str| {
+        reg.register(
+            ToolSpec {
+                name,
+                description: "benchmark tool".to_string(),
+                parameters: Some(schema.as_bytes().to_vec()),
+                idempotent: true,
+                timeout_ms: 0,
+            },
+            Box::new(|_args: &[u8], _ctx: usize| Ok::<String, String>(HANDLER_ANSWER.to_string())),
+            false,
+        )
+        .unwrap_or_else(|e| panic!("register: {e}"));
+    };
+    add("get_weather".to_string(), WEATHER_SCHEMA);
+    add("search_flights".to_string(), FLIGHT_SCHEMA);
+    for i in 0..total - 2 {
+        add(format!("filler_tool_{i:05}"), WEATHER_SCHEMA);
+    }
+    assert_eq!(reg.len(), total);
+    reg
+}
+
+/// A full call: lookup, validation, handler, result.
+#[inline(never)]
+pub fn registry_call(reg: &Registry, name: &str, input: &[u8]) -> bool {
+    let r = reg.call("call_0001", name, input);
+    let ok = !r.is_error;
+    black_box(r);
+    ok
+}
+
+/// Checks that every contender gives the expected verdict on every input, and that the
+/// error-collecting contenders find violations on invalid input; returns a report of
+/// the error lines each produced on the invalid inputs. Panics on disagreement: a
+/// benchmark that measures a wrong answer measures nothing.
+pub fn sanity_report() -> String {
+    let mut report = String::new();
+    for case in CASES {
+        let c = Compiled::new(case.schema);
+        let input = case.instance.as_bytes();
+        assert!(floor_parse(input), "{}: input is not JSON", case.name);
+        let verdicts = [
+            ("toolgate is_valid", toolgate_is_valid(&c.toolgate, input)),
+            (
+                "toolgate validate_json",
+                toolgate_validate_json(&c.toolgate, input) == 0,
+            ),
+            (
+                "jsonschema is_valid",
+                jsonschema_is_valid(&c.jsonschema, input),
+            ),
+            (
+                "jsonschema iter_errors",
+                jsonschema_errors(&c.jsonschema, input).is_empty(),
+            ),
+            ("boon validate", boon_is_valid(&c.boon, input)),
+            ("boon errors", boon_errors(&c.boon, input).is_empty()),
+        ];
+        for (who, v) in verdicts {
+            assert_eq!(
+                v, case.valid,
+                "{}: {who} says valid={v}, expected {}",
+                case.name, case.valid
+            );
+        }
+        if !case.valid {
+            use std::fmt::Write as _;
+            let _ = writeln!(report, "{} — `{}`:", case.name, case.instance);
+            let tg: Vec<String> = c
+                .toolgate
+                .validate_json(input)
+                .iter()
+                .map(|e| e.to_string())
+                .collect();
+            let _ = writeln!(report, "  toolgate ({}):", tg.len());
+            for l in &tg {
+                let _ = writeln!(report, "    {l}");
+            }
+            let js = jsonschema_errors(&c.jsonschema, input);
+            let _ = writeln!(report, "  jsonschema ({}):", js.len());
+            for l in &js {
+                let _ = writeln!(report, "    {l}");
+            }
+            let bo = boon_errors(&c.boon, input);
+            let _ = writeln!(report, "  boon ({}):", bo.len());
+            for l in &bo {
+                let _ = writeln!(report, "    {l}");
+            }
+        }
+    }
+    report
+}
