@@ -328,6 +328,19 @@ impl<'a> Reader<'a> {
         Ok(v)
     }
 
+    /// Consumes the opening byte of a container at nesting `depth`; false when the
+    /// container is empty (its `close` consumed too).
+    #[inline]
+    fn begin(&mut self, depth: usize, close: u8) -> R<bool> {
+        self.enter(depth)?;
+        self.skip_ws();
+        if self.buf.get(self.pos) == Some(&close) {
+            self.pos += 1;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
     #[inline]
     fn enter(&mut self, depth: usize) -> R<()> {
         if depth >= self.max_depth {
@@ -343,13 +356,7 @@ impl<'a> Reader<'a> {
     /// when the object is empty (its `}` consumed too).
     #[inline]
     pub fn begin_object(&mut self, depth: usize) -> R<bool> {
-        self.enter(depth)?;
-        self.skip_ws();
-        if self.buf.get(self.pos) == Some(&b'}') {
-            self.pos += 1;
-            return Ok(false);
-        }
-        Ok(true)
+        self.begin(depth, b'}')
     }
 
     /// The position of the next non-whitespace byte (whitespace consumed).
@@ -398,13 +405,7 @@ impl<'a> Reader<'a> {
     /// Consumes `[`; false when the array is empty (its `]` consumed too).
     #[inline]
     pub fn begin_array(&mut self, depth: usize) -> R<bool> {
-        self.enter(depth)?;
-        self.skip_ws();
-        if self.buf.get(self.pos) == Some(&b']') {
-            self.pos += 1;
-            return Ok(false);
-        }
-        Ok(true)
+        self.begin(depth, b']')
     }
 
     /// After an element: true when another follows (`,` consumed), false at `]`.
