@@ -121,7 +121,9 @@ impl SyntaxError {
                 // is only decoded when the message is wanted.
                 let mut r = super::Reader::new(input, 1);
                 r.seek(self.0.offset);
-                let key = r.read_string().unwrap_or(super::JsonStr::new(b"", false));
+                let key = r
+                    .read_string()
+                    .unwrap_or(super::JsonStr::new(b"", false, true));
                 let mut s = String::from("duplicate property ");
                 write_json_string(&mut s, &key.to_cow());
                 s

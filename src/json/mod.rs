@@ -26,3 +26,19 @@ pub use reader::{Kind, Number, Reader};
 pub use string::JsonStr;
 pub use value::Value;
 pub use write::{write_compact_span, write_json_string};
+
+/// The arguments a call means: empty input (no bytes, or only whitespace) is `{}`,
+/// because some providers send `""` for a call without parameters. The validator and
+/// the registry both go through here, so the handler runs on exactly the bytes that
+/// were validated.
+#[inline]
+pub fn arguments_or_empty_object(args: &[u8]) -> &[u8] {
+    if args
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+    {
+        b"{}"
+    } else {
+        args
+    }
+}

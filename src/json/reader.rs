@@ -266,7 +266,7 @@ impl<'a> Reader<'a> {
             }
         }
         self.pos = i + 1;
-        Ok(JsonStr::with_flags(&b[start..i], escaped, ascii))
+        Ok(JsonStr::new(&b[start..i], escaped, ascii))
     }
 
     /// Checks the escape at `i` (a backslash); returns the index after it.

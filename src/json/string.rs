@@ -13,16 +13,9 @@ pub struct JsonStr<'a> {
 }
 
 impl<'a> JsonStr<'a> {
-    pub(crate) fn new(raw: &'a [u8], escaped: bool) -> JsonStr<'a> {
-        JsonStr {
-            raw,
-            escaped,
-            ascii: raw.is_ascii(),
-        }
-    }
-
+    /// A token over bytes the reader has checked, with what it learned about them.
     #[inline]
-    pub(crate) fn with_flags(raw: &'a [u8], escaped: bool, ascii: bool) -> JsonStr<'a> {
+    pub(crate) fn new(raw: &'a [u8], escaped: bool, ascii: bool) -> JsonStr<'a> {
         JsonStr {
             raw,
             escaped,

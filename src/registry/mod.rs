@@ -372,7 +372,7 @@ impl Registry {
                 None => return (unknown_tool(&snapshot, name), true),
             }
         };
-        let args: &[u8] = if is_blank(args) { b"{}" } else { args };
+        let args = crate::json::arguments_or_empty_object(args);
         // The fast path: a valid call never builds an error list.
         if !tool.schema.is_valid(args) {
             let errors = tool.schema.validate_json(args);
@@ -406,13 +406,6 @@ fn compile_parameters(name: &str, parameters: Option<&[u8]>) -> Result<Schema, R
         });
     }
     Ok(schema)
-}
-
-/// Empty arguments, or only JSON whitespace: some providers send `""` for a call
-/// without parameters, and it means `{}`.
-fn is_blank(args: &[u8]) -> bool {
-    args.iter()
-        .all(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
 /// `error: unknown tool "x"; available tools: a, b[; did you mean "y"?]`

@@ -119,25 +119,12 @@ impl Schema {
         })
     }
 
-    /// Empty arguments (no bytes, or only whitespace) mean `{}`: some providers send
-    /// `""` for a call without parameters.
-    fn effective(instance: &[u8]) -> &[u8] {
-        if instance
-            .iter()
-            .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
-        {
-            b"{}"
-        } else {
-            instance
-        }
-    }
-
     /// Validates instance bytes, returning every violation sorted by path then
     /// message. Empty means valid. Malformed JSON is a single error at `$` (keyword
     /// `json`) that says what and where. Empty input (no bytes, or only whitespace)
     /// is read as `{}`.
     pub fn validate_json(&self, instance: &[u8]) -> Vec<ValidationError> {
-        let input = Self::effective(instance);
+        let input = crate::json::arguments_or_empty_object(instance);
         let mut sink = Collect {
             path: Vec::new(),
             errors: Vec::new(),
@@ -161,7 +148,10 @@ impl Schema {
     /// The fast path: true when the instance is well-formed and valid.
     /// Allocates nothing on valid input.
     pub fn is_valid(&self, instance: &[u8]) -> bool {
-        let mut r = Reader::new(Self::effective(instance), self.max_depth);
+        let mut r = Reader::new(
+            crate::json::arguments_or_empty_object(instance),
+            self.max_depth,
+        );
         walk(&self.root, &mut r, 0, &mut FirstError).is_ok() && r.finish().is_ok()
     }
 
