@@ -74,9 +74,12 @@ class Schema:
 
     def is_valid(self, args: Any) -> bool:
         """True when ``args`` is well-formed JSON that satisfies the schema."""
-        ptr = self._ptr
-        if ptr is None:
-            raise ValueError("the schema is closed")
+        return self._fast_check(args)[0]
+
+    def _fast_check(self, args: Any):
+        """(verdict, handle, bytes): the library's allocation-free yes/no, and what
+        ``validate`` needs to build the error list without encoding twice."""
+        ptr = self._handle()
         t = type(args)
         if t is str:
             data = args.encode("utf-8", "surrogatepass")
@@ -88,7 +91,7 @@ class Schema:
         n = len(data)
         if (_is_valid_small if n <= _SMALL else _is_valid)(ptr, data, n, ok):
             raise InvalidArgumentError("tg_schema_is_valid failed")
-        return ok.value
+        return ok.value, ptr, data
 
     def validate(self, args: Any) -> Union[Ok, List[ValidationError]]:
         """:data:`OK`, or every violation sorted by path then message.
@@ -96,23 +99,11 @@ class Schema:
         The boolean fast path runs first; the error list is only built for input
         that fails it.
         """
-        ptr = self._ptr
-        if ptr is None:
-            raise ValueError("the schema is closed")
-        t = type(args)
-        if t is str:
-            data = args.encode("utf-8", "surrogatepass")
-        elif t is bytes:
-            data = args
-        else:
-            data = args_bytes(args)
-        ok = c_bool()
+        valid, ptr, data = self._fast_check(args)
+        if valid:
+            return OK
         n = len(data)
         small = n <= _SMALL
-        if (_is_valid_small if small else _is_valid)(ptr, data, n, ok):
-            raise InvalidArgumentError("tg_schema_is_valid failed")
-        if ok.value:
-            return OK
         out = c_void_p()
         err = c_void_p()
         status = (_validate_small if small else _validate)(ptr, data, n, out, err)
