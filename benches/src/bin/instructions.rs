@@ -1,0 +1,41 @@
+//! One contender in a loop, for counting instructions instead of timing them:
+//!
+//! ```sh
+//! cargo build -p toolgate-bench --release --bin instructions
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+//!     target/release/instructions is_valid 100000
+//! ```
+//!
+//! Callgrind's instruction total is repeatable whatever else the machine does; run the
+//! same loop with `none` and subtract it, then divide by the count. Contenders, all on
+//! the seed's valid get_weather call: `is_valid` (toolgate against its schema),
+//! `skip` (toolgate against `{"type":"object"}`: the strict reader alone), `floor`
+//! (`serde_json::from_slice::<IgnoredAny>`), `validate_json_invalid` (toolgate's error
+//! path on the seed's invalid call), `none`.
+
+use std::hint::black_box;
+
+use toolgate::Schema;
+use toolgate_bench::{floor_parse, WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let which = args.next().unwrap_or_else(|| "is_valid".into());
+    let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let weather = Schema::compile(WEATHER_SCHEMA.as_bytes()).expect("schema compiles");
+    let object = Schema::compile(br#"{"type":"object"}"#).expect("schema compiles");
+    let valid = WEATHER_VALID.as_bytes();
+    let invalid = WEATHER_INVALID.as_bytes();
+    let mut count = 0usize;
+    for _ in 0..n {
+        count += match which.as_str() {
+            "is_valid" => weather.is_valid(black_box(valid)) as usize,
+            "skip" => object.is_valid(black_box(valid)) as usize,
+            "floor" => floor_parse(black_box(valid)) as usize,
+            "validate_json_invalid" => weather.validate_json(black_box(invalid)).len(),
+            "none" => black_box(1),
+            other => panic!("unknown contender {other:?}"),
+        };
+    }
+    println!("{which}: {count} over {n} iterations");
+}
