@@ -177,7 +177,7 @@ fn seed_003_table() {
         let got: Vec<(String, String)> = s
             .validate_json(inst.as_bytes())
             .into_iter()
-            .map(|e| (e.pointer, e.keyword))
+            .map(|e| (e.pointer, e.keyword.to_string()))
             .collect();
         let want: Vec<(String, String)> = want
             .iter()

@@ -16,7 +16,7 @@ fn malformed(instance: &[u8]) -> String {
         (
             errs[0].path.as_str(),
             errs[0].pointer.as_str(),
-            errs[0].keyword.as_str()
+            errs[0].keyword
         ),
         ("$", "", "json")
     );

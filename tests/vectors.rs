@@ -19,7 +19,7 @@ fn shared_conformance_vectors() {
         let got: Vec<[String; 4]> = schema
             .validate_json(instance)
             .into_iter()
-            .map(|e| [e.path, e.pointer, e.keyword, e.message])
+            .map(|e| [e.path, e.pointer, e.keyword.to_string(), e.message])
             .collect();
         let want: Vec<[String; 4]> = v["errors"]
             .as_array()

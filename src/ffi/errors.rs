@@ -39,7 +39,7 @@ impl tg_errors {
             .map(|e| Item {
                 path: CText::new(e.path),
                 pointer: CText::new(e.pointer),
-                keyword: CText::new(e.keyword),
+                keyword: CText::from(e.keyword),
                 message: CText::new(e.message),
             })
             .collect();
@@ -312,7 +312,7 @@ pub unsafe extern "C" fn tg_errors_free(errors: *mut tg_errors) {
 mod tests {
     use super::*;
 
-    fn err(path: &str, pointer: &str, keyword: &str, message: &str) -> ValidationError {
+    fn err(path: &str, pointer: &str, keyword: &'static str, message: &str) -> ValidationError {
         ValidationError {
             path: path.into(),
             pointer: pointer.into(),

@@ -1,18 +1,56 @@
 use super::{JsonStr, KeySet, SyntaxError, SyntaxErrorKind as E};
 
-/// A number token: its text, and its value when it is a plain integer (no fraction,
-/// no exponent, at most 18 digits), which is the common case and compares fast.
+/// A number token: its text, and a fast summary when it has no exponent and at most
+/// 18 integer digits (the common case), so that type checks and integer bounds need
+/// not read the digits again.
 #[derive(Clone, Copy, Debug)]
 pub struct Number<'a> {
     pub text: &'a [u8],
-    pub small: Option<i64>,
+    /// The integer part with its sign (`-3` for `-3.75`), in the fast case.
+    head: Option<i64>,
+    /// The token starts with `-` (tells `-0.5` from `0.5`).
+    neg: bool,
+    /// A nonzero digit follows the decimal point.
+    fraction: bool,
 }
 
 impl Number<'_> {
     /// True when the value has no fractional part (`3.0` and `1e2` included).
     #[inline]
     pub fn is_integer(&self) -> bool {
-        self.small.is_some() || super::Decimal::parse(self.text).is_some_and(|d| d.is_integer())
+        match self.head {
+            Some(_) => !self.fraction,
+            None => super::Decimal::parse(self.text).is_some_and(|d| d.is_integer()),
+        }
+    }
+
+    /// The exact value, when it is an integer that fits the fast case.
+    #[inline]
+    pub fn small(&self) -> Option<i64> {
+        self.head.filter(|_| !self.fraction)
+    }
+
+    /// How the value compares with the integer `b`, when the fast summary decides it
+    /// exactly (`None`: compare the digits).
+    #[inline]
+    pub fn cmp_int(&self, b: i64) -> Option<std::cmp::Ordering> {
+        use std::cmp::Ordering::{Greater, Less};
+        let head = self.head?;
+        Some(if !self.fraction {
+            head.cmp(&b)
+        } else if !self.neg {
+            // head < v < head + 1, and b is an integer.
+            if head < b {
+                Less
+            } else {
+                Greater
+            }
+        } else if head <= b {
+            // head - 1 < v < head.
+            Less
+        } else {
+            Greater
+        })
     }
 }
 
@@ -184,21 +222,22 @@ impl<'a> Reader<'a> {
                 return self.err(E::InvalidNumber);
             }
         }
-        // Up to 18 digits always fit an i64: the exact fast path for plain integers.
-        let mut small = (i - int_start <= 18).then_some(if neg { -value } else { value });
+        // Up to 18 digits always fit an i64: the exact fast path.
+        let mut head = (i - int_start <= 18).then_some(if neg { -value } else { value });
+        let mut fraction = false;
         if b.get(i) == Some(&b'.') {
-            small = None;
             i += 1;
             if !matches!(b.get(i), Some(b'0'..=b'9')) {
                 self.pos = i;
                 return self.err(E::InvalidNumber);
             }
-            while matches!(b.get(i), Some(b'0'..=b'9')) {
+            while let Some(&d @ b'0'..=b'9') = b.get(i) {
+                fraction |= d != b'0';
                 i += 1;
             }
         }
         if matches!(b.get(i), Some(b'e' | b'E')) {
-            small = None;
+            head = None;
             i += 1;
             if matches!(b.get(i), Some(b'+' | b'-')) {
                 i += 1;
@@ -214,7 +253,9 @@ impl<'a> Reader<'a> {
         self.pos = i;
         Ok(Number {
             text: &b[start..i],
-            small,
+            head,
+            neg,
+            fraction,
         })
     }
 
@@ -224,11 +265,34 @@ impl<'a> Reader<'a> {
         let b = self.buf;
         let start = self.pos + 1;
         let mut i = start;
+        // The hot loop: skip eight plain ASCII bytes at a time; stop at the first
+        // quote, backslash, control byte or non-ASCII byte.
+        while let Some(chunk) = b.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let special = special_bytes(u64::from_le_bytes(word));
+            if special != 0 {
+                i += (special.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        // The common end: a quote after plain ASCII.
+        if b.get(i) == Some(&b'"') {
+            self.pos = i + 1;
+            return Ok(JsonStr::new(&b[start..i], false, true));
+        }
+        self.read_string_rest(start, i)
+    }
+
+    /// The rest of a string from `i`, after its plain ASCII prefix: escapes,
+    /// non-ASCII, the last bytes of the input, and every error.
+    #[inline(never)]
+    fn read_string_rest(&mut self, start: usize, mut i: usize) -> R<JsonStr<'a>> {
+        let b = self.buf;
         let mut escaped = false;
         let mut ascii = true;
         loop {
-            // The hot loop: skip eight plain ASCII bytes at a time; stop at the first
-            // quote, backslash, control byte or non-ASCII byte.
             while let Some(chunk) = b.get(i..i + 8) {
                 let mut word = [0u8; 8];
                 word.copy_from_slice(chunk);

@@ -24,7 +24,7 @@ pub(crate) const MAX_ALTERNATIVES: usize = 4096;
 /// Appends a reference token to a JSON pointer (RFC 6901: `~` → `~0`, `/` → `~1`).
 pub(crate) fn push_pointer_token(ptr: &mut String, token: &str) {
     ptr.push('/');
-    if !token.contains(['~', '/']) {
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
         ptr.push_str(token);
         return;
     }
@@ -77,6 +77,7 @@ pub(crate) fn compile_node(v: &Value, ptr: &mut String) -> Result<Node, CompileE
         string: None,
         number: None,
         any_of: Vec::new(),
+        checks_value: false,
     };
     let mut properties: Option<&Vec<(String, Value)>> = None;
     let mut required: Option<&Vec<Value>> = None;
@@ -209,12 +210,7 @@ pub(crate) fn compile_node(v: &Value, ptr: &mut String) -> Result<Node, CompileE
     }
 
     if properties.is_some() || required.is_some() || additional.is_some() {
-        let mut obj = ObjectRules {
-            props: Vec::new(),
-            index: None,
-            required: Vec::new(),
-            additional,
-        };
+        let mut obj = ObjectRules::new(additional);
         if let Some(props) = properties {
             let base = ptr.len();
             push_pointer_token(ptr, "properties");
@@ -275,6 +271,8 @@ pub(crate) fn compile_node(v: &Value, ptr: &mut String) -> Result<Node, CompileE
     if empty {
         return Ok(Node::True);
     }
+    rules.checks_value =
+        rules.enum_.is_some() || rules.const_.is_some() || !rules.any_of.is_empty();
     if alternatives(&rules) > MAX_ALTERNATIVES {
         return Err(err(
             ptr,

@@ -57,7 +57,7 @@ pub struct ValidationError {
     /// unexpected properties). The whole value is the empty string.
     pub pointer: String,
     /// The schema keyword that failed (`json` for malformed input).
-    pub keyword: String,
+    pub keyword: &'static str,
     /// Terse message, e.g. `expected integer, got string`.
     pub message: String,
 }
@@ -135,7 +135,7 @@ impl Schema {
             Err(Stop::Syntax(e)) => vec![ValidationError {
                 path: "$".to_string(),
                 pointer: String::new(),
-                keyword: "json".to_string(),
+                keyword: "json",
                 message: e.message(input),
             }],
             _ => {
@@ -170,7 +170,12 @@ impl Schema {
 
 /// Sorted by path, then message (byte order): the same input always gets the same bytes.
 pub(crate) fn sort_errors(errors: &mut [ValidationError]) {
-    errors.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message)));
+    let order = |a: &ValidationError, b: &ValidationError| {
+        a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message))
+    };
+    if !errors.is_sorted_by(|a, b| order(a, b).is_le()) {
+        errors.sort_by(order);
+    }
 }
 
 // Compile once, validate from many threads: the tree is immutable after compile.

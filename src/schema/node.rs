@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use std::cmp::Ordering;
 
-use crate::json::{Decimal, JsonStr, Kind, Number, Reader, Value};
+use crate::json::{Decimal, JsonStr, Number, Reader, Value};
 
 /// A compiled (sub)schema.
 pub(crate) enum Node {
@@ -26,6 +26,9 @@ pub(crate) struct Rules {
     pub string: Option<StringRules>,
     pub number: Option<NumberRules>,
     pub any_of: Vec<Node>,
+    /// `const`, `enum` or `anyOf` is present: the value is looked at again after
+    /// the per-type checks.
+    pub checks_value: bool,
 }
 
 /// `type`: a set of JSON types, and how to name it in a message.
@@ -57,20 +60,10 @@ pub(crate) fn type_bit(name: &str) -> Option<u8> {
 }
 
 impl Types {
-    /// Whether a value of `kind` passes; `is_integer` matters only for numbers.
+    /// Whether the number `n` passes.
     #[inline]
-    pub fn accepts(&self, kind: Kind, is_integer: bool) -> bool {
-        let bit = match kind {
-            Kind::Null => T_NULL,
-            Kind::True | Kind::False => T_BOOLEAN,
-            Kind::Object => T_OBJECT,
-            Kind::Array => T_ARRAY,
-            Kind::String => T_STRING,
-            Kind::Number => {
-                return self.mask & T_NUMBER != 0 || (is_integer && self.mask & T_INTEGER != 0)
-            }
-        };
-        self.mask & bit != 0
+    pub fn accepts_number(&self, n: &Number<'_>) -> bool {
+        self.mask & T_NUMBER != 0 || (self.mask & T_INTEGER != 0 && n.is_integer())
     }
 }
 
@@ -93,19 +86,45 @@ pub(crate) struct Prop {
 
 pub(crate) struct ObjectRules {
     pub props: Vec<Prop>,
-    /// Name → index into `props`, built only for large property sets.
+    /// Key hash → index into `props` (or `SLOT_EMPTY` / `SLOT_SHARED`): a key is
+    /// found with one comparison, and most unknown keys with none.
+    pub slots: [u8; SLOTS],
+    /// Name → index into `props`, for property sets too large for `slots`.
     pub index: Option<HashMap<String, usize>>,
     /// Indices into `props` of the required names, in the author's order.
     pub required: Vec<usize>,
     pub additional: Option<Node>,
 }
 
-/// Above this many properties, lookups go through a hash map instead of a scan.
-const SCAN_LIMIT: usize = 12;
+const SLOTS: usize = 64;
+const SLOT_EMPTY: u8 = u8::MAX;
+/// Two names share the slot: scan `props`.
+const SLOT_SHARED: u8 = u8::MAX - 1;
+
+/// A cheap hash of a key's raw bytes (length, first and last byte).
+#[inline]
+fn slot_of(raw: &[u8]) -> usize {
+    let (first, last) = match raw {
+        [] => (0, 0),
+        [f, .., l] => (*f as usize, *l as usize),
+        [f] => (*f as usize, *f as usize),
+    };
+    (raw.len().wrapping_mul(7) ^ first.wrapping_mul(5) ^ (last << 1)) % SLOTS
+}
 
 impl ObjectRules {
+    pub fn new(additional: Option<Node>) -> ObjectRules {
+        ObjectRules {
+            props: Vec::new(),
+            slots: [SLOT_EMPTY; SLOTS],
+            index: None,
+            required: Vec::new(),
+            additional,
+        }
+    }
+
     pub fn finish(&mut self) {
-        if self.props.len() > SCAN_LIMIT {
+        if self.props.len() >= usize::from(SLOT_SHARED) {
             self.index = Some(
                 self.props
                     .iter()
@@ -113,12 +132,37 @@ impl ObjectRules {
                     .map(|(i, p)| (p.name.clone(), i))
                     .collect(),
             );
+            return;
+        }
+        for (i, p) in self.props.iter().enumerate() {
+            let slot = &mut self.slots[slot_of(p.name.as_bytes())];
+            *slot = if *slot == SLOT_EMPTY {
+                i as u8
+            } else {
+                SLOT_SHARED
+            };
         }
     }
 
     /// The index of the property named `key`.
     #[inline]
     pub fn find(&self, key: &JsonStr<'_>) -> Option<usize> {
+        if key.has_escapes() || self.index.is_some() {
+            return self.find_slow(key);
+        }
+        let raw = key.raw();
+        match self.slots[slot_of(raw)] {
+            SLOT_EMPTY => None,
+            SLOT_SHARED => self.props.iter().position(|p| key.eq_str(&p.name)),
+            i => {
+                let i = usize::from(i);
+                key.eq_str(&self.props[i].name).then_some(i)
+            }
+        }
+    }
+
+    #[cold]
+    fn find_slow(&self, key: &JsonStr<'_>) -> Option<usize> {
         match &self.index {
             Some(map) => map.get(key.to_cow().as_ref()).copied(),
             None => self.props.iter().position(|p| key.eq_str(&p.name)),
@@ -162,15 +206,15 @@ impl Bound {
         let small = Reader::new(text.as_bytes(), 1)
             .read_number()
             .ok()
-            .and_then(|n| n.small);
+            .and_then(|n| n.small());
         Bound { text, small }
     }
 
     /// How the instance number `n` compares with the bound (`n` ⋛ bound).
     #[inline]
     pub fn compare(&self, n: Number<'_>) -> Ordering {
-        if let (Some(a), Some(b)) = (n.small, self.small) {
-            return a.cmp(&b);
+        if let Some(order) = self.small.and_then(|b| n.cmp_int(b)) {
+            return order;
         }
         match (Decimal::parse(n.text), Decimal::parse(self.text.as_bytes())) {
             (Some(a), Some(b)) => a.cmp_value(&b),

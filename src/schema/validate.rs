@@ -4,9 +4,10 @@
 //! The walk is generic over a [`Sink`]: [`FirstError`] stops at the first violation
 //! and tracks nothing (the allocation-free `is_valid` path); [`Collect`] tracks the
 //! path and gathers every violation (the `validate_json` path).
-
-use std::borrow::Cow;
-use std::fmt::Write;
+//!
+//! Messages are built with `push_str` into one pre-sized buffer, never through
+//! `format!`: on the error path the formatting machinery and regrowing strings cost
+//! more than the validation itself.
 
 use crate::json::{
     write_compact_span, write_json_string, Decimal, JsonStr, KeySet, Kind, Number, Reader,
@@ -53,12 +54,13 @@ pub(crate) trait Sink<'a> {
     const COLLECT: bool;
     fn push(&mut self, seg: Seg<'a>);
     fn pop(&mut self);
-    /// Records a violation at the current path; `message` runs only when collecting.
+    /// Records a violation at the current path; `message` writes the message into
+    /// the buffer it is given, and runs only when collecting.
     fn report(
         &mut self,
         keyword: &'static str,
         member: Member<'_, 'a>,
-        message: impl FnOnce() -> String,
+        message: impl FnOnce(&mut String),
     ) -> W;
     /// The current path, for walking `anyOf` branches to explain a failure.
     fn path(&self) -> Vec<Seg<'a>>;
@@ -74,7 +76,7 @@ impl<'a> Sink<'a> for FirstError {
     #[inline]
     fn pop(&mut self) {}
     #[inline]
-    fn report(&mut self, _: &'static str, _: Member<'_, 'a>, _: impl FnOnce() -> String) -> W {
+    fn report(&mut self, _: &'static str, _: Member<'_, 'a>, _: impl FnOnce(&mut String)) -> W {
         Err(Stop::Invalid)
     }
     fn path(&self) -> Vec<Seg<'a>> {
@@ -100,7 +102,7 @@ impl<'a> Sink<'a> for Collect<'a> {
         &mut self,
         keyword: &'static str,
         member: Member<'_, 'a>,
-        message: impl FnOnce() -> String,
+        message: impl FnOnce(&mut String),
     ) -> W {
         let mut pointer = render_pointer(&self.path);
         match member {
@@ -108,11 +110,13 @@ impl<'a> Sink<'a> for Collect<'a> {
             Member::Name(n) => super::compile::push_pointer_token(&mut pointer, n),
             Member::Key(k) => super::compile::push_pointer_token(&mut pointer, &k.to_cow()),
         }
+        let mut text = String::with_capacity(64);
+        message(&mut text);
         self.errors.push(ValidationError {
             path: render_path(&self.path),
             pointer,
-            keyword: keyword.to_string(),
-            message: message(),
+            keyword,
+            message: text,
         });
         Ok(())
     }
@@ -121,31 +125,59 @@ impl<'a> Sink<'a> for Collect<'a> {
     }
 }
 
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+fn is_identifier(s: &[u8]) -> bool {
+    matches!(s.first(), Some(c) if c.is_ascii_alphabetic() || *c == b'_')
+        && s.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// Appends the decimal digits of `n`.
+pub(crate) fn push_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or("0"));
+}
+
+/// Bytes a rendering of `segs` will roughly need, so it is allocated once.
+fn rendered_len(segs: &[Seg<'_>]) -> usize {
+    segs.iter()
+        .map(|s| match s {
+            Seg::Key(k) => k.raw().len() + 4,
+            Seg::Index(_) => 6,
+        })
+        .sum::<usize>()
+        + 16
 }
 
 /// Seed 000 form: `$`, `.name`, `["a.b"]`, `[3]`.
 pub(crate) fn render_path(segs: &[Seg<'_>]) -> String {
-    let mut out = String::with_capacity(1 + segs.len() * 12);
+    let mut out = String::with_capacity(rendered_len(segs));
     out.push('$');
     for s in segs {
         match s {
-            Seg::Key(k) => {
-                let name = k.to_cow();
-                if is_identifier(&name) {
+            Seg::Key(k) => match k.as_plain_str() {
+                Some(name) if is_identifier(name.as_bytes()) => {
                     out.push('.');
-                    out.push_str(&name);
-                } else {
+                    out.push_str(name);
+                }
+                _ => {
                     out.push('[');
-                    write_json_string(&mut out, &name);
+                    write_json_string(&mut out, &k.to_cow());
                     out.push(']');
                 }
-            }
+            },
             Seg::Index(i) => {
-                let _ = write!(out, "[{i}]");
+                out.push('[');
+                push_u64(&mut out, *i as u64);
+                out.push(']');
             }
         }
     }
@@ -154,12 +186,13 @@ pub(crate) fn render_path(segs: &[Seg<'_>]) -> String {
 
 /// RFC 6901 pointer; the whole value is the empty string.
 pub(crate) fn render_pointer(segs: &[Seg<'_>]) -> String {
-    let mut out = String::with_capacity(segs.len() * 12 + 16);
+    let mut out = String::with_capacity(rendered_len(segs));
     for s in segs {
         match s {
             Seg::Key(k) => super::compile::push_pointer_token(&mut out, &k.to_cow()),
             Seg::Index(i) => {
-                let _ = write!(out, "/{i}");
+                out.push('/');
+                push_u64(&mut out, *i as u64);
             }
         }
     }
@@ -170,23 +203,25 @@ pub(crate) fn render_pointer(segs: &[Seg<'_>]) -> String {
 /// megabytes, and the refusal must stay readable.
 const QUOTE_LIMIT: usize = 80;
 
-/// The instance value `span` as compact JSON, cut to a readable length.
-fn quote_value(span: &[u8]) -> String {
-    let mut s = String::with_capacity(span.len().min(QUOTE_LIMIT + 8));
-    write_compact_span(&mut s, span);
-    if s.len() > QUOTE_LIMIT {
-        let mut cut = QUOTE_LIMIT;
-        while !s.is_char_boundary(cut) {
+/// Appends the instance value `span` as compact JSON, cut to a readable length.
+fn push_value(out: &mut String, span: &[u8]) {
+    let from = out.len();
+    write_compact_span(out, span);
+    if out.len() - from > QUOTE_LIMIT {
+        let mut cut = from + QUOTE_LIMIT;
+        while !out.is_char_boundary(cut) {
             cut -= 1;
         }
-        s.truncate(cut);
-        s.push_str("...");
+        out.truncate(cut);
+        out.push_str("...");
     }
-    s
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+/// Appends `n one` or `n many`.
+fn push_count(out: &mut String, n: u64, one: &str, many: &str) {
+    push_u64(out, n);
+    out.push(' ');
+    out.push_str(if n == 1 { one } else { many });
 }
 
 /// `integer` for a number with no fractional part, else the JSON type.
@@ -207,6 +242,29 @@ fn got_name(kind: Kind, number: Option<Number<'_>>) -> &'static str {
     }
 }
 
+/// The one error of a value of the wrong type (the other keywords would only
+/// repeat it); a container is skipped unread.
+#[inline(never)]
+fn type_mismatch<'a, S: Sink<'a>>(
+    types: &Types,
+    kind: Kind,
+    number: Option<Number<'_>>,
+    r: &mut Reader<'a>,
+    depth: usize,
+    sink: &mut S,
+) -> W {
+    sink.report("type", Member::None, |m| {
+        m.push_str("expected ");
+        m.push_str(&types.text);
+        m.push_str(", got ");
+        m.push_str(got_name(kind, number));
+    })?;
+    if matches!(kind, Kind::Object | Kind::Array) {
+        r.skip_value(depth)?;
+    }
+    Ok(())
+}
+
 /// Validates the value at the cursor against `node`, consuming it.
 pub(crate) fn walk<'a, S: Sink<'a>>(
     node: &Node,
@@ -215,75 +273,107 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
     sink: &mut S,
 ) -> W {
     let rules = match node {
+        Node::Rules(rules) => rules,
         Node::True => return Ok(r.skip_value(depth)?),
         Node::False => {
             r.peek_kind()?;
-            sink.report("false", Member::None, || {
-                "no value is allowed here".to_string()
+            sink.report("false", Member::None, |m| {
+                m.push_str("no value is allowed here")
             })?;
             return Ok(r.skip_value(depth)?);
         }
-        Node::Rules(rules) => rules,
     };
     let kind = r.peek_kind()?;
     let start = r.pos();
-    let mut number: Option<Number<'a>> = None;
-    let mut string: Option<JsonStr<'a>> = None;
+    let mut string = None;
     match kind {
-        Kind::Number => number = Some(r.read_number()?),
-        Kind::String => string = Some(r.read_string()?),
-        Kind::True | Kind::False | Kind::Null => r.read_literal(kind)?,
-        Kind::Object | Kind::Array => {}
-    }
-
-    if let Some(types) = &rules.types {
-        let is_integer = number.is_some_and(|n| n.is_integer());
-        if !types.accepts(kind, is_integer) {
-            // One error per type mismatch: the other keywords would only repeat it.
-            sink.report("type", Member::None, || {
-                format!("expected {}, got {}", types.text, got_name(kind, number))
-            })?;
-            if matches!(kind, Kind::Object | Kind::Array) {
-                r.skip_value(depth)?;
-            }
-            return Ok(());
-        }
-    }
-
-    match kind {
-        Kind::Object => match &rules.object {
-            Some(o) => walk_object(o, r, depth, sink)?,
-            None => r.skip_value(depth)?,
-        },
-        Kind::Array => match &rules.array {
-            Some(a) => walk_array(a, r, depth, sink)?,
-            None => r.skip_value(depth)?,
-        },
         Kind::String => {
-            if let (Some(sr), Some(s)) = (&rules.string, string) {
+            let s = r.read_string()?;
+            if let Some(t) = &rules.types {
+                if t.mask & T_STRING == 0 {
+                    return type_mismatch(t, kind, None, r, depth, sink);
+                }
+            }
+            if let Some(sr) = &rules.string {
                 check_string(sr, s, &r.input()[start..r.pos()], sink)?;
             }
+            string = Some(s);
         }
         Kind::Number => {
-            if let (Some(nr), Some(n)) = (&rules.number, number) {
+            let n = r.read_number()?;
+            if let Some(t) = &rules.types {
+                if !t.accepts_number(&n) {
+                    return type_mismatch(t, kind, Some(n), r, depth, sink);
+                }
+            }
+            if let Some(nr) = &rules.number {
                 check_number(nr, n, sink)?;
             }
         }
-        _ => {}
+        Kind::Object => {
+            if let Some(t) = &rules.types {
+                if t.mask & T_OBJECT == 0 {
+                    return type_mismatch(t, kind, None, r, depth, sink);
+                }
+            }
+            match &rules.object {
+                Some(o) => walk_object(o, r, depth, sink)?,
+                None => r.skip_value(depth)?,
+            }
+        }
+        Kind::Array => {
+            if let Some(t) = &rules.types {
+                if t.mask & T_ARRAY == 0 {
+                    return type_mismatch(t, kind, None, r, depth, sink);
+                }
+            }
+            match &rules.array {
+                Some(a) => walk_array(a, r, depth, sink)?,
+                None => r.skip_value(depth)?,
+            }
+        }
+        Kind::True | Kind::False | Kind::Null => {
+            r.read_literal(kind)?;
+            if let Some(t) = &rules.types {
+                let bit = if kind == Kind::Null { T_NULL } else { T_BOOLEAN };
+                if t.mask & bit == 0 {
+                    return type_mismatch(t, kind, None, r, depth, sink);
+                }
+            }
+        }
     }
+    if rules.checks_value {
+        check_value(rules, r, start, string, depth, sink)?;
+    }
+    Ok(())
+}
 
+/// `const`, `enum` and `anyOf`: the keywords that look at the whole value again.
+#[inline(never)]
+fn check_value<'a, S: Sink<'a>>(
+    rules: &Rules,
+    r: &Reader<'a>,
+    start: usize,
+    string: Option<JsonStr<'a>>,
+    depth: usize,
+    sink: &mut S,
+) -> W {
     let span = &r.input()[start..r.pos()];
     if let Some(c) = &rules.const_ {
         if !matches_choice(c, r, start, string) {
-            sink.report("const", Member::None, || {
-                format!("{} is not equal to {}", quote_value(span), c.text)
+            sink.report("const", Member::None, |m| {
+                push_value(m, span);
+                m.push_str(" is not equal to ");
+                m.push_str(&c.text);
             })?;
         }
     }
     if let Some(e) = &rules.enum_ {
         if !matches_choice(e, r, start, string) {
-            sink.report("enum", Member::None, || {
-                format!("{} is not one of {}", quote_value(span), e.text)
+            sink.report("enum", Member::None, |m| {
+                push_value(m, span);
+                m.push_str(" is not one of ");
+                m.push_str(&e.text);
             })?;
         }
     }
@@ -298,7 +388,7 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
             } else {
                 String::new()
             };
-            sink.report("anyOf", Member::None, || msg)?;
+            sink.report("anyOf", Member::None, |m| *m = msg)?;
         }
     }
     Ok(())
@@ -326,11 +416,14 @@ fn explain_any_of<'a>(
             if i > 0 {
                 msg.push(';');
             }
-            if e.path == here {
-                let _ = write!(msg, " [{i}] {}", e.message);
-            } else {
-                let _ = write!(msg, " [{i}] {}: {}", e.path, e.message);
+            msg.push_str(" [");
+            push_u64(&mut msg, i as u64);
+            msg.push_str("] ");
+            if e.path != here {
+                msg.push_str(&e.path);
+                msg.push_str(": ");
             }
+            msg.push_str(&e.message);
         }
     }
     msg
@@ -343,6 +436,7 @@ enum Seen {
 }
 
 impl Seen {
+    #[inline]
     fn new(n: usize) -> Seen {
         if n <= 256 {
             Seen::Inline([0; 4])
@@ -398,29 +492,25 @@ fn walk_object<'a, S: Sink<'a>>(
                     key_at,
                 )));
             }
-            match found.and_then(|i| o.props[i].node.as_ref()) {
+            let (node, additional) = match found.and_then(|i| o.props[i].node.as_ref()) {
+                Some(node) => (Some(node), false),
+                None => (o.additional.as_ref(), true),
+            };
+            match node {
+                None => r.skip_value(depth + 1)?,
+                Some(Node::False) if additional => {
+                    r.peek_kind()?;
+                    sink.report("additionalProperties", Member::Key(key), |m| {
+                        m.push_str("unexpected property ");
+                        write_json_string(m, &key.to_cow());
+                    })?;
+                    r.skip_value(depth + 1)?;
+                }
                 Some(node) => {
                     sink.push(Seg::Key(key));
                     walk(node, r, depth + 1, sink)?;
                     sink.pop();
                 }
-                None => match &o.additional {
-                    None => r.skip_value(depth + 1)?,
-                    Some(Node::False) => {
-                        r.peek_kind()?;
-                        sink.report("additionalProperties", Member::Key(key), || {
-                            let mut m = String::from("unexpected property ");
-                            write_json_string(&mut m, &key.to_cow());
-                            m
-                        })?;
-                        r.skip_value(depth + 1)?;
-                    }
-                    Some(node) => {
-                        sink.push(Seg::Key(key));
-                        walk(node, r, depth + 1, sink)?;
-                        sink.pop();
-                    }
-                },
             }
             if !r.next_member()? {
                 break;
@@ -430,10 +520,9 @@ fn walk_object<'a, S: Sink<'a>>(
     for &i in &o.required {
         if !seen.get(i) {
             let name = &o.props[i].name;
-            sink.report("required", Member::Name(name), || {
-                let mut m = String::from("missing required property ");
-                write_json_string(&mut m, name);
-                m
+            sink.report("required", Member::Name(name), |m| {
+                m.push_str("missing required property ");
+                write_json_string(m, name);
             })?;
         }
     }
@@ -465,21 +554,21 @@ fn walk_array<'a, S: Sink<'a>>(
     }
     if let Some(min) = a.min {
         if count < min {
-            sink.report("minItems", Member::None, || {
-                format!(
-                    "expected at least {}, got {count}",
-                    plural(min, "item", "items")
-                )
+            sink.report("minItems", Member::None, |m| {
+                m.push_str("expected at least ");
+                push_count(m, min, "item", "items");
+                m.push_str(", got ");
+                push_u64(m, count);
             })?;
         }
     }
     if let Some(max) = a.max {
         if count > max {
-            sink.report("maxItems", Member::None, || {
-                format!(
-                    "expected at most {}, got {count}",
-                    plural(max, "item", "items")
-                )
+            sink.report("maxItems", Member::None, |m| {
+                m.push_str("expected at most ");
+                push_count(m, max, "item", "items");
+                m.push_str(", got ");
+                push_u64(m, count);
             })?;
         }
     }
@@ -491,33 +580,31 @@ fn check_string<'a, S: Sink<'a>>(sr: &StringRules, s: JsonStr<'a>, span: &[u8], 
         let n = s.char_count() as u64;
         if let Some(min) = sr.min {
             if n < min {
-                sink.report("minLength", Member::None, || {
-                    format!(
-                        "expected at least {}, got {n}",
-                        plural(min, "character", "characters")
-                    )
+                sink.report("minLength", Member::None, |m| {
+                    m.push_str("expected at least ");
+                    push_count(m, min, "character", "characters");
+                    m.push_str(", got ");
+                    push_u64(m, n);
                 })?;
             }
         }
         if let Some(max) = sr.max {
             if n > max {
-                sink.report("maxLength", Member::None, || {
-                    format!(
-                        "expected at most {}, got {n}",
-                        plural(max, "character", "characters")
-                    )
+                sink.report("maxLength", Member::None, |m| {
+                    m.push_str("expected at most ");
+                    push_count(m, max, "character", "characters");
+                    m.push_str(", got ");
+                    push_u64(m, n);
                 })?;
             }
         }
     }
     if let Some(p) = &sr.pattern {
-        let text: Cow<'_, str> = s.to_cow();
-        if !p.matcher.is_match(&text) {
-            sink.report("pattern", Member::None, || {
-                let mut m = quote_value(span);
+        if !p.matcher.is_match(&s.to_cow()) {
+            sink.report("pattern", Member::None, |m| {
+                push_value(m, span);
                 m.push_str(" does not match pattern ");
-                write_json_string(&mut m, &p.source);
-                m
+                write_json_string(m, &p.source);
             })?;
         }
     }
@@ -525,18 +612,22 @@ fn check_string<'a, S: Sink<'a>>(sr: &StringRules, s: JsonStr<'a>, span: &[u8], 
 }
 
 fn check_number<'a, S: Sink<'a>>(nr: &NumberRules, n: Number<'_>, sink: &mut S) -> W {
-    let shown = || String::from_utf8_lossy(n.text).into_owned();
+    let shown = |m: &mut String| m.push_str(&String::from_utf8_lossy(n.text));
     if let Some(min) = &nr.minimum {
         if min.compare(n).is_lt() {
-            sink.report("minimum", Member::None, || {
-                format!("{} is less than the minimum {}", shown(), min.text)
+            sink.report("minimum", Member::None, |m| {
+                shown(m);
+                m.push_str(" is less than the minimum ");
+                m.push_str(&min.text);
             })?;
         }
     }
     if let Some(max) = &nr.maximum {
         if max.compare(n).is_gt() {
-            sink.report("maximum", Member::None, || {
-                format!("{} is greater than the maximum {}", shown(), max.text)
+            sink.report("maximum", Member::None, |m| {
+                shown(m);
+                m.push_str(" is greater than the maximum ");
+                m.push_str(&max.text);
             })?;
         }
     }

@@ -11,12 +11,17 @@
 //! the seed's valid get_weather call: `is_valid` (toolgate against its schema),
 //! `skip` (toolgate against `{"type":"object"}`: the strict reader alone), `floor`
 //! (`serde_json::from_slice::<IgnoredAny>`), `validate_json_invalid` (toolgate's error
-//! path on the seed's invalid call), `none`.
+//! path on the seed's invalid call), `none`; and for the two realistic calls,
+//! `flight_is_valid`, `flight_floor`, `flight_validate_json_invalid`, `event_is_valid`,
+//! `event_floor`, `event_validate_json_invalid`.
 
 use std::hint::black_box;
 
 use toolgate::Schema;
-use toolgate_bench::{floor_parse, WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID};
+use toolgate_bench::{
+    floor_parse, EVENT_INVALID, EVENT_SCHEMA, EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID,
+    WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID,
+};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -26,6 +31,8 @@ fn main() {
     let object = Schema::compile(br#"{"type":"object"}"#).expect("schema compiles");
     let valid = WEATHER_VALID.as_bytes();
     let invalid = WEATHER_INVALID.as_bytes();
+    let flight = Schema::compile(FLIGHT_SCHEMA.as_bytes()).expect("schema compiles");
+    let event = Schema::compile(EVENT_SCHEMA.as_bytes()).expect("schema compiles");
     let mut count = 0usize;
     for _ in 0..n {
         count += match which.as_str() {
@@ -33,6 +40,16 @@ fn main() {
             "skip" => object.is_valid(black_box(valid)) as usize,
             "floor" => floor_parse(black_box(valid)) as usize,
             "validate_json_invalid" => weather.validate_json(black_box(invalid)).len(),
+            "flight_is_valid" => flight.is_valid(black_box(FLIGHT_VALID.as_bytes())) as usize,
+            "flight_floor" => floor_parse(black_box(FLIGHT_VALID.as_bytes())) as usize,
+            "flight_validate_json_invalid" => {
+                flight.validate_json(black_box(FLIGHT_INVALID.as_bytes())).len()
+            }
+            "event_is_valid" => event.is_valid(black_box(EVENT_VALID.as_bytes())) as usize,
+            "event_floor" => floor_parse(black_box(EVENT_VALID.as_bytes())) as usize,
+            "event_validate_json_invalid" => {
+                event.validate_json(black_box(EVENT_INVALID.as_bytes())).len()
+            }
             "none" => black_box(1),
             other => panic!("unknown contender {other:?}"),
         };
