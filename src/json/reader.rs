@@ -159,7 +159,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The kind of the value at the cursor (whitespace skipped), not consumed.
-    #[inline]
+    #[inline(always)]
     pub fn peek_kind(&mut self) -> R<Kind> {
         self.skip_ws();
         match self.buf.get(self.pos) {
@@ -430,26 +430,31 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
+    /// Where the token whose text is `raw` (a slice of this reader's input) starts,
+    /// counting its opening quote: for errors about a key already read.
+    pub(crate) fn quote_before(&self, raw: &[u8]) -> usize {
+        (raw.as_ptr() as usize)
+            .saturating_sub(self.buf.as_ptr() as usize)
+            .saturating_sub(1)
+    }
+
     /// Reads a member's key and its colon; refuses a key already in `keys`.
     pub(crate) fn read_key(&mut self, keys: &mut KeySet<'a>) -> R<JsonStr<'a>> {
-        let key_at = self.pos_after_ws();
         let key = self.read_key_unchecked()?;
         if !keys.insert(key) {
-            return Err(SyntaxError::new(E::DuplicateKey, key_at));
+            return Err(SyntaxError::new(E::DuplicateKey, self.quote_before(key.raw())));
         }
         Ok(key)
     }
 
-    /// Reads a member's key and its colon; the caller checks for duplicates.
-    #[inline]
+    /// Reads a member's key and its colon; the caller checks for duplicates. Only
+    /// valid where a member must follow: after `{` of a non-empty object (see
+    /// [`Reader::begin_object`]) or after `,` (see [`Reader::next_member`]).
+    #[inline(always)]
     pub fn read_key_unchecked(&mut self) -> R<JsonStr<'a>> {
         self.skip_ws();
         if self.buf.get(self.pos) != Some(&b'"') {
-            return self.err(if self.pos >= self.buf.len() {
-                E::UnexpectedEnd
-            } else {
-                E::ExpectedKey
-            });
+            return self.key_expected();
         }
         let key = self.read_string()?;
         self.skip_ws();
@@ -460,10 +465,42 @@ impl<'a> Reader<'a> {
         Ok(key)
     }
 
+    /// No key where one must be. `}` there can only follow a comma: an empty object
+    /// was consumed by `begin_object`.
+    #[cold]
+    fn key_expected<T>(&self) -> R<T> {
+        self.err(match self.buf.get(self.pos) {
+            None => E::UnexpectedEnd,
+            Some(b'}') => E::TrailingComma,
+            Some(_) => E::ExpectedKey,
+        })
+    }
+
     /// After a member: true when another follows (`,` consumed), false at `}`.
-    #[inline]
+    /// A `}` right after the comma is refused by the next `read_key_unchecked`.
+    #[inline(always)]
     pub fn next_member(&mut self) -> R<bool> {
-        self.after_item(b'}', E::ExpectedCommaOrBrace)
+        self.skip_ws();
+        match self.buf.get(self.pos) {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(b'}') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            _ => self.item_end_expected(E::ExpectedCommaOrBrace),
+        }
+    }
+
+    #[cold]
+    fn item_end_expected<T>(&self, expected: E) -> R<T> {
+        self.err(if self.pos >= self.buf.len() {
+            E::UnexpectedEnd
+        } else {
+            expected
+        })
     }
 
     /// Consumes `[`; false when the array is empty (its `]` consumed too).
@@ -494,8 +531,7 @@ impl<'a> Reader<'a> {
                 self.pos += 1;
                 Ok(false)
             }
-            None => self.err(E::UnexpectedEnd),
-            Some(_) => self.err(expected),
+            _ => self.item_end_expected(expected),
         }
     }
 

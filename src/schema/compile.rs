@@ -296,11 +296,17 @@ fn alternatives(rules: &Rules) -> usize {
 }
 
 fn choices(values: Vec<Value>, text: String) -> Choices {
-    let all_strings = values.iter().all(|v| matches!(v, Value::String(_)));
+    let strings = values
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
     Choices {
         values,
         text,
-        all_strings,
+        strings,
     }
 }
 

@@ -72,8 +72,9 @@ pub(crate) struct Choices {
     pub values: Vec<Value>,
     /// `["c","f"]` for enum, `"c"` for const.
     pub text: String,
-    /// When every allowed value is a string, the instance string is compared directly.
-    pub all_strings: bool,
+    /// The allowed values when every one is a string (the common enum): an instance
+    /// string is compared with them directly.
+    pub strings: Option<Vec<String>>,
 }
 
 /// One property the object rules know: from `properties`, or only from `required`.
@@ -89,6 +90,8 @@ pub(crate) struct ObjectRules {
     /// Key hash → index into `props` (or `SLOT_EMPTY` / `SLOT_SHARED`): a key is
     /// found with one comparison, and most unknown keys with none.
     pub slots: [u8; SLOTS],
+    /// The multiplier of the slot hash, chosen at compile time so that names differ.
+    pub seed: u32,
     /// Name → index into `props`, for property sets too large for `slots`.
     pub index: Option<HashMap<String, usize>>,
     /// Indices into `props` of the required names, in the author's order.
@@ -100,16 +103,65 @@ const SLOTS: usize = 64;
 const SLOT_EMPTY: u8 = u8::MAX;
 /// Two names share the slot: scan `props`.
 const SLOT_SHARED: u8 = u8::MAX - 1;
+/// Multipliers tried, in order, for a table where no two names share a slot.
+const SEEDS: [u32; 8] = [
+    0x9E37_79B1,
+    0x85EB_CA77,
+    0xC2B2_AE3D,
+    0x27D4_EB2F,
+    0x1656_67B1,
+    0xD3A2_646C | 1,
+    0xFD70_46C5,
+    0xB55A_4F09,
+];
 
-/// A cheap hash of a key's raw bytes (length, first and last byte).
-#[inline]
-fn slot_of(raw: &[u8]) -> usize {
-    let (first, last) = match raw {
-        [] => (0, 0),
-        [f, .., l] => (*f as usize, *l as usize),
-        [f] => (*f as usize, *f as usize),
+#[inline(always)]
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(w)
+}
+
+#[inline(always)]
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// A hash of a key's raw bytes from its length and its first and last four bytes:
+/// constant time, whatever the key's length.
+#[inline(always)]
+fn key_bits(raw: &[u8]) -> u32 {
+    let n = raw.len();
+    let mix = if n >= 4 {
+        u32_at(raw, 0) ^ u32_at(raw, n - 4).rotate_left(13)
+    } else {
+        raw.iter().fold(0u32, |acc, &b| (acc << 8) | u32::from(b))
     };
-    (raw.len().wrapping_mul(7) ^ first.wrapping_mul(5) ^ (last << 1)) % SLOTS
+    mix ^ (n as u32).wrapping_mul(0x0100_0193)
+}
+
+#[inline(always)]
+fn slot_of(bits: u32, seed: u32) -> usize {
+    (bits.wrapping_mul(seed) >> 26) as usize
+}
+
+/// Byte equality in a few word compares for keys up to 16 bytes (the loads
+/// overlap), which is what tool argument names are.
+#[inline(always)]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..=3 => a == b,
+        4..=7 => u32_at(a, 0) == u32_at(b, 0) && u32_at(a, n - 4) == u32_at(b, n - 4),
+        8..=16 => u64_at(a, 0) == u64_at(b, 0) && u64_at(a, n - 8) == u64_at(b, n - 8),
+        _ => a == b,
+    }
 }
 
 impl ObjectRules {
@@ -117,6 +169,7 @@ impl ObjectRules {
         ObjectRules {
             props: Vec::new(),
             slots: [SLOT_EMPTY; SLOTS],
+            seed: SEEDS[0],
             index: None,
             required: Vec::new(),
             additional,
@@ -124,7 +177,7 @@ impl ObjectRules {
     }
 
     pub fn finish(&mut self) {
-        if self.props.len() >= usize::from(SLOT_SHARED) {
+        if self.props.len() > SLOTS / 2 {
             self.index = Some(
                 self.props
                     .iter()
@@ -134,29 +187,41 @@ impl ObjectRules {
             );
             return;
         }
-        for (i, p) in self.props.iter().enumerate() {
-            let slot = &mut self.slots[slot_of(p.name.as_bytes())];
-            *slot = if *slot == SLOT_EMPTY {
-                i as u8
-            } else {
-                SLOT_SHARED
-            };
+        // The first multiplier that gives every name its own slot; if none does,
+        // the last one, with shared slots scanned.
+        for (k, &seed) in SEEDS.iter().enumerate() {
+            let mut slots = [SLOT_EMPTY; SLOTS];
+            let mut shared = false;
+            for (i, p) in self.props.iter().enumerate() {
+                let slot = &mut slots[slot_of(key_bits(p.name.as_bytes()), seed)];
+                if *slot == SLOT_EMPTY {
+                    *slot = i as u8;
+                } else {
+                    *slot = SLOT_SHARED;
+                    shared = true;
+                }
+            }
+            if !shared || k == SEEDS.len() - 1 {
+                self.slots = slots;
+                self.seed = seed;
+                return;
+            }
         }
     }
 
     /// The index of the property named `key`.
-    #[inline]
+    #[inline(always)]
     pub fn find(&self, key: &JsonStr<'_>) -> Option<usize> {
         if key.has_escapes() || self.index.is_some() {
             return self.find_slow(key);
         }
         let raw = key.raw();
-        match self.slots[slot_of(raw)] {
+        match self.slots[slot_of(key_bits(raw), self.seed)] {
             SLOT_EMPTY => None,
-            SLOT_SHARED => self.props.iter().position(|p| key.eq_str(&p.name)),
+            SLOT_SHARED => self.find_slow(key),
             i => {
                 let i = usize::from(i);
-                key.eq_str(&self.props[i].name).then_some(i)
+                same_bytes(raw, self.props[i].name.as_bytes()).then_some(i)
             }
         }
     }

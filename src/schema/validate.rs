@@ -272,6 +272,18 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
+    walk_value(node, r, depth, sink)
+}
+
+/// The body of [`walk`], inlined into the object and array loops so that a scalar
+/// member costs no call of its own (most members of a tool call are scalars).
+#[inline(always)]
+fn walk_value<'a, S: Sink<'a>>(
+    node: &Node,
+    r: &mut Reader<'a>,
+    depth: usize,
+    sink: &mut S,
+) -> W {
     let rules = match node {
         Node::Rules(rules) => rules,
         Node::True => return Ok(r.skip_value(depth)?),
@@ -429,38 +441,40 @@ fn explain_any_of<'a>(
     msg
 }
 
-/// Tracks which known properties an object had, without allocating for up to 256.
+/// Tracks which known properties an object had, without allocating for up to 256
+/// (one word for up to 64, the common case).
 enum Seen {
-    Inline([u64; 4]),
+    Bits(u64),
+    Wide([u64; 4]),
     Heap(Vec<bool>),
 }
 
 impl Seen {
     #[inline]
     fn new(n: usize) -> Seen {
-        if n <= 256 {
-            Seen::Inline([0; 4])
-        } else {
-            Seen::Heap(vec![false; n])
+        match n {
+            0..=64 => Seen::Bits(0),
+            65..=256 => Seen::Wide([0; 4]),
+            _ => Seen::Heap(vec![false; n]),
         }
     }
     /// Marks `i`; false when it was already marked (a duplicate key).
     #[inline]
     fn set(&mut self, i: usize) -> bool {
-        match self {
-            Seen::Inline(bits) => {
-                let bit = 1u64 << (i % 64);
-                let fresh = bits[i / 64] & bit == 0;
-                bits[i / 64] |= bit;
-                fresh
-            }
-            Seen::Heap(v) => !std::mem::replace(&mut v[i], true),
-        }
+        let (word, bit) = match self {
+            Seen::Bits(bits) => (bits, 1u64 << (i % 64)),
+            Seen::Wide(words) => (&mut words[i / 64], 1u64 << (i % 64)),
+            Seen::Heap(v) => return !std::mem::replace(&mut v[i], true),
+        };
+        let fresh = *word & bit == 0;
+        *word |= bit;
+        fresh
     }
     #[inline]
     fn get(&self, i: usize) -> bool {
         match self {
-            Seen::Inline(bits) => bits[i / 64] & (1 << (i % 64)) != 0,
+            Seen::Bits(bits) => *bits & (1 << (i % 64)) != 0,
+            Seen::Wide(words) => words[i / 64] & (1 << (i % 64)) != 0,
             Seen::Heap(v) => v[i],
         }
     }
@@ -478,7 +492,6 @@ fn walk_object<'a, S: Sink<'a>>(
     let mut others: Option<KeySet<'a>> = None;
     if r.begin_object(depth)? {
         loop {
-            let key_at = r.pos_after_ws();
             let key = r.read_key_unchecked()?;
             let found = o.find(&key);
             let fresh = match found {
@@ -489,7 +502,7 @@ fn walk_object<'a, S: Sink<'a>>(
             if !fresh {
                 return Err(Stop::Syntax(SyntaxError::new(
                     SyntaxErrorKind::DuplicateKey,
-                    key_at,
+                    r.quote_before(key.raw()),
                 )));
             }
             let (node, additional) = match found.and_then(|i| o.props[i].node.as_ref()) {
@@ -508,7 +521,7 @@ fn walk_object<'a, S: Sink<'a>>(
                 }
                 Some(node) => {
                     sink.push(Seg::Key(key));
-                    walk(node, r, depth + 1, sink)?;
+                    walk_value(node, r, depth + 1, sink)?;
                     sink.pop();
                 }
             }
@@ -541,7 +554,7 @@ fn walk_array<'a, S: Sink<'a>>(
             match &a.items {
                 Some(items) => {
                     sink.push(Seg::Index(count as usize));
-                    walk(items, r, depth + 1, sink)?;
+                    walk_value(items, r, depth + 1, sink)?;
                     sink.pop();
                 }
                 None => r.skip_value(depth + 1)?,
@@ -600,7 +613,11 @@ fn check_string<'a, S: Sink<'a>>(sr: &StringRules, s: JsonStr<'a>, span: &[u8], 
         }
     }
     if let Some(p) = &sr.pattern {
-        if !p.matcher.is_match(&s.to_cow()) {
+        let matched = match s.as_plain_str() {
+            Some(plain) => p.matcher.is_match(plain),
+            None => p.matcher.is_match(&s.to_cow()),
+        };
+        if !matched {
             sink.report("pattern", Member::None, |m| {
                 push_value(m, span);
                 m.push_str(" does not match pattern ");
@@ -637,12 +654,13 @@ fn check_number<'a, S: Sink<'a>>(nr: &NumberRules, n: Number<'_>, sink: &mut S) 
 /// Whether the value at `start` equals one of the choices (by value: numbers
 /// numerically, objects regardless of member order).
 fn matches_choice(c: &Choices, r: &Reader<'_>, start: usize, string: Option<JsonStr<'_>>) -> bool {
-    if c.all_strings {
+    if let Some(strings) = &c.strings {
         // The common enum of strings: compare the token directly.
-        return string.is_some_and(|s| {
-            c.values
+        return string.is_some_and(|s| match s.as_plain_str() {
+            Some(plain) => strings
                 .iter()
-                .any(|v| matches!(v, crate::json::Value::String(t) if s.eq_str(t)))
+                .any(|t| same_bytes(plain.as_bytes(), t.as_bytes())),
+            None => strings.iter().any(|t| s.eq_str(t)),
         });
     }
     c.values.iter().any(|v| equals(&mut r.at(start), v, 0))
