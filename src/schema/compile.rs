@@ -155,8 +155,10 @@ pub(crate) fn compile_node(v: &Value, ptr: &mut String) -> Result<Node, CompileE
                         format!("invalid pattern {}: {why}", quoted(src)),
                     )
                 })?;
+                let mut quoted_source = String::with_capacity(src.len() + 8);
+                write_json_string(&mut quoted_source, src);
                 pattern_rule = Some(Pattern {
-                    source: src.clone(),
+                    quoted_source,
                     matcher,
                 });
             }

@@ -248,8 +248,8 @@ pub(crate) struct StringRules {
 }
 
 pub(crate) struct Pattern {
-    /// The pattern as the author wrote it (for messages).
-    pub source: String,
+    /// The pattern as the author wrote it, as a JSON string (for messages).
+    pub quoted_source: String,
     pub matcher: super::pattern::Matcher,
 }
 

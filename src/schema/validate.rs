@@ -56,10 +56,21 @@ pub(crate) trait Sink<'a> {
     fn pop(&mut self);
     /// Records a violation at the current path; `message` writes the message into
     /// the buffer it is given, and runs only when collecting.
+    #[inline]
     fn report(
         &mut self,
         keyword: &'static str,
         member: Member<'_, 'a>,
+        message: impl FnOnce(&mut String),
+    ) -> W {
+        self.report_sized(keyword, member, 64, message)
+    }
+    /// [`Sink::report`] for a message of about `capacity` bytes.
+    fn report_sized(
+        &mut self,
+        keyword: &'static str,
+        member: Member<'_, 'a>,
+        capacity: usize,
         message: impl FnOnce(&mut String),
     ) -> W;
     /// The current path, for walking `anyOf` branches to explain a failure.
@@ -76,7 +87,13 @@ impl<'a> Sink<'a> for FirstError {
     #[inline]
     fn pop(&mut self) {}
     #[inline]
-    fn report(&mut self, _: &'static str, _: Member<'_, 'a>, _: impl FnOnce(&mut String)) -> W {
+    fn report_sized(
+        &mut self,
+        _: &'static str,
+        _: Member<'_, 'a>,
+        _: usize,
+        _: impl FnOnce(&mut String),
+    ) -> W {
         Err(Stop::Invalid)
     }
     fn path(&self) -> Vec<Seg<'a>> {
@@ -98,19 +115,29 @@ impl<'a> Sink<'a> for Collect<'a> {
     fn pop(&mut self) {
         self.path.pop();
     }
-    fn report(
+    fn report_sized(
         &mut self,
         keyword: &'static str,
         member: Member<'_, 'a>,
+        capacity: usize,
         message: impl FnOnce(&mut String),
     ) -> W {
-        let mut pointer = render_pointer(&self.path);
-        match member {
-            Member::None => {}
-            Member::Name(n) => super::compile::push_pointer_token(&mut pointer, n),
-            Member::Key(k) => super::compile::push_pointer_token(&mut pointer, &k.to_cow()),
-        }
-        let mut text = String::with_capacity(64);
+        let extra = match &member {
+            Member::None => None,
+            Member::Name(n) => Some(std::borrow::Cow::Borrowed(*n)),
+            Member::Key(k) => Some(k.to_cow()),
+        };
+        let pointer = if self.path.is_empty() && extra.is_none() {
+            // The whole value: the empty pointer, which needs no allocation.
+            String::new()
+        } else {
+            let mut p = render_pointer(&self.path);
+            if let Some(name) = &extra {
+                super::compile::push_pointer_token(&mut p, name);
+            }
+            p
+        };
+        let mut text = String::with_capacity(capacity);
         message(&mut text);
         self.errors.push(ValidationError {
             path: render_path(&self.path),
@@ -146,7 +173,8 @@ pub(crate) fn push_u64(out: &mut String, mut n: u64) {
     out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or("0"));
 }
 
-/// Bytes a rendering of `segs` will roughly need, so it is allocated once.
+/// Bytes a rendering of `segs` will roughly need (room for one more key), so it is
+/// allocated once.
 fn rendered_len(segs: &[Seg<'_>]) -> usize {
     segs.iter()
         .map(|s| match s {
@@ -154,7 +182,7 @@ fn rendered_len(segs: &[Seg<'_>]) -> usize {
             Seg::Index(_) => 6,
         })
         .sum::<usize>()
-        + 16
+        + 24
 }
 
 /// Seed 000 form: `$`, `.name`, `["a.b"]`, `[3]`.
@@ -373,7 +401,8 @@ fn check_value<'a, S: Sink<'a>>(
     let span = &r.input()[start..r.pos()];
     if let Some(c) = &rules.const_ {
         if !matches_choice(c, r, start, string) {
-            sink.report("const", Member::None, |m| {
+            let capacity = span.len().min(QUOTE_LIMIT + 3) + 17 + c.text.len();
+            sink.report_sized("const", Member::None, capacity, |m| {
                 push_value(m, span);
                 m.push_str(" is not equal to ");
                 m.push_str(&c.text);
@@ -382,7 +411,8 @@ fn check_value<'a, S: Sink<'a>>(
     }
     if let Some(e) = &rules.enum_ {
         if !matches_choice(e, r, start, string) {
-            sink.report("enum", Member::None, |m| {
+            let capacity = span.len().min(QUOTE_LIMIT + 3) + 15 + e.text.len();
+            sink.report_sized("enum", Member::None, capacity, |m| {
                 push_value(m, span);
                 m.push_str(" is not one of ");
                 m.push_str(&e.text);
@@ -618,10 +648,11 @@ fn check_string<'a, S: Sink<'a>>(sr: &StringRules, s: JsonStr<'a>, span: &[u8], 
             None => p.matcher.is_match(&s.to_cow()),
         };
         if !matched {
-            sink.report("pattern", Member::None, |m| {
+            let capacity = span.len().min(QUOTE_LIMIT + 3) + 24 + p.quoted_source.len();
+            sink.report_sized("pattern", Member::None, capacity, |m| {
                 push_value(m, span);
                 m.push_str(" does not match pattern ");
-                write_json_string(m, &p.source);
+                m.push_str(&p.quoted_source);
             })?;
         }
     }

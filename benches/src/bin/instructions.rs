@@ -13,13 +13,14 @@
 //! (`serde_json::from_slice::<IgnoredAny>`), `validate_json_invalid` (toolgate's error
 //! path on the seed's invalid call), `none`; and for the two realistic calls,
 //! `flight_is_valid`, `flight_floor`, `flight_validate_json_invalid`, `event_is_valid`,
-//! `event_floor`, `event_validate_json_invalid`.
+//! `event_floor`, `event_validate_json_invalid`; `call` and `flight_call`: a full
+//! registry call (10 tools) on the valid get_weather and search_flights calls.
 
 use std::hint::black_box;
 
 use toolgate::Schema;
 use toolgate_bench::{
-    floor_parse, EVENT_INVALID, EVENT_SCHEMA, EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID,
+    floor_parse, registry_call, registry_with, EVENT_INVALID, EVENT_SCHEMA, EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID,
     WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID,
 };
 
@@ -33,6 +34,7 @@ fn main() {
     let invalid = WEATHER_INVALID.as_bytes();
     let flight = Schema::compile(FLIGHT_SCHEMA.as_bytes()).expect("schema compiles");
     let event = Schema::compile(EVENT_SCHEMA.as_bytes()).expect("schema compiles");
+    let registry = registry_with(10);
     let mut count = 0usize;
     for _ in 0..n {
         count += match which.as_str() {
@@ -49,6 +51,11 @@ fn main() {
             "event_floor" => floor_parse(black_box(EVENT_VALID.as_bytes())) as usize,
             "event_validate_json_invalid" => {
                 event.validate_json(black_box(EVENT_INVALID.as_bytes())).len()
+            }
+            "call" => registry_call(&registry, "get_weather", black_box(valid)) as usize,
+            "flight_call" => {
+                registry_call(&registry, "search_flights", black_box(FLIGHT_VALID.as_bytes()))
+                    as usize
             }
             "none" => black_box(1),
             other => panic!("unknown contender {other:?}"),
