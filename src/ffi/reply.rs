@@ -105,9 +105,9 @@ unsafe fn set_reply(
         // SAFETY: forwarded contract of this function.
         let text = unsafe { arg_bytes(text, len, "text")? };
         // One spare byte: the result keeps the text NUL-terminated without a realloc.
-        let text = match std::str::from_utf8(text) {
-            Ok(valid) => std::borrow::Cow::Borrowed(valid),
-            Err(_) => String::from_utf8_lossy(text),
+        let text = match super::boundary::utf8(text) {
+            Some(valid) => std::borrow::Cow::Borrowed(valid),
+            None => String::from_utf8_lossy(text),
         };
         let mut owned = String::with_capacity(text.len() + 1);
         owned.push_str(&text);

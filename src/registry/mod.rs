@@ -353,8 +353,8 @@ impl Registry {
                 }
             };
         CallResult {
-            call_id: call_id.to_owned(),
-            name: name.to_owned(),
+            call_id: with_spare_byte(call_id),
+            name: with_spare_byte(name),
             content,
             is_error,
         }
@@ -387,6 +387,14 @@ impl Registry {
             }
         }
     }
+}
+
+/// A copy of `text` with room for one more byte: the C surface appends a NUL to the
+/// result's strings, which would otherwise reallocate each one on every call.
+fn with_spare_byte(text: &str) -> String {
+    let mut owned = String::with_capacity(text.len() + 1);
+    owned.push_str(text);
+    owned
 }
 
 /// Compiles a tool's parameters, or the refusal naming the tool.
