@@ -192,7 +192,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes a number and returns its token.
-    #[inline]
+    #[inline(always)]
     pub fn read_number(&mut self) -> R<Number<'a>> {
         let start = self.pos;
         let b = self.buf;

@@ -276,7 +276,7 @@ impl Bound {
     }
 
     /// How the instance number `n` compares with the bound (`n` ⋛ bound).
-    #[inline]
+    #[inline(always)]
     pub fn compare(&self, n: Number<'_>) -> Ordering {
         if let Some(order) = self.small.and_then(|b| n.cmp_int(b)) {
             return order;

@@ -389,7 +389,7 @@ fn walk_value<'a, S: Sink<'a>>(
 }
 
 /// `const`, `enum` and `anyOf`: the keywords that look at the whole value again.
-#[inline(never)]
+#[inline(always)]
 fn check_value<'a, S: Sink<'a>>(
     rules: &Rules,
     r: &Reader<'a>,
@@ -618,6 +618,7 @@ fn walk_array<'a, S: Sink<'a>>(
     Ok(())
 }
 
+#[inline(always)]
 fn check_string<'a, S: Sink<'a>>(sr: &StringRules, s: JsonStr<'a>, span: &[u8], sink: &mut S) -> W {
     if sr.min.is_some() || sr.max.is_some() {
         let n = s.char_count() as u64;
@@ -659,6 +660,7 @@ fn check_string<'a, S: Sink<'a>>(sr: &StringRules, s: JsonStr<'a>, span: &[u8], 
     Ok(())
 }
 
+#[inline(always)]
 fn check_number<'a, S: Sink<'a>>(nr: &NumberRules, n: Number<'_>, sink: &mut S) -> W {
     let shown = |m: &mut String| m.push_str(&String::from_utf8_lossy(n.text));
     if let Some(min) = &nr.minimum {
@@ -684,6 +686,7 @@ fn check_number<'a, S: Sink<'a>>(nr: &NumberRules, n: Number<'_>, sink: &mut S) 
 
 /// Whether the value at `start` equals one of the choices (by value: numbers
 /// numerically, objects regardless of member order).
+#[inline(always)]
 fn matches_choice(c: &Choices, r: &Reader<'_>, start: usize, string: Option<JsonStr<'_>>) -> bool {
     if let Some(strings) = &c.strings {
         // The common enum of strings: compare the token directly.
