@@ -196,7 +196,8 @@ pub(crate) unsafe fn arg_str<'a>(
 ) -> FfiResult<&'a str> {
     // SAFETY: forwarded contract of this function.
     let bytes = unsafe { arg_bytes(ptr, len, param)? };
-    utf8(bytes).ok_or_else(|| Failure::argument(tg_status::TG_ERR_UTF8, param, "is not valid UTF-8"))
+    utf8(bytes)
+        .ok_or_else(|| Failure::argument(tg_status::TG_ERR_UTF8, param, "is not valid UTF-8"))
 }
 
 /// `str::from_utf8`, with the all-ASCII case (every tool name and call id in practice)

@@ -316,7 +316,7 @@ mod tests {
         ValidationError {
             path: path.into(),
             pointer: pointer.into(),
-            keyword: keyword.into(),
+            keyword,
             message: message.into(),
         }
     }

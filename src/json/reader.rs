@@ -442,7 +442,10 @@ impl<'a> Reader<'a> {
     pub(crate) fn read_key(&mut self, keys: &mut KeySet<'a>) -> R<JsonStr<'a>> {
         let key = self.read_key_unchecked()?;
         if !keys.insert(key) {
-            return Err(SyntaxError::new(E::DuplicateKey, self.quote_before(key.raw())));
+            return Err(SyntaxError::new(
+                E::DuplicateKey,
+                self.quote_before(key.raw()),
+            ));
         }
         Ok(key)
     }

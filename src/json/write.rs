@@ -4,7 +4,10 @@ pub fn write_json_string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
     // Most names and values need no escape: one pass to check, one copy.
-    if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7F) {
+    if !s
+        .bytes()
+        .any(|b| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7F)
+    {
         out.push_str(s);
         out.push('"');
         return;

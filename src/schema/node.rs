@@ -157,7 +157,8 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
     match n {
         0 => true,
-        1..=3 => a == b,
+        // First, middle and last cover every byte of 1 to 3.
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
         4..=7 => u32_at(a, 0) == u32_at(b, 0) && u32_at(a, n - 4) == u32_at(b, n - 4),
         8..=16 => u64_at(a, 0) == u64_at(b, 0) && u64_at(a, n - 8) == u64_at(b, n - 8),
         _ => a == b,
@@ -285,6 +286,114 @@ impl Bound {
             (Some(a), Some(b)) => a.cmp_value(&b),
             // Unreachable for tokens the reader produced; compare as equal (passes).
             _ => Ordering::Equal,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(raw: &str) -> JsonStr<'_> {
+        JsonStr::new(raw.as_bytes(), raw.contains('\\'), raw.is_ascii())
+    }
+
+    fn rules(names: &[String]) -> ObjectRules {
+        let mut o = ObjectRules::new(None);
+        for n in names {
+            o.props.push(Prop {
+                name: n.clone(),
+                node: None,
+            });
+        }
+        o.finish();
+        o
+    }
+
+    #[test]
+    fn same_bytes_compares_every_length() {
+        for n in 0..40usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i % 26).collect();
+            assert!(same_bytes(&a, &a.clone()), "len {n}");
+            for i in 0..n {
+                let mut b = a.clone();
+                b[i] ^= 1;
+                assert!(!same_bytes(&a, &b), "len {n}, byte {i} differs");
+            }
+            assert!(!same_bytes(&a, &a[..n.saturating_sub(1)]) || n == 0);
+        }
+    }
+
+    #[test]
+    fn find_locates_every_name_and_nothing_else() {
+        // Sizes below and above the slot table's limit (past it, a hash map).
+        for count in [1usize, 2, 3, 10, 31, 32, 33, 100] {
+            let names: Vec<String> = (0..count).map(|i| format!("field_{i}")).collect();
+            let o = rules(&names);
+            assert_eq!(o.index.is_some(), count > SLOTS / 2, "{count} names");
+            for (i, n) in names.iter().enumerate() {
+                assert_eq!(o.find(&key(n)), Some(i), "{n} among {count}");
+            }
+            for other in ["", "f", "field_", "field_1000", "Field_0", "field_0 "] {
+                assert_eq!(o.find(&key(other)), None, "{other:?} among {count}");
+            }
+        }
+    }
+
+    #[test]
+    fn find_handles_names_that_share_a_slot_under_every_seed() {
+        // Names of one length that differ only in the middle hash alike (the hash reads
+        // the length and the first and last four bytes), so they share a slot under
+        // every seed: the lookup falls back to a scan, and every name is still found.
+        let mut names: Vec<String> = (0..10)
+            .map(|i| format!("abcd{}wxyz", (b'0' + i) as char))
+            .collect();
+        names.push("city".to_string());
+        let o = rules(&names);
+        assert!(
+            o.slots.contains(&SLOT_SHARED),
+            "the case must exercise shared slots"
+        );
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(o.find(&key(n)), Some(i));
+        }
+        assert_eq!(o.find(&key("abcdXwxyz")), None);
+    }
+
+    #[test]
+    fn find_decodes_escaped_keys() {
+        let o = rules(&["city".to_string(), "a/b".to_string()]);
+        assert_eq!(o.find(&key("\\u0063ity")), Some(0));
+        assert_eq!(o.find(&key("a\\/b")), Some(1));
+        assert_eq!(o.find(&key("\\u0063it")), None);
+    }
+
+    #[test]
+    fn bounds_compare_exactly_on_the_fast_path_and_off_it() {
+        use std::cmp::Ordering::*;
+        let cmp = |n: &str, b: &str| {
+            let mut r = Reader::new(n.as_bytes(), 1);
+            Bound::new(b.to_string()).compare(r.read_number().unwrap())
+        };
+        let cases = [
+            ("3", "3", Equal),
+            ("3.0", "3", Equal),
+            ("3.5", "3", Greater),
+            ("2.5", "3", Less),
+            ("-0.5", "0", Less),
+            ("0.5", "0", Greater),
+            ("-3.5", "-3", Less),
+            ("-2.5", "-3", Greater),
+            ("-3.0", "-3", Equal),
+            ("48.8686", "90", Less),
+            ("-90.0001", "-90", Less),
+            ("1e2", "100", Equal),
+            ("100.5", "1e2", Greater),
+            ("123456789012345678901", "123456789012345678900", Greater),
+            ("0.30000000000000004", "0.3", Greater),
+        ];
+        for (n, b, want) in cases {
+            assert_eq!(cmp(n, b), want, "{n} vs {b}");
         }
     }
 }

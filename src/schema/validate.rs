@@ -306,12 +306,7 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
 /// The body of [`walk`], inlined into the object and array loops so that a scalar
 /// member costs no call of its own (most members of a tool call are scalars).
 #[inline(always)]
-fn walk_value<'a, S: Sink<'a>>(
-    node: &Node,
-    r: &mut Reader<'a>,
-    depth: usize,
-    sink: &mut S,
-) -> W {
+fn walk_value<'a, S: Sink<'a>>(node: &Node, r: &mut Reader<'a>, depth: usize, sink: &mut S) -> W {
     let rules = match node {
         Node::Rules(rules) => rules,
         Node::True => return Ok(r.skip_value(depth)?),
@@ -375,7 +370,11 @@ fn walk_value<'a, S: Sink<'a>>(
         Kind::True | Kind::False | Kind::Null => {
             r.read_literal(kind)?;
             if let Some(t) = &rules.types {
-                let bit = if kind == Kind::Null { T_NULL } else { T_BOOLEAN };
+                let bit = if kind == Kind::Null {
+                    T_NULL
+                } else {
+                    T_BOOLEAN
+                };
                 if t.mask & bit == 0 {
                     return type_mismatch(t, kind, None, r, depth, sink);
                 }

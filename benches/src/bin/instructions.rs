@@ -20,8 +20,8 @@ use std::hint::black_box;
 
 use toolgate::Schema;
 use toolgate_bench::{
-    floor_parse, registry_call, registry_with, EVENT_INVALID, EVENT_SCHEMA, EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID,
-    WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID,
+    floor_parse, registry_call, registry_with, EVENT_INVALID, EVENT_SCHEMA, EVENT_VALID,
+    FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID, WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID,
 };
 
 fn main() {
@@ -44,19 +44,20 @@ fn main() {
             "validate_json_invalid" => weather.validate_json(black_box(invalid)).len(),
             "flight_is_valid" => flight.is_valid(black_box(FLIGHT_VALID.as_bytes())) as usize,
             "flight_floor" => floor_parse(black_box(FLIGHT_VALID.as_bytes())) as usize,
-            "flight_validate_json_invalid" => {
-                flight.validate_json(black_box(FLIGHT_INVALID.as_bytes())).len()
-            }
+            "flight_validate_json_invalid" => flight
+                .validate_json(black_box(FLIGHT_INVALID.as_bytes()))
+                .len(),
             "event_is_valid" => event.is_valid(black_box(EVENT_VALID.as_bytes())) as usize,
             "event_floor" => floor_parse(black_box(EVENT_VALID.as_bytes())) as usize,
-            "event_validate_json_invalid" => {
-                event.validate_json(black_box(EVENT_INVALID.as_bytes())).len()
-            }
+            "event_validate_json_invalid" => event
+                .validate_json(black_box(EVENT_INVALID.as_bytes()))
+                .len(),
             "call" => registry_call(&registry, "get_weather", black_box(valid)) as usize,
-            "flight_call" => {
-                registry_call(&registry, "search_flights", black_box(FLIGHT_VALID.as_bytes()))
-                    as usize
-            }
+            "flight_call" => registry_call(
+                &registry,
+                "search_flights",
+                black_box(FLIGHT_VALID.as_bytes()),
+            ) as usize,
             "none" => black_box(1),
             other => panic!("unknown contender {other:?}"),
         };
