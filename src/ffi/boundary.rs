@@ -196,19 +196,8 @@ pub(crate) unsafe fn arg_str<'a>(
 ) -> FfiResult<&'a str> {
     // SAFETY: forwarded contract of this function.
     let bytes = unsafe { arg_bytes(ptr, len, param)? };
-    utf8(bytes)
+    crate::json::utf8(bytes)
         .ok_or_else(|| Failure::argument(tg_status::TG_ERR_UTF8, param, "is not valid UTF-8"))
-}
-
-/// `str::from_utf8`, with the all-ASCII case (every tool name and call id in practice)
-/// decided by one word-at-a-time scan: the general check costs more than the rest of
-/// reading a short name.
-pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
-    if bytes.is_ascii() {
-        // SAFETY: every byte was just checked to be ASCII, and ASCII is valid UTF-8.
-        return Some(unsafe { std::str::from_utf8_unchecked(bytes) });
-    }
-    std::str::from_utf8(bytes).ok()
 }
 
 /// A required out-parameter: checked for NULL before the call does any work, written

@@ -105,7 +105,7 @@ unsafe fn set_reply(
         // SAFETY: forwarded contract of this function.
         let text = unsafe { arg_bytes(text, len, "text")? };
         // One spare byte: the result keeps the text NUL-terminated without a realloc.
-        let text = match super::boundary::utf8(text) {
+        let text = match crate::json::utf8(text) {
             Some(valid) => std::borrow::Cow::Borrowed(valid),
             None => String::from_utf8_lossy(text),
         };

@@ -66,8 +66,8 @@ pub fn write_compact_span(out: &mut String, span: &[u8]) {
 
 /// Appends bytes the reader has validated as UTF-8 (lossy only as a fallback).
 fn push_utf8(out: &mut String, bytes: &[u8]) {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => out.push_str(s),
-        Err(_) => out.push_str(&String::from_utf8_lossy(bytes)),
+    match super::utf8(bytes) {
+        Some(s) => out.push_str(s),
+        None => out.push_str(&String::from_utf8_lossy(bytes)),
     }
 }

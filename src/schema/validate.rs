@@ -169,8 +169,9 @@ pub(crate) fn push_u64(out: &mut String, mut n: u64) {
             break;
         }
     }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or("0"));
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
 }
 
 /// Bytes a rendering of `segs` will roughly need (room for one more key), so it is
