@@ -4,7 +4,9 @@
 //! whitespace set, `\b` is the ASCII word boundary, `.` excludes the four line
 //! terminators. Every literal character is emitted as `\x{..}`, so nothing ECMA reads
 //! literally can turn into `regex` syntax. What `regex` cannot express with ECMA's
-//! meaning (backreferences, lookaround) is refused, never approximated.
+//! meaning (backreferences, lookaround) is refused, never approximated. Most tool
+//! patterns never reach `regex` though: fixed-width ones are a [`FixedPattern`], and
+//! other small ones a [`Dfa`] read straight from the translation.
 
 use regex::{Regex, RegexBuilder};
 
@@ -18,21 +20,33 @@ const ECMA_WORD: &str = r"0-9A-Za-z_";
 const SIZE_LIMIT: usize = 1 << 20;
 
 /// A compiled pattern: the common fully anchored fixed-width shape (`^[A-Z]{3}$`,
-/// `^\d{4}-\d{2}-\d{2}$`) is matched by a byte-set sequence, everything else by
-/// the `regex` crate. Both have exactly the ECMA meaning.
+/// `^\d{4}-\d{2}-\d{2}$`) is matched by a byte-set sequence, other small patterns
+/// by a [`Dfa`] built here (boxed: the enum keeps its size, and with it the layout of
+/// every schema node), everything else by the `regex` crate. All have exactly the
+/// ECMA meaning.
 pub(crate) enum Matcher {
     Fixed(FixedPattern),
+    Dfa(Box<Dfa>),
     Regex(Regex),
 }
 
 impl Matcher {
+    /// The automaton and the regex engine are called out of line: inlined, their
+    /// register and stack needs cost the fixed-width check (most tool patterns) a
+    /// heavier prologue on every call.
     #[inline]
     pub(crate) fn is_match(&self, s: &str) -> bool {
         match self {
             Matcher::Fixed(f) => f.is_match(s),
-            Matcher::Regex(r) => r.is_match(s),
+            Matcher::Dfa(d) => d.is_match(s),
+            Matcher::Regex(r) => regex_is_match(r, s),
         }
     }
+}
+
+#[inline(never)]
+fn regex_is_match(r: &Regex, s: &str) -> bool {
+    r.is_match(s)
 }
 
 /// `^ item{n} item{n} ... $` where every item is a set of ASCII characters: the
@@ -145,19 +159,561 @@ fn single(set: u128) -> Option<u8> {
     (set.count_ones() == 1).then(|| set.trailing_zeros() as u8)
 }
 
-/// Compiles `src` into the cheapest matcher with its ECMA meaning; the error says why
-/// it cannot be given that meaning.
-pub(crate) fn compile_matcher(src: &str) -> Result<Matcher, String> {
-    match FixedPattern::parse(src) {
-        Some(f) => Ok(Matcher::Fixed(f)),
-        None => compile(src).map(Matcher::Regex),
+/// Positions (character occurrences) a [`Dfa`] is built from; a set of them is a
+/// `u128` bitmap.
+const MAX_POSITIONS: usize = 128;
+/// Group nesting a [`Dfa`] reads. Deeper patterns go to `regex`, so its own nesting
+/// limit is never what refuses a pattern accepted here.
+const MAX_DEPTH: usize = 32;
+/// Table entries (states × columns) a [`Dfa`] may have: 8 KB at most, and as states
+/// are looked up linearly, well under a millisecond spent on a pattern whose subset
+/// construction blows up (`(a|b)*a(a|b){20}`) before it goes to `regex`.
+const MAX_TABLE: usize = 1 << 12;
+/// Bytes charged per unit of [`Glushkov::cost`]: over twice what the `regex` crate's
+/// NFAs were measured to need per atom and UTF-8 byte range (at most ~55, plus ~4 KB
+/// whatever the pattern), so a pattern kept under [`SIZE_LIMIT`] here is one `regex`
+/// would not refuse as too large. Anything above goes to `regex`, which decides.
+const BYTES_PER_COST: usize = 128;
+
+/// A pattern small enough to be a deterministic automaton over character classes,
+/// built eagerly at compile time from its position automaton ([`Glushkov`]): one
+/// table lookup per character, linear in the input whatever the pattern, and none of
+/// the `regex` crate's per-search setup or its build cost. `^` and `$` are understood
+/// at the ends of the pattern or of its top-level alternatives (`^a|b$`); anything
+/// else (word boundaries, `\p`, named groups, anchors inside groups, more than
+/// [`MAX_POSITIONS`] positions or [`MAX_TABLE`] entries) is left to `regex`.
+pub(crate) struct Dfa {
+    /// Rows of `stride` entries, one per character class and a last one for the end
+    /// of input; each entry is the next row's offset. Row 0 can no longer match, row 1
+    /// (offset `stride`) has matched: both loop onto themselves.
+    trans: Box<[u16]>,
+    stride: usize,
+    start: usize,
+    /// Class of each ASCII character (the upper half, never read, spares a mask).
+    ascii: [u8; 256],
+    /// Classes of the other code points: `(first code point, class)` runs from U+0080.
+    wide: Box<[(u32, u8)]>,
+}
+
+impl Dfa {
+    /// The decided rows are not tested for: a few wasted steps on a decided string
+    /// cost less than a test on every step. Leading ASCII goes eight bytes at a time:
+    /// one test for non-ASCII and one for the end instead of eight of each.
+    #[inline(never)]
+    fn is_match(&self, s: &str) -> bool {
+        let bytes = s.as_bytes();
+        let mut state = self.start;
+        let mut i = 0;
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8]));
+            if word & 0x8080_8080_8080_8080 != 0 {
+                break;
+            }
+            for &b in chunk {
+                let class = self.ascii[b as usize];
+                state = self.trans[state + class as usize] as usize;
+            }
+            i += 8;
+        }
+        while i < bytes.len() {
+            let b = bytes[i];
+            let class = if b < 0x80 {
+                i += 1;
+                self.ascii[b as usize]
+            } else {
+                let (class, len) = self.wide_class(&s[i..]);
+                i += len;
+                class
+            };
+            state = self.trans[state + class as usize] as usize;
+        }
+        self.trans[state + self.stride - 1] != 0
+    }
+
+    /// The class of the non-ASCII character `rest` starts with, and its length.
+    #[cold]
+    fn wide_class(&self, rest: &str) -> (u8, usize) {
+        // `rest` starts at a lead byte; `char::MAX` only keeps this free of panics.
+        let c = rest.chars().next().unwrap_or(char::MAX);
+        let run = self.wide.partition_point(|&(lo, _)| lo <= c as u32);
+        (self.wide[run - 1].1, c.len_utf8())
+    }
+
+    /// `None` leaves the translated pattern to `regex` (which also reports any error
+    /// in it).
+    fn new(translated: &str) -> Option<Dfa> {
+        let mut g = Glushkov {
+            src: translated,
+            i: 0,
+            depth: 0,
+            follow: Vec::new(),
+            ranges: Vec::new(),
+            cost: 0,
+        };
+        let ends = g.top()?;
+        if g.cost.saturating_mul(BYTES_PER_COST) > SIZE_LIMIT {
+            return None;
+        }
+        let Classes { ascii, wide, sets } = Classes::new(&g.ranges)?;
+
+        // Subset construction. A state is the set of positions just matched; the
+        // start state alone may also enter the `^` alternatives.
+        const DEAD: usize = 0;
+        const MATCHED: usize = 1;
+        const START: usize = 2;
+        let stride = sets.len() + 1;
+        let mut states = vec![0u128; 3];
+        let mut trans = vec![0u16; 3 * stride];
+        trans[MATCHED * stride..][..stride].fill(stride as u16);
+        let mut state = START;
+        while state < states.len() {
+            let mut next = ends.first_any;
+            if state == START {
+                next |= ends.first_start;
+            }
+            for p in bits(states[state]) {
+                next |= g.follow[p];
+            }
+            for (k, &class_set) in sets.iter().enumerate() {
+                let set = next & class_set;
+                let target = if set & ends.last_any != 0 {
+                    MATCHED
+                } else if set == 0 && ends.first_any == 0 {
+                    DEAD
+                } else if let Some(k) = states[START + 1..].iter().position(|&s| s == set) {
+                    START + 1 + k
+                } else {
+                    if (states.len() + 1) * stride > MAX_TABLE {
+                        return None;
+                    }
+                    states.push(set);
+                    trans.resize(states.len() * stride, 0);
+                    states.len() - 1
+                };
+                trans[state * stride + k] = (target * stride) as u16;
+            }
+            let accepts = if state == START {
+                ends.empty_only
+            } else {
+                states[state] & ends.last_end != 0
+            };
+            trans[state * stride + stride - 1] = if accepts { stride as u16 } else { 0 };
+            state += 1;
+        }
+        Some(Dfa {
+            trans: trans.into_boxed_slice(),
+            stride,
+            start: if ends.always { MATCHED } else { START } * stride,
+            ascii,
+            wide,
+        })
     }
 }
 
-/// Translates and compiles `src`; the error says why it cannot be given ECMA meaning.
-pub(crate) fn compile(src: &str) -> Result<Regex, String> {
+/// Code points split into classes by the positions whose ranges hold them: what the
+/// automaton's transitions depend on.
+struct Classes {
+    /// Each ASCII character's class.
+    ascii: [u8; 256],
+    /// `(first code point, class)` runs from U+0080.
+    wide: Box<[(u32, u8)]>,
+    /// Each class's positions.
+    sets: Vec<u128>,
+}
+
+impl Classes {
+    /// `None` past 256 classes.
+    fn new(ranges: &[(u8, u32, u32)]) -> Option<Classes> {
+        let mut ascii_sets = [0u128; 128];
+        // (code point, whether a range starts there, position)
+        let mut edges = Vec::new();
+        for &(p, lo, hi) in ranges {
+            for c in lo..=hi.min(127) {
+                ascii_sets[c as usize] |= 1 << p;
+            }
+            if hi >= 128 {
+                edges.push((lo.max(128), true, p));
+                edges.push((hi + 1, false, p));
+            }
+        }
+        edges.sort_unstable();
+        let mut wide_sets = vec![(128u32, 0u128)];
+        let mut set = 0u128;
+        for &(at, starts, p) in &edges {
+            if starts {
+                set |= 1 << p;
+            } else {
+                set &= !(1 << p);
+            }
+            let run = wide_sets.last_mut()?;
+            if run.0 == at {
+                run.1 = set;
+            } else if run.1 != set && at <= char::MAX as u32 {
+                wide_sets.push((at, set));
+            }
+        }
+        let mut sets: Vec<u128> = Vec::new();
+        let mut class_of = |set: u128| {
+            let k = match sets.iter().position(|&s| s == set) {
+                Some(k) => k,
+                None => {
+                    sets.push(set);
+                    sets.len() - 1
+                }
+            };
+            u8::try_from(k).ok()
+        };
+        let mut ascii = [0u8; 256];
+        for (class, &set) in ascii.iter_mut().zip(&ascii_sets) {
+            *class = class_of(set)?;
+        }
+        let wide = wide_sets
+            .iter()
+            .map(|&(lo, set)| Some((lo, class_of(set)?)))
+            .collect::<Option<_>>()?;
+        Some(Classes { ascii, wide, sets })
+    }
+}
+
+fn bits(mut set: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let p = set.trailing_zeros() as usize;
+        set &= set.wrapping_sub(1);
+        (p < 128).then_some(p)
+    })
+}
+
+/// A sub-pattern: the positions it can start and end with, whether it matches "".
+#[derive(Clone, Copy)]
+struct Frag {
+    first: u128,
+    last: u128,
+    nullable: bool,
+}
+
+const EMPTY: Frag = Frag {
+    first: 0,
+    last: 0,
+    nullable: true,
+};
+
+/// Where the automaton may enter (`first_*`) and where a match ends (`last_*`),
+/// split by whether the alternative is anchored there; whether some alternative
+/// matches "" anywhere (`always`) or only as the whole input (`empty_only`).
+#[derive(Default)]
+struct Ends {
+    first_start: u128,
+    first_any: u128,
+    last_end: u128,
+    last_any: u128,
+    always: bool,
+    empty_only: bool,
+}
+
+/// The position (Glushkov) automaton of a pattern, read from its translation rather
+/// than parsed again by `regex_syntax` (which costs more than the automaton). It
+/// reads only what [`translate`] writes: `\x{..}` literals, raw alphanumerics,
+/// classes of those and of the `ECMA_*` sets, groups, alternatives, quantifiers.
+/// Anything else (`\p`, `(?-u:\b)`, named groups, an anchor inside an alternative, a
+/// `{n,m}` `regex` would refuse) is `None`, which leaves the pattern to `regex`.
+struct Glushkov<'a> {
+    src: &'a str,
+    i: usize,
+    depth: usize,
+    /// Positions that may follow each position.
+    follow: Vec<u128>,
+    /// `(position, first, last)`: the code point ranges each position matches.
+    ranges: Vec<(u8, u32, u32)>,
+    /// Atoms read plus UTF-8 byte ranges: bounds both the work done here (copies of
+    /// empty groups add no positions) and the size `regex` would give the pattern.
+    cost: usize,
+}
+
+impl Glushkov<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.src.as_bytes().get(self.i).copied()
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        let found = self.peek() == Some(b);
+        self.i += found as usize;
+        found
+    }
+
+    /// The whole pattern: alternatives with their own leading `^` and trailing `$`.
+    fn top(&mut self) -> Option<Ends> {
+        let mut ends = Ends::default();
+        loop {
+            let at_start = self.peek() == Some(b'^');
+            while self.eat(b'^') {}
+            let f = self.seq()?;
+            let at_end = self.peek() == Some(b'$');
+            while self.eat(b'$') {}
+            if at_start {
+                ends.first_start |= f.first;
+            } else {
+                ends.first_any |= f.first;
+            }
+            if at_end {
+                ends.last_end |= f.last;
+            } else {
+                ends.last_any |= f.last;
+            }
+            ends.empty_only |= f.nullable && at_start && at_end;
+            ends.always |= f.nullable && !(at_start && at_end);
+            if self.i == self.src.len() {
+                return Some(ends);
+            }
+            if !self.eat(b'|') {
+                return None;
+            }
+        }
+    }
+
+    /// Quantified atoms up to `|`, `)`, an anchor or the end.
+    fn seq(&mut self) -> Option<Frag> {
+        let mut acc = EMPTY;
+        while self.peek().is_some_and(|b| !b"|)^$".contains(&b)) {
+            let start = self.i;
+            let f = self.atom()?;
+            let f = self.quantified(start, f)?;
+            acc = self.concat(acc, f);
+        }
+        Some(acc)
+    }
+
+    fn atom(&mut self) -> Option<Frag> {
+        self.cost += 1;
+        if self.cost.saturating_mul(BYTES_PER_COST) > SIZE_LIMIT {
+            return None;
+        }
+        let c = self.src[self.i..].chars().next()?;
+        self.i += c.len_utf8();
+        match c {
+            '(' => {
+                if self.src[self.i..].starts_with("?:") {
+                    self.i += 2;
+                } else if self.peek() == Some(b'?') {
+                    return None;
+                }
+                self.depth += 1;
+                if self.depth > MAX_DEPTH {
+                    return None;
+                }
+                let mut f = self.seq()?;
+                while self.eat(b'|') {
+                    let g = self.seq()?;
+                    f = Frag {
+                        first: f.first | g.first,
+                        last: f.last | g.last,
+                        nullable: f.nullable || g.nullable,
+                    };
+                }
+                self.depth -= 1;
+                self.eat(b')').then_some(f)
+            }
+            '[' => {
+                let ranges = self.class()?;
+                self.position(&ranges)
+            }
+            '\\' => {
+                let c = self.hex_escape()?;
+                self.position(&[(c, c)])
+            }
+            c if c.is_alphanumeric() => self.position(&[(c as u32, c as u32)]),
+            _ => None,
+        }
+    }
+
+    /// The atom read from `start` as `f`, with its quantifier if any: `x{n,m}` is `n`
+    /// copies then `m - n` optional ones, `x{n,}` is `n - 1` copies then `x+`. Each
+    /// copy is read again from `start`, for positions of its own.
+    fn quantified(&mut self, start: usize, f: Frag) -> Option<Frag> {
+        let (min, max) = match self.peek() {
+            Some(b'*') => (0, None),
+            Some(b'+') => (1, None),
+            Some(b'?') => (0, Some(1)),
+            Some(b'{') => {
+                self.i += 1;
+                let min = self.number()?;
+                let max = match self.eat(b',') {
+                    true if self.peek() == Some(b'}') => None,
+                    true => Some(self.number()?),
+                    false => Some(min),
+                };
+                if self.peek() != Some(b'}') || max.is_some_and(|max| max < min) {
+                    return None;
+                }
+                (min, max)
+            }
+            _ => return Some(f),
+        };
+        self.i += 1;
+        // Lazy or greedy: the same strings match.
+        self.eat(b'?');
+        if min.max(max.unwrap_or(0)) > MAX_POSITIONS {
+            return None;
+        }
+        let after = self.i;
+        let mut acc = EMPTY;
+        let copies = max.unwrap_or(min.max(1));
+        for k in 0..copies {
+            let mut g = if k == 0 {
+                f
+            } else {
+                self.i = start;
+                self.atom()?
+            };
+            if max.is_none() && k + 1 == copies {
+                for p in bits(g.last) {
+                    self.follow[p] |= g.first;
+                }
+            }
+            g.nullable |= k >= min;
+            acc = self.concat(acc, g);
+        }
+        self.i = after;
+        Some(acc)
+    }
+
+    fn number(&mut self) -> Option<usize> {
+        let rest = &self.src[self.i..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let n = rest[..digits].parse().ok()?;
+        self.i += digits;
+        Some(n)
+    }
+
+    /// `\x{..}`, after the backslash.
+    fn hex_escape(&mut self) -> Option<u32> {
+        let rest = self.src[self.i..].strip_prefix("x{")?;
+        let close = rest.find('}')?;
+        let c = char::from_u32(u32::from_str_radix(&rest[..close], 16).ok()?)?;
+        self.i += close + 3;
+        Some(c as u32)
+    }
+
+    /// A class, after its `[`: sorted, disjoint, non-adjacent code point ranges.
+    fn class(&mut self) -> Option<Vec<(u32, u32)>> {
+        let negated = self.eat(b'^');
+        let mut ranges = Vec::new();
+        while !self.eat(b']') {
+            if self.eat(b'[') {
+                ranges.extend(self.class()?);
+                continue;
+            }
+            let lo = self.class_char()?;
+            let mut hi = lo;
+            if self.peek() == Some(b'-') && self.src.as_bytes().get(self.i + 1) != Some(&b']') {
+                self.i += 1;
+                hi = self.class_char()?;
+            }
+            if lo > hi {
+                return None;
+            }
+            ranges.push((lo, hi));
+        }
+        ranges.sort_unstable();
+        let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
+        for (lo, hi) in ranges {
+            match merged.last_mut() {
+                Some(last) if lo <= last.1 + 1 => last.1 = last.1.max(hi),
+                _ => merged.push((lo, hi)),
+            }
+        }
+        if !negated {
+            return Some(merged);
+        }
+        // The complement among scalar values (surrogates are never in a `&str`).
+        let mut out = Vec::with_capacity(merged.len() + 2);
+        let mut from = 0;
+        for (lo, hi) in merged.into_iter().chain([(0x11_0000, 0x11_0000)]) {
+            if lo > from {
+                let to = lo - 1;
+                if from < 0xD800 {
+                    out.push((from, to.min(0xD7FF)));
+                }
+                if to > 0xDFFF {
+                    out.push((from.max(0xE000), to));
+                }
+            }
+            from = hi + 1;
+        }
+        Some(out)
+    }
+
+    /// A class member or range end: `\x{..}`, `\n`, `\r` or a raw ASCII alphanumeric.
+    fn class_char(&mut self) -> Option<u32> {
+        let b = self.peek()?;
+        self.i += 1;
+        match b {
+            b'\\' if self.eat(b'n') => Some(u32::from(b'\n')),
+            b'\\' if self.eat(b'r') => Some(u32::from(b'\r')),
+            b'\\' => self.hex_escape(),
+            b if b.is_ascii_alphanumeric() || b == b'_' => Some(u32::from(b)),
+            _ => None,
+        }
+    }
+
+    fn position(&mut self, ranges: &[(u32, u32)]) -> Option<Frag> {
+        let p = self.follow.len();
+        if p == MAX_POSITIONS {
+            return None;
+        }
+        self.follow.push(0);
+        for &(lo, hi) in ranges {
+            self.ranges.push((p as u8, lo, hi));
+            self.cost += match (char::from_u32(lo), char::from_u32(hi)) {
+                _ if hi < 0x80 => 1,
+                (Some(lo), Some(hi)) => regex_syntax::utf8::Utf8Sequences::new(lo, hi)
+                    .map(|s| s.len())
+                    .sum(),
+                _ => return None,
+            };
+        }
+        Some(Frag {
+            first: 1 << p,
+            last: 1 << p,
+            nullable: false,
+        })
+    }
+
+    fn concat(&mut self, a: Frag, b: Frag) -> Frag {
+        for p in bits(a.last) {
+            self.follow[p] |= b.first;
+        }
+        Frag {
+            first: a.first | if a.nullable { b.first } else { 0 },
+            last: b.last | if b.nullable { a.last } else { 0 },
+            nullable: a.nullable && b.nullable,
+        }
+    }
+}
+
+/// Compiles `src` into the cheapest matcher with its ECMA meaning; the error says why
+/// it cannot be given that meaning.
+pub(crate) fn compile_matcher(src: &str) -> Result<Matcher, String> {
+    if let Some(f) = FixedPattern::parse(src) {
+        return Ok(Matcher::Fixed(f));
+    }
     let translated = translate(src)?;
-    RegexBuilder::new(&translated)
+    match Dfa::new(&translated) {
+        Some(d) => Ok(Matcher::Dfa(Box::new(d))),
+        None => build(&translated).map(Matcher::Regex),
+    }
+}
+
+/// Translates and compiles `src` with the `regex` crate alone (the reference the
+/// other matchers are tested against); the error says why it cannot be given ECMA
+/// meaning.
+#[cfg(test)]
+pub(crate) fn compile(src: &str) -> Result<Regex, String> {
+    build(&translate(src)?)
+}
+
+/// Builds the regex for a translated pattern; the error is the one a schema author sees.
+fn build(translated: &str) -> Result<Regex, String> {
+    RegexBuilder::new(translated)
         .size_limit(SIZE_LIMIT)
         .dfa_size_limit(SIZE_LIMIT)
         .build()
@@ -519,12 +1075,19 @@ pub(crate) fn translate(src: &str) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::compile;
+    use super::{compile, compile_matcher, Matcher};
 
+    /// The verdict of the `regex` engine, checked against the matcher the pattern gets.
     fn m(p: &str, s: &str) -> bool {
-        compile(p)
+        let verdict = compile(p)
             .unwrap_or_else(|e| panic!("{p}: {e}"))
-            .is_match(s)
+            .is_match(s);
+        assert_eq!(
+            compile_matcher(p).unwrap().is_match(s),
+            verdict,
+            "{p} on {s:?}"
+        );
+        verdict
     }
 
     #[test]
@@ -554,7 +1117,6 @@ mod tests {
 
     #[test]
     fn fixed_patterns_agree_with_the_regex_engine() {
-        use super::{compile_matcher, Matcher};
         let patterns = [
             r"^[A-Z]{3}$",
             r"^\d{4}-\d{2}-\d{2}$",
@@ -609,10 +1171,167 @@ mod tests {
             r"^a{2,3}$",
         ] {
             assert!(
-                matches!(compile_matcher(p).unwrap(), Matcher::Regex(_)),
+                !matches!(compile_matcher(p).unwrap(), Matcher::Fixed(_)),
                 "{p} is not fixed"
             );
         }
+    }
+
+    /// Patterns on both sides of the automaton's limits, and which engine they get.
+    #[test]
+    fn automaton_shapes() {
+        for p in [
+            r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2})$",
+            r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$",
+            r"[0-9]{3}",
+            r"^a|b$",
+            r"^^a$$|^$|b",
+            r"",
+            r"a*",
+            r"^[a-z0-9_-]{1,64}$",
+            r"^[^\D]\W[\S\d]?\.$",
+            r"^[^]$",
+            r"^[]$",
+            r"a(?:){100}",
+        ] {
+            assert!(
+                matches!(compile_matcher(p).unwrap(), Matcher::Dfa(_)),
+                "{p} should take the automaton"
+            );
+        }
+        for p in [
+            r"\bfoo\b",
+            r"^\p{Letter}cole$",
+            r"^(?<year>\d{4})$",
+            r"(^a|b)",
+            r"a^b",
+            r"(a$)b",
+            r"$^",
+            r"^[a-z]{1,200}$",
+            r"(a|b)*a(a|b){12}",
+            r"\p{Letter}{24}",
+            r"a{1000}",
+            r"(?:(?:){100}){100}",
+        ] {
+            assert!(
+                matches!(compile_matcher(p).unwrap(), Matcher::Regex(_)),
+                "{p} should go to the regex engine"
+            );
+        }
+        // A class of a thousand CJK characters: a few copies are more than the
+        // automaton takes on (left to `regex`), forty are too large for `regex` and
+        // stay refused with its reason.
+        let class: String = (0..1000u32)
+            .map(|k| format!("\\u{:04x}", 0x4E00 + 2 * k))
+            .collect();
+        let few = format!("^[{class}]{{3}}$");
+        assert!(matches!(compile_matcher(&few).unwrap(), Matcher::Regex(_)));
+        let many = format!("^[{class}]{{40}}$");
+        assert_eq!(
+            compile_matcher(&many).err().as_deref(),
+            Some("pattern is too large")
+        );
+    }
+
+    /// Random patterns and inputs: the matcher `compile_matcher` picks agrees with
+    /// the `regex` engine on every one.
+    #[test]
+    fn automaton_agrees_with_the_regex_engine() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        const ATOMS: [&str; 34] = [
+            "a",
+            "b",
+            "é",
+            ".",
+            r"\s",
+            r"\S",
+            r"\d",
+            r"\D",
+            r"\w",
+            r"\W",
+            r"[^a\s]",
+            "[a-cé]",
+            "[^]",
+            "[]",
+            r"\u2003",
+            " ",
+            "1",
+            "^",
+            "$",
+            r"[\D_]",
+            r"[^\W\s]",
+            r"[\S-]",
+            r"\.",
+            r"\-",
+            "{",
+            "}",
+            r"[\b\t]",
+            r"\x41",
+            r"\cJ",
+            "-",
+            r"[^\u00e0-\u{1F600}]",
+            r"\b",
+            "ǅ",
+            "٣",
+        ];
+        const CHARS: [&str; 23] = [
+            "a", "b", "c", "é", "1", " ", "\u{A0}", "\u{2003}", "\n", "\u{2028}", "_", "Z", "🐲",
+            "\u{FEFF}", "-", ".", "{", "\t", "A", "٣", "\u{FFFD}", "\r", "\u{E000}",
+        ];
+        fn pattern(next: &mut dyn FnMut(usize) -> usize, depth: usize) -> String {
+            let mut out = String::new();
+            for _ in 0..1 + next(4) {
+                let atom = match next(8) {
+                    0 if depth < 3 => format!("({})", pattern(next, depth + 1)),
+                    1 if depth < 3 => {
+                        format!(
+                            "(?:{}|{})",
+                            pattern(next, depth + 1),
+                            pattern(next, depth + 1)
+                        )
+                    }
+                    _ => ATOMS[next(ATOMS.len())].to_string(),
+                };
+                let quantifiable = atom != "^" && atom != "$";
+                out.push_str(&atom);
+                if quantifiable {
+                    let quantifiers = [
+                        "", "", "", "?", "*", "+", "{2}", "{1,3}", "{2,}", "+?", "{0}",
+                    ];
+                    out.push_str(quantifiers[next(quantifiers.len())]);
+                }
+            }
+            out
+        }
+        let mut dfas = 0;
+        for _ in 0..3000 {
+            let mut p = pattern(&mut next, 0);
+            if next(3) == 0 {
+                p = format!("{p}|{}", pattern(&mut next, 1));
+            }
+            p = match next(6) {
+                0 | 1 => format!("^{p}$"),
+                2 => format!("^{p}"),
+                3 => format!("{p}$"),
+                _ => p,
+            };
+            let (Ok(fast), Ok(reference)) = (compile_matcher(&p), compile(&p)) else {
+                assert_eq!(compile_matcher(&p).err(), compile(&p).err(), "{p}");
+                continue;
+            };
+            dfas += matches!(fast, Matcher::Dfa(_)) as usize;
+            for _ in 0..30 {
+                let s: String = (0..next(20)).map(|_| CHARS[next(CHARS.len())]).collect();
+                assert_eq!(fast.is_match(&s), reference.is_match(&s), "{p} on {s:?}");
+            }
+        }
+        assert!(dfas > 1000, "only {dfas} patterns took the automaton");
     }
 
     #[test]
