@@ -1,7 +1,7 @@
 //! The C surface (SPEC §3). No logic lives here: only the boundary.
 //!
 //! One module per C type; every `extern "C"` entry point runs its body through
-//! [`boundary`], which catches panics, turns a NULL handle into a status and hands
+//! `boundary`, which catches panics, turns a NULL handle into a status and hands
 //! the message of a failure back through the call's optional `tg_error **error_out`.
 //! `include/toolgate.h` is generated from these files by `build.rs` (cbindgen), so
 //! the doc comments here are the C documentation.
@@ -21,7 +21,7 @@
 // The C names are the Rust names: cbindgen copies them into the header as they are.
 #![allow(non_camel_case_types)]
 
-pub mod boundary;
+pub(crate) mod boundary;
 pub mod error;
 pub mod errors;
 pub mod registry;
