@@ -595,25 +595,41 @@ fn walk_array<'a, S: Sink<'a>>(
             }
         }
     }
-    if let Some(min) = a.min {
-        if count < min {
-            sink.report("minItems", Member::None, |m| {
-                m.push_str("expected at least ");
-                push_count(m, min, "item", "items");
-                m.push_str(", got ");
-                push_u64(m, count);
-            })?;
+    check_count(
+        sink,
+        count,
+        (a.min, a.max),
+        ("minItems", "maxItems"),
+        ("item", "items"),
+    )
+}
+
+/// A count against its bounds (`minItems`/`maxItems`, `minLength`/`maxLength`), with
+/// the message `expected at least 2 items, got 1`.
+#[inline(always)]
+fn check_count<'a, S: Sink<'a>>(
+    sink: &mut S,
+    n: u64,
+    (min, max): (Option<u64>, Option<u64>),
+    (min_keyword, max_keyword): (&'static str, &'static str),
+    (one, many): (&str, &str),
+) -> W {
+    let mut check = |keyword, bound: u64, fails: bool, relation| {
+        if !fails {
+            return Ok(());
         }
+        sink.report(keyword, Member::None, |m| {
+            m.push_str(relation);
+            push_count(m, bound, one, many);
+            m.push_str(", got ");
+            push_u64(m, n);
+        })
+    };
+    if let Some(min) = min {
+        check(min_keyword, min, n < min, "expected at least ")?;
     }
-    if let Some(max) = a.max {
-        if count > max {
-            sink.report("maxItems", Member::None, |m| {
-                m.push_str("expected at most ");
-                push_count(m, max, "item", "items");
-                m.push_str(", got ");
-                push_u64(m, count);
-            })?;
-        }
+    if let Some(max) = max {
+        check(max_keyword, max, n > max, "expected at most ")?;
     }
     Ok(())
 }
@@ -621,27 +637,13 @@ fn walk_array<'a, S: Sink<'a>>(
 #[inline(always)]
 fn check_string<'a, S: Sink<'a>>(sr: &StringRules, s: JsonStr<'a>, span: &[u8], sink: &mut S) -> W {
     if sr.min.is_some() || sr.max.is_some() {
-        let n = s.char_count() as u64;
-        if let Some(min) = sr.min {
-            if n < min {
-                sink.report("minLength", Member::None, |m| {
-                    m.push_str("expected at least ");
-                    push_count(m, min, "character", "characters");
-                    m.push_str(", got ");
-                    push_u64(m, n);
-                })?;
-            }
-        }
-        if let Some(max) = sr.max {
-            if n > max {
-                sink.report("maxLength", Member::None, |m| {
-                    m.push_str("expected at most ");
-                    push_count(m, max, "character", "characters");
-                    m.push_str(", got ");
-                    push_u64(m, n);
-                })?;
-            }
-        }
+        check_count(
+            sink,
+            s.char_count() as u64,
+            (sr.min, sr.max),
+            ("minLength", "maxLength"),
+            ("character", "characters"),
+        )?;
     }
     if let Some(p) = &sr.pattern {
         let matched = match s.as_plain_str() {
