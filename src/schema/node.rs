@@ -31,6 +31,14 @@ pub(crate) struct Rules {
     pub checks_value: bool,
 }
 
+impl Rules {
+    /// The `type` keyword, when it refuses values of the type whose bit is `bit`.
+    #[inline(always)]
+    pub fn type_refusing(&self, bit: u8) -> Option<&Types> {
+        self.types.as_ref().filter(|t| t.mask & bit == 0)
+    }
+}
+
 /// `type`: a set of JSON types, and how to name it in a message.
 pub(crate) struct Types {
     pub mask: u8,

@@ -325,10 +325,8 @@ fn walk_value<'a, S: Sink<'a>>(node: &Node, r: &mut Reader<'a>, depth: usize, si
     match kind {
         Kind::String => {
             let s = r.read_string()?;
-            if let Some(t) = &rules.types {
-                if t.mask & T_STRING == 0 {
-                    return type_mismatch(t, kind, None, r, depth, sink);
-                }
+            if let Some(t) = rules.type_refusing(T_STRING) {
+                return type_mismatch(t, kind, None, r, depth, sink);
             }
             if let Some(sr) = &rules.string {
                 check_string(sr, s, &r.input()[start..r.pos()], sink)?;
@@ -347,10 +345,8 @@ fn walk_value<'a, S: Sink<'a>>(node: &Node, r: &mut Reader<'a>, depth: usize, si
             }
         }
         Kind::Object => {
-            if let Some(t) = &rules.types {
-                if t.mask & T_OBJECT == 0 {
-                    return type_mismatch(t, kind, None, r, depth, sink);
-                }
+            if let Some(t) = rules.type_refusing(T_OBJECT) {
+                return type_mismatch(t, kind, None, r, depth, sink);
             }
             match &rules.object {
                 Some(o) => walk_object(o, r, depth, sink)?,
@@ -358,10 +354,8 @@ fn walk_value<'a, S: Sink<'a>>(node: &Node, r: &mut Reader<'a>, depth: usize, si
             }
         }
         Kind::Array => {
-            if let Some(t) = &rules.types {
-                if t.mask & T_ARRAY == 0 {
-                    return type_mismatch(t, kind, None, r, depth, sink);
-                }
+            if let Some(t) = rules.type_refusing(T_ARRAY) {
+                return type_mismatch(t, kind, None, r, depth, sink);
             }
             match &rules.array {
                 Some(a) => walk_array(a, r, depth, sink)?,
@@ -370,15 +364,13 @@ fn walk_value<'a, S: Sink<'a>>(node: &Node, r: &mut Reader<'a>, depth: usize, si
         }
         Kind::True | Kind::False | Kind::Null => {
             r.read_literal(kind)?;
-            if let Some(t) = &rules.types {
-                let bit = if kind == Kind::Null {
-                    T_NULL
-                } else {
-                    T_BOOLEAN
-                };
-                if t.mask & bit == 0 {
-                    return type_mismatch(t, kind, None, r, depth, sink);
-                }
+            let bit = if kind == Kind::Null {
+                T_NULL
+            } else {
+                T_BOOLEAN
+            };
+            if let Some(t) = rules.type_refusing(bit) {
+                return type_mismatch(t, kind, None, r, depth, sink);
             }
         }
     }
