@@ -12,9 +12,10 @@
 //! `skip` (toolgate against `{"type":"object"}`: the strict reader alone), `floor`
 //! (`serde_json::from_slice::<IgnoredAny>`), `validate_json_invalid` (toolgate's error
 //! path on the seed's invalid call), `none`; and for the two realistic calls,
-//! `flight_is_valid`, `flight_floor`, `flight_validate_json_invalid`, `event_is_valid`,
-//! `event_floor`, `event_validate_json_invalid`; `call` and `flight_call`: a full
-//! registry call (10 tools) on the valid get_weather and search_flights calls.
+//! `flight_is_valid`, `flight_floor`, `flight_skip`, `flight_validate_json_invalid`,
+//! `event_is_valid`, `event_floor`, `event_skip`, `event_validate_json_invalid`; `call`
+//! and `flight_call`: a full registry call (10 tools) on the valid get_weather and
+//! search_flights calls.
 
 use std::hint::black_box;
 
@@ -44,11 +45,13 @@ fn main() {
             "validate_json_invalid" => weather.validate_json(black_box(invalid)).len(),
             "flight_is_valid" => flight.is_valid(black_box(FLIGHT_VALID.as_bytes())) as usize,
             "flight_floor" => floor_parse(black_box(FLIGHT_VALID.as_bytes())) as usize,
+            "flight_skip" => object.is_valid(black_box(FLIGHT_VALID.as_bytes())) as usize,
             "flight_validate_json_invalid" => flight
                 .validate_json(black_box(FLIGHT_INVALID.as_bytes()))
                 .len(),
             "event_is_valid" => event.is_valid(black_box(EVENT_VALID.as_bytes())) as usize,
             "event_floor" => floor_parse(black_box(EVENT_VALID.as_bytes())) as usize,
+            "event_skip" => object.is_valid(black_box(EVENT_VALID.as_bytes())) as usize,
             "event_validate_json_invalid" => event
                 .validate_json(black_box(EVENT_INVALID.as_bytes()))
                 .len(),
