@@ -127,20 +127,16 @@ impl<'a> Sink<'a> for Collect<'a> {
             Member::Name(n) => Some(std::borrow::Cow::Borrowed(*n)),
             Member::Key(k) => Some(k.to_cow()),
         };
-        let pointer = if self.path.is_empty() && extra.is_none() {
-            // The whole value: the empty pointer, which needs no allocation.
-            String::new()
-        } else {
-            let mut p = render_pointer(&self.path);
-            if let Some(name) = &extra {
-                super::compile::push_pointer_token(&mut p, name);
-            }
-            p
-        };
+        let (path, pointer) = render_path_and_pointer(&self.path, extra.as_deref());
         let mut text = String::with_capacity(capacity);
         message(&mut text);
+        if self.errors.capacity() == 0 {
+            // A refused call rarely has one error: room for several at once spares
+            // the copies of growing 4 -> 8.
+            self.errors.reserve_exact(8);
+        }
         self.errors.push(ValidationError {
-            path: render_path(&self.path),
+            path,
             pointer,
             keyword,
             message: text,
@@ -188,44 +184,49 @@ fn rendered_len(segs: &[Seg<'_>]) -> usize {
 
 /// Seed 000 form: `$`, `.name`, `["a.b"]`, `[3]`.
 pub(crate) fn render_path(segs: &[Seg<'_>]) -> String {
-    let mut out = String::with_capacity(rendered_len(segs));
-    out.push('$');
-    for s in segs {
-        match s {
-            Seg::Key(k) => match k.as_plain_str() {
-                Some(name) if is_identifier(name.as_bytes()) => {
-                    out.push('.');
-                    out.push_str(name);
-                }
-                _ => {
-                    out.push('[');
-                    write_json_string(&mut out, &k.to_cow());
-                    out.push(']');
-                }
-            },
-            Seg::Index(i) => {
-                out.push('[');
-                push_u64(&mut out, *i as u64);
-                out.push(']');
-            }
-        }
-    }
-    out
+    render_path_and_pointer(segs, None).0
 }
 
-/// RFC 6901 pointer; the whole value is the empty string.
-pub(crate) fn render_pointer(segs: &[Seg<'_>]) -> String {
-    let mut out = String::with_capacity(rendered_len(segs));
+/// Both forms of a path in one pass: the seed 000 path (`$`, `.name`, `["a.b"]`,
+/// `[3]`) and the RFC 6901 pointer, extended by `member` when the fix goes inside
+/// the value. The whole value's pointer is the empty string, which needs no
+/// allocation.
+pub(crate) fn render_path_and_pointer(segs: &[Seg<'_>], member: Option<&str>) -> (String, String) {
+    let capacity = rendered_len(segs) + member.map_or(0, |m| m.len() + 1);
+    let mut path = String::with_capacity(capacity);
+    let mut pointer = if segs.is_empty() && member.is_none() {
+        String::new()
+    } else {
+        String::with_capacity(capacity)
+    };
+    path.push('$');
     for s in segs {
         match s {
-            Seg::Key(k) => super::compile::push_pointer_token(&mut out, &k.to_cow()),
+            Seg::Key(k) => {
+                let name = k.to_cow();
+                if k.as_plain_str().is_some() && is_identifier(name.as_bytes()) {
+                    path.push('.');
+                    path.push_str(&name);
+                } else {
+                    path.push('[');
+                    write_json_string(&mut path, &name);
+                    path.push(']');
+                }
+                super::compile::push_pointer_token(&mut pointer, &name);
+            }
             Seg::Index(i) => {
-                out.push('/');
-                push_u64(&mut out, *i as u64);
+                path.push('[');
+                push_u64(&mut path, *i as u64);
+                path.push(']');
+                pointer.push('/');
+                push_u64(&mut pointer, *i as u64);
             }
         }
     }
-    out
+    if let Some(name) = member {
+        super::compile::push_pointer_token(&mut pointer, name);
+    }
+    (path, pointer)
 }
 
 /// Longest rendering of an instance value quoted in a message; a model can send
