@@ -138,6 +138,62 @@ fn duplicates_are_refused_in_every_position() {
     assert!(malformed(big.as_bytes()).contains(r#"duplicate property "k250""#));
 }
 
+/// Objects whose schema names many properties keep track of the ones seen in a word
+/// (up to 64), four words (up to 256) or a vector (beyond): each size finds a
+/// duplicate of a known property and reports the missing required ones.
+#[test]
+fn known_properties_are_tracked_at_every_schema_size() {
+    for count in [3usize, 64, 65, 256, 257, 600] {
+        let props: Vec<String> = (0..count)
+            .map(|i| format!(r#""p{i}":{{"type":"integer"}}"#))
+            .collect();
+        let last = count - 1;
+        let schema = format!(
+            r#"{{"type":"object","properties":{{{}}},"required":["p0","p{last}"]}}"#,
+            props.join(",")
+        );
+        let s = Schema::compile(schema.as_bytes()).unwrap();
+        let all: Vec<String> = (0..count).map(|i| format!(r#""p{i}":{i}"#)).collect();
+        let full = format!("{{{}}}", all.join(","));
+        assert!(s.is_valid(full.as_bytes()), "{count} properties");
+
+        let duplicate = format!(r#"{{{},"p{last}":0}}"#, all.join(","));
+        assert!(!s.is_valid(duplicate.as_bytes()), "{count} properties");
+        let errs = s.validate_json(duplicate.as_bytes());
+        assert_eq!(errs.len(), 1, "{count} properties: {errs:?}");
+        assert!(
+            errs[0]
+                .message
+                .contains(&format!(r#"duplicate property "p{last}""#)),
+            "{count} properties: {}",
+            errs[0].message
+        );
+
+        let middle: Vec<&String> = all[1..last].iter().collect();
+        let partial = format!(
+            "{{{}}}",
+            middle
+                .iter()
+                .map(|m| m.as_str())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let lines: Vec<String> = s
+            .validate_json(partial.as_bytes())
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "$: missing required property \"p0\"".to_string(),
+                format!("$: missing required property \"p{last}\""),
+            ],
+            "{count} properties"
+        );
+    }
+}
+
 #[test]
 fn empty_arguments_mean_empty_object() {
     let s = Schema::compile(br#"{"type":"object","required":["a"]}"#).unwrap();

@@ -464,52 +464,82 @@ fn explain_any_of<'a>(
     msg
 }
 
-/// Tracks which known properties an object had, without allocating for up to 256
-/// (one word for up to 64, the common case).
+/// Which known properties an object had: their duplicate check and the `required`
+/// check. Two kinds, chosen per object so that the common one costs a word and no
+/// dispatch: [`u64`] bits for up to 64 properties, [`Seen`] beyond.
+trait Marks {
+    fn with_room(n: usize) -> Self;
+    /// Marks `i`; false when it was already marked (a duplicate key).
+    fn set(&mut self, i: usize) -> bool;
+    fn get(&self, i: usize) -> bool;
+}
+
+impl Marks for u64 {
+    #[inline(always)]
+    fn with_room(_: usize) -> Self {
+        0
+    }
+    #[inline(always)]
+    fn set(&mut self, i: usize) -> bool {
+        let bit = 1u64 << (i % 64);
+        let fresh = *self & bit == 0;
+        *self |= bit;
+        fresh
+    }
+    #[inline(always)]
+    fn get(&self, i: usize) -> bool {
+        *self & (1 << (i % 64)) != 0
+    }
+}
+
+/// Marks for more than 64 properties, without allocating for up to 256.
 enum Seen {
-    Bits(u64),
     Wide([u64; 4]),
     Heap(Vec<bool>),
 }
 
-impl Seen {
-    #[inline]
-    fn new(n: usize) -> Seen {
+impl Marks for Seen {
+    fn with_room(n: usize) -> Seen {
         match n {
-            0..=64 => Seen::Bits(0),
-            65..=256 => Seen::Wide([0; 4]),
+            0..=256 => Seen::Wide([0; 4]),
             _ => Seen::Heap(vec![false; n]),
         }
     }
-    /// Marks `i`; false when it was already marked (a duplicate key).
-    #[inline]
     fn set(&mut self, i: usize) -> bool {
-        let (word, bit) = match self {
-            Seen::Bits(bits) => (bits, 1u64 << (i % 64)),
-            Seen::Wide(words) => (&mut words[i / 64], 1u64 << (i % 64)),
-            Seen::Heap(v) => return !std::mem::replace(&mut v[i], true),
-        };
-        let fresh = *word & bit == 0;
-        *word |= bit;
-        fresh
+        match self {
+            Seen::Wide(words) => words[i / 64].set(i),
+            Seen::Heap(v) => !std::mem::replace(&mut v[i], true),
+        }
     }
-    #[inline]
     fn get(&self, i: usize) -> bool {
         match self {
-            Seen::Bits(bits) => *bits & (1 << (i % 64)) != 0,
-            Seen::Wide(words) => words[i / 64] & (1 << (i % 64)) != 0,
+            Seen::Wide(words) => words[i / 64].get(i),
             Seen::Heap(v) => v[i],
         }
     }
 }
 
+#[inline(always)]
 fn walk_object<'a, S: Sink<'a>>(
     o: &ObjectRules,
     r: &mut Reader<'a>,
     depth: usize,
     sink: &mut S,
 ) -> W {
-    let mut seen = Seen::new(o.props.len());
+    if o.props.len() <= 64 {
+        walk_members::<S, u64>(o, r, depth, sink)
+    } else {
+        walk_members::<S, Seen>(o, r, depth, sink)
+    }
+}
+
+fn walk_members<'a, S: Sink<'a>, M: Marks>(
+    o: &ObjectRules,
+    r: &mut Reader<'a>,
+    depth: usize,
+    sink: &mut S,
+) -> W {
+    let mut seen = M::with_room(o.props.len());
     // Keys the schema does not name; built on the first such key, so an object with
     // only known properties never pays for it.
     let mut others: Option<KeySet<'a>> = None;
