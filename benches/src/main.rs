@@ -1,9 +1,10 @@
 //! `cargo run -p toolgate-bench --release [-- --rounds N --ms M]`
 //!
 //! Runs every contender in this one process on the same `&[u8]` inputs, interleaved:
-//! each round gives every contender a fixed time slice (default 10 rounds × 100 ms), and
-//! the figure reported is the median of its rounds. Prints markdown tables of ns/op,
-//! the ratios the issues set as targets, and PASS/MISS for each target.
+//! each round gives every contender a fixed time slice (default 25 rounds × 40 ms).
+//! A time is the median of its rounds; a ratio is the median of the rounds' own
+//! ratios (see [`paired`]). Prints markdown tables of ns/op, the ratios the issues set
+//! as targets, and PASS/MISS for each target.
 //!
 //! Timing figures only: nothing here asserts a time, and no unit test does.
 
@@ -21,8 +22,8 @@ struct Config {
 
 fn parse_args() -> Config {
     let mut cfg = Config {
-        rounds: 10,
-        slice: Duration::from_millis(100),
+        rounds: 25,
+        slice: Duration::from_millis(40),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -49,8 +50,9 @@ fn parse_args() -> Config {
             "-h" | "--help" => {
                 println!(
                     "usage: toolgate-bench [--rounds N] [--ms M] [--quick]\n\
-                     Runs each contender N rounds (default 10) of M ms (default 100), interleaved,\n\
-                     and prints ns/op (median of rounds), ratios and PASS/MISS per target."
+                     Runs each contender N rounds (default 25) of M ms (default 40), interleaved,\n\
+                     and prints ns/op (median of rounds), ratios (median of the rounds' ratios)\n\
+                     and PASS/MISS per target."
                 );
                 std::process::exit(0);
             }
@@ -151,12 +153,30 @@ fn run_interleaved(entries: &mut [Entry<'_>], cfg: &Config) {
     eprintln!();
 }
 
-fn get(entries: &[Entry<'_>], key: &str) -> f64 {
+fn entry<'e, 'a>(entries: &'e [Entry<'a>], key: &str) -> &'e Entry<'a> {
     entries
         .iter()
         .find(|e| e.key == key)
         .unwrap_or_else(|| panic!("no entry {key}"))
-        .median()
+}
+
+fn get(entries: &[Entry<'_>], key: &str) -> f64 {
+    entry(entries, key).median()
+}
+
+/// `num ÷ den` as the median of the rounds' own ratios. Each round times the two
+/// moments apart, so a drift of the whole machine's speed (up to 2x within a minute
+/// on a shared VM) cancels out of every round's ratio, which a ratio of the two
+/// medians, taken from different rounds, does not do.
+fn paired(entries: &[Entry<'_>], num: &str, den: &str) -> f64 {
+    let (n, d) = (entry(entries, num), entry(entries, den));
+    let ratios: Vec<f64> = n
+        .samples
+        .iter()
+        .zip(&d.samples)
+        .map(|(a, b)| a / b)
+        .collect();
+    median(&ratios)
 }
 
 fn fmt_ns(ns: f64) -> String {
@@ -332,14 +352,13 @@ fn main() {
     println!("|---|---:|---:|---:|---:|---:|---:|");
     for (case, _) in &compiled {
         let n = case.name;
-        let g = |k: &str| get(&entries, &format!("{n}|{k}"));
-        let (floor, tiv, tvj) = (g("floor"), g("tg_is_valid"), g("tg_validate_json"));
-        let r_js_iv = g("js_is_valid") / tiv;
-        let r_boon_iv = g("boon_is_valid") / tiv;
-        let r_floor = tiv / floor;
-        let r_js_err = g("js_errors") / tvj;
-        let r_boon_err = g("boon_errors") / tvj;
-        let r_vj_floor = tvj / floor;
+        let r = |a: &str, b: &str| paired(&entries, &format!("{n}|{a}"), &format!("{n}|{b}"));
+        let r_js_iv = r("js_is_valid", "tg_is_valid");
+        let r_boon_iv = r("boon_is_valid", "tg_is_valid");
+        let r_floor = r("tg_is_valid", "floor");
+        let r_js_err = r("js_errors", "tg_validate_json");
+        let r_boon_err = r("boon_errors", "tg_validate_json");
+        let r_vj_floor = r("tg_validate_json", "floor");
         println!(
             "| {n} | {r_js_iv:.2}x | {r_boon_iv:.2}x | {r_floor:.2}x | {r_js_err:.2}x | {r_boon_err:.2}x | {r_vj_floor:.2}x |"
         );
@@ -413,7 +432,8 @@ fn main() {
     for (name, bytes) in compile_inputs {
         let g = |k: &str| get(&entries, &format!("{name}|{k}"));
         let tg = g("tg");
-        let cell = |k: &str| format!("{} ({:.2}x)", fmt_ns(g(k)), g(k) / tg);
+        let r = |k: &str| paired(&entries, &format!("{name}|{k}"), &format!("{name}|tg"));
+        let cell = |k: &str| format!("{} ({:.2}x)", fmt_ns(g(k)), r(k));
         println!(
             "| {name} | {} | {} | {} | {} | {} | {} |",
             bytes.len(),
@@ -425,7 +445,7 @@ fn main() {
         );
         targets.push(at_least(
             format!("compile {name}: jsonschema validator_for (from Value) ÷ toolgate compile (from bytes)"),
-            g("js_value") / tg,
+            r("js_value"),
             3.0,
         ));
     }
@@ -482,27 +502,29 @@ fn main() {
     println!("|---|---:|---:|---:|---:|---:|---:|");
     for (label, _, _, _) in reg_inputs {
         let g = |k: &str| get(&entries, &format!("{label}|{k}"));
-        let (iv, c10, c10k) = (g("is_valid"), g("call10"), g("call10k"));
+        let r =
+            |a: &str, b: &str| paired(&entries, &format!("{label}|{a}"), &format!("{label}|{b}"));
+        let (r10, r10k, flat) = (
+            r("call10", "is_valid"),
+            r("call10k", "is_valid"),
+            r("call10k", "call10"),
+        );
         println!(
-            "| {label} | {} | {} | {} | {:.2}x | {:.2}x | {:.3} |",
-            fmt_ns(iv),
-            fmt_ns(c10),
-            fmt_ns(c10k),
-            c10 / iv,
-            c10k / iv,
-            c10k / c10
+            "| {label} | {} | {} | {} | {r10:.2}x | {r10k:.2}x | {flat:.3} |",
+            fmt_ns(g("is_valid")),
+            fmt_ns(g("call10")),
+            fmt_ns(g("call10k")),
         );
         targets.push(at_most(
             format!("{label}: registry call (10 tools) ÷ is_valid"),
-            c10 / iv,
+            r10,
             1.3,
         ));
         targets.push(at_most(
             format!("{label}: registry call (10,000 tools) ÷ is_valid"),
-            c10k / iv,
+            r10k,
             1.3,
         ));
-        let flat = c10k / c10;
         targets.push(Target {
             what: format!("{label}: call cost 10,000 tools ÷ 10 tools"),
             measured: flat,
