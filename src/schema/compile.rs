@@ -240,7 +240,12 @@ pub(crate) fn compile_node(v: &Value, ptr: &mut String) -> Result<Node, CompileE
                     obj.props.len() - 1
                 }
             };
-            obj.required.push(idx);
+            let mut message = String::from("missing required property ");
+            write_json_string(&mut message, name);
+            obj.required.push(Required {
+                index: idx,
+                message,
+            });
         }
         obj.finish();
         rules.object = Some(obj);

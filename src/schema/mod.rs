@@ -126,7 +126,7 @@ impl Schema {
     pub fn validate_json(&self, instance: &[u8]) -> Vec<ValidationError> {
         let input = crate::json::arguments_or_empty_object(instance);
         let mut sink = Collect {
-            path: Vec::with_capacity(8),
+            path: validate::PathStack::new(),
             errors: Vec::new(),
         };
         let mut r = Reader::new(input, self.max_depth);

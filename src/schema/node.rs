@@ -102,9 +102,18 @@ pub(crate) struct ObjectRules {
     pub seed: u32,
     /// Name → index into `props`, for property sets too large for `slots`.
     pub index: Option<HashMap<String, usize>>,
-    /// Indices into `props` of the required names, in the author's order.
-    pub required: Vec<usize>,
+    /// The required names, in the author's order.
+    pub required: Vec<Required>,
     pub additional: Option<Node>,
+}
+
+/// One name of `required`.
+pub(crate) struct Required {
+    /// Its index into `props`.
+    pub index: usize,
+    /// `missing required property "name"`, written once at compile time: a refused
+    /// call copies it rather than formatting it.
+    pub message: String,
 }
 
 const SLOTS: usize = 64;

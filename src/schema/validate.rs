@@ -103,8 +103,70 @@ impl<'a> Sink<'a> for FirstError {
 
 /// Collect mode: every violation, with its path and pointer.
 pub(crate) struct Collect<'a> {
-    pub path: Vec<Seg<'a>>,
+    pub path: PathStack<'a>,
     pub errors: Vec<ValidationError>,
+}
+
+/// The path to the value being walked: on the stack up to [`PathStack::INLINE`] steps
+/// deep (tool arguments rarely nest further), so collecting errors allocates only for
+/// the errors themselves.
+pub(crate) struct PathStack<'a> {
+    inline: [Seg<'a>; PathStack::INLINE],
+    len: usize,
+    /// Every step, once the path is deeper than `inline` holds.
+    spill: Vec<Seg<'a>>,
+}
+
+impl<'a> PathStack<'a> {
+    const INLINE: usize = 8;
+
+    pub fn new() -> Self {
+        PathStack {
+            inline: [Seg::Index(0); Self::INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    pub fn from_slice(segs: &[Seg<'a>]) -> Self {
+        let mut path = Self::new();
+        for &seg in segs {
+            path.push(seg);
+        }
+        path
+    }
+
+    #[inline]
+    fn push(&mut self, seg: Seg<'a>) {
+        if self.len < Self::INLINE {
+            self.inline[self.len] = seg;
+        } else {
+            if self.len == Self::INLINE {
+                self.spill.extend_from_slice(&self.inline);
+            }
+            self.spill.push(seg);
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        if self.len > Self::INLINE {
+            self.spill.pop();
+            if self.len == Self::INLINE + 1 {
+                self.spill.clear();
+            }
+        }
+        self.len = self.len.saturating_sub(1);
+    }
+
+    pub fn as_slice(&self) -> &[Seg<'a>] {
+        if self.len <= Self::INLINE {
+            &self.inline[..self.len]
+        } else {
+            &self.spill
+        }
+    }
 }
 
 impl<'a> Sink<'a> for Collect<'a> {
@@ -127,7 +189,7 @@ impl<'a> Sink<'a> for Collect<'a> {
             Member::Name(n) => Some(std::borrow::Cow::Borrowed(*n)),
             Member::Key(k) => Some(k.to_cow()),
         };
-        let (path, pointer) = render_path_and_pointer(&self.path, extra.as_deref());
+        let (path, pointer) = render_path_and_pointer(self.path.as_slice(), extra.as_deref());
         let mut text = String::with_capacity(capacity);
         message(&mut text);
         if self.errors.capacity() == 0 {
@@ -144,7 +206,7 @@ impl<'a> Sink<'a> for Collect<'a> {
         Ok(())
     }
     fn path(&self) -> Vec<Seg<'a>> {
-        self.path.clone()
+        self.path.as_slice().to_vec()
     }
 }
 
@@ -442,7 +504,7 @@ fn explain_any_of<'a>(
     let mut msg = String::from("does not match any schema in anyOf:");
     for (i, b) in branches.iter().enumerate() {
         let mut c = Collect {
-            path: path.clone(),
+            path: PathStack::from_slice(&path),
             errors: Vec::new(),
         };
         let _ = walk(b, &mut r.at(start), depth, &mut c);
@@ -583,12 +645,12 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
             }
         }
     }
-    for &i in &o.required {
-        if !seen.get(i) {
-            let name = &o.props[i].name;
-            sink.report("required", Member::Name(name), |m| {
-                m.push_str("missing required property ");
-                write_json_string(m, name);
+    for required in &o.required {
+        if !seen.get(required.index) {
+            let name = &o.props[required.index].name;
+            let message = &required.message;
+            sink.report_sized("required", Member::Name(name), message.len(), |m| {
+                m.push_str(message)
             })?;
         }
     }
