@@ -775,16 +775,24 @@ fn check_number<'a, S: Sink<'a>>(nr: &NumberRules, n: Number<'_>, sink: &mut S) 
 /// numerically, objects regardless of member order).
 #[inline(always)]
 fn matches_choice(c: &Choices, r: &Reader<'_>, start: usize, string: Option<JsonStr<'_>>) -> bool {
-    if let Some(strings) = &c.strings {
-        // The common enum of strings: compare the token directly.
-        return string.is_some_and(|s| match s.as_plain_str() {
-            Some(plain) => strings
-                .iter()
-                .any(|t| same_bytes(plain.as_bytes(), t.as_bytes())),
-            None => strings.iter().any(|t| s.eq_str(t)),
-        });
+    let Some(strings) = &c.strings else {
+        return c.values.iter().any(|v| equals(&mut r.at(start), v, 0));
+    };
+    // The common enum of strings: the token is compared directly. A plain loop, not
+    // `any` with a closure: the closure was left out of line, which cost 2-3% of a
+    // realistic call (callgrind).
+    let Some(s) = string else {
+        return false;
+    };
+    let Some(plain) = s.as_plain_str() else {
+        return strings.iter().any(|t| s.eq_str(t));
+    };
+    for t in strings {
+        if same_bytes(plain.as_bytes(), t.as_bytes()) {
+            return true;
+        }
     }
-    c.values.iter().any(|v| equals(&mut r.at(start), v, 0))
+    false
 }
 
 /// Reads one (well-formed) value and compares it with `v`.
