@@ -17,7 +17,8 @@
  *         -DTOOLGATE_LIB_DIR=$PWD/target/release
  *   cmake --build build/c-bench --target bench_call && build/c-bench/bench_call
  * Optional argument: seconds per measurement unit (default 0.5). Each ns/op figure is
- * the best of 20 interleaved rounds; throughput is the best of 3 runs. Run it on an
+ * the best of 20 interleaved rounds, each ratio the median of the rounds' own ratios;
+ * throughput is the best of 3 runs. Run it on an
  * otherwise idle machine: the thread-scaling figure needs two free cores.
  */
 #include <pthread.h>
@@ -237,15 +238,46 @@ static double throughput(const tg_registry *reg, int threads) {
     return best;
 }
 
-/* One input's figures: is_valid alone, and a call with 10 and with 10,000 tools. */
+#define ROUNDS 20
+
+/* One input's figures: is_valid alone, and a call with 10 and with 10,000 tools (best
+ * round of each), and each round's own ratios. */
 typedef struct figures {
     double valid_ns, small_ns, large_ns;
+    double small_ratio[ROUNDS], large_ratio[ROUNDS], flat_ratio[ROUNDS];
 } figures;
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of `n` values (sorted in place). */
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Records one round of `in`'s three timings into `fig`. */
+static void record(figures *fig, int round, double v, double c10, double c10k) {
+    fig->valid_ns = v < fig->valid_ns ? v : fig->valid_ns;
+    fig->small_ns = c10 < fig->small_ns ? c10 : fig->small_ns;
+    fig->large_ns = c10k < fig->large_ns ? c10k : fig->large_ns;
+    fig->small_ratio[round] = c10 / v;
+    fig->large_ratio[round] = c10k / v;
+    fig->flat_ratio[round] = c10k / c10;
+}
+
+static void report(const char *name, figures *fig) {
+    printf("%-16s %14.1f %14.1f %14.1f %9.2fx %9.2fx %9.2fx\n", name, fig->valid_ns,
+           fig->small_ns, fig->large_ns, median(fig->small_ratio, ROUNDS),
+           median(fig->large_ratio, ROUNDS), median(fig->flat_ratio, ROUNDS));
+}
 
 int main(int argc, char **argv) {
     tg_schema *weather = NULL, *flight = NULL;
     tg_registry *small, *large;
-    figures w = {1e30, 1e30, 1e30}, f = {1e30, 1e30, 1e30};
+    static figures w, f;
     double one, two;
     tg_status s;
     int round;
@@ -271,9 +303,12 @@ int main(int argc, char **argv) {
         printf("registering 10000 tools took %.0f ms\n", (now() - t0) * 1e3);
     }
 
-    /* Interleaved short rounds, best of each: the measurements see the same machine
-     * conditions, and the minimum filters out rounds disturbed by other load. */
-    for (round = 0; round < 20; round++) {
+    /* Interleaved short rounds. A time is the best round (the minimum filters out
+     * rounds disturbed by other load); a ratio is the median of the rounds' own ratios,
+     * whose two timings ran moments apart, so a drift of the machine's speed cancels. */
+    w.valid_ns = w.small_ns = w.large_ns = 1e30;
+    f.valid_ns = f.small_ns = f.large_ns = 1e30;
+    for (round = 0; round < ROUNDS; round++) {
         double unit = seconds_per_run / 8;
         double v = ns_per_is_valid(weather, &WEATHER, unit);
         double c10 = ns_per_call(small, &WEATHER, unit);
@@ -281,25 +316,18 @@ int main(int argc, char **argv) {
         double fv = ns_per_is_valid(flight, &FLIGHT, unit);
         double fc10 = ns_per_call(small, &FLIGHT, unit);
         double fc10k = ns_per_call(large, &FLIGHT, unit);
-        w.valid_ns = v < w.valid_ns ? v : w.valid_ns;
-        w.small_ns = c10 < w.small_ns ? c10 : w.small_ns;
-        w.large_ns = c10k < w.large_ns ? c10k : w.large_ns;
-        f.valid_ns = fv < f.valid_ns ? fv : f.valid_ns;
-        f.small_ns = fc10 < f.small_ns ? fc10 : f.small_ns;
-        f.large_ns = fc10k < f.large_ns ? fc10k : f.large_ns;
+        record(&w, round, v, c10, c10k);
+        record(&f, round, fv, fc10, fc10k);
     }
     one = throughput(small, 1);
     two = throughput(small, 2);
 
     printf("%-16s %14s %14s %14s %10s %10s %10s\n", "input", "is_valid ns", "call ns (10)",
            "call ns (10k)", "call/valid", "(10k)", "10k/10");
-    printf("%-16s %14.1f %14.1f %14.1f %9.2fx %9.2fx %9.2fx\n", "get_weather", w.valid_ns,
-           w.small_ns, w.large_ns, w.small_ns / w.valid_ns, w.large_ns / w.valid_ns,
-           w.large_ns / w.small_ns);
-    printf("%-16s %14.1f %14.1f %14.1f %9.2fx %9.2fx %9.2fx\n", "search_flights", f.valid_ns,
-           f.small_ns, f.large_ns, f.small_ns / f.valid_ns, f.large_ns / f.valid_ns,
-           f.large_ns / f.small_ns);
-    printf("(targets: call/valid <= 1.30x, 10k/10 <= 1.10x)\n");
+    report("get_weather", &w);
+    report("search_flights", &f);
+    printf("(ns: best of %d rounds; ratios: median of the rounds' own ratios)\n", ROUNDS);
+    printf("(targets: call/valid <= 1.30x, 10k/10 within 0.90x-1.10x)\n");
     printf("get_weather calls, 1 thread    %10.0f calls/s\n", one);
     printf("get_weather calls, 2 threads   %10.0f calls/s\n", two);
     printf("ratio 2 threads / 1 thread     %9.2fx  (target >= 1.80x)\n", two / one);
