@@ -92,6 +92,23 @@ fn special_bytes(w: u64) -> u64 {
     (zero_quote | zero_backslash | control | w) & HI
 }
 
+/// Where the run of plain ASCII string bytes from `i` ends, eight bytes at a time: at
+/// the first quote, backslash, control byte or non-ASCII byte, or where fewer than eight
+/// bytes are left (the hot loop of every string).
+#[inline(always)]
+fn plain_ascii_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let special = special_bytes(u64::from_le_bytes(word));
+        if special != 0 {
+            return i + (special.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
 #[inline]
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
@@ -264,19 +281,7 @@ impl<'a> Reader<'a> {
     pub fn read_string(&mut self) -> R<JsonStr<'a>> {
         let b = self.buf;
         let start = self.pos + 1;
-        let mut i = start;
-        // The hot loop: skip eight plain ASCII bytes at a time; stop at the first
-        // quote, backslash, control byte or non-ASCII byte.
-        while let Some(chunk) = b.get(i..i + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let special = special_bytes(u64::from_le_bytes(word));
-            if special != 0 {
-                i += (special.trailing_zeros() / 8) as usize;
-                break;
-            }
-            i += 8;
-        }
+        let i = plain_ascii_end(b, start);
         // The common end: a quote after plain ASCII.
         if b.get(i) == Some(&b'"') {
             self.pos = i + 1;
@@ -293,16 +298,7 @@ impl<'a> Reader<'a> {
         let mut escaped = false;
         let mut ascii = true;
         loop {
-            while let Some(chunk) = b.get(i..i + 8) {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(chunk);
-                let special = special_bytes(u64::from_le_bytes(word));
-                if special != 0 {
-                    i += (special.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                i += 8;
-            }
+            i = plain_ascii_end(b, i);
             match b.get(i) {
                 None => {
                     self.pos = i;
