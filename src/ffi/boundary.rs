@@ -255,17 +255,82 @@ impl From<&str> for CText {
     }
 }
 
+/// Two texts in one allocation, each with its NUL: `first\0second\0`. A result's call
+/// id and tool name are copied on every call; one allocation instead of two is a
+/// measurable part of a small call through C.
+#[derive(Debug)]
+pub(crate) struct CTextPair {
+    buf: String,
+    /// Where `second` starts (just past the NUL of `first`).
+    split: usize,
+}
+
+impl CTextPair {
+    pub fn new(first: &str, second: &str) -> CTextPair {
+        let mut buf = String::with_capacity(first.len() + second.len() + 2);
+        buf.push_str(first);
+        buf.push('\0');
+        let split = buf.len();
+        buf.push_str(second);
+        buf.push('\0');
+        CTextPair { buf, split }
+    }
+
+    pub fn first(&self) -> CTextView<'_> {
+        CTextView(&self.buf[..self.split - 1])
+    }
+
+    pub fn second(&self) -> CTextView<'_> {
+        CTextView(&self.buf[self.split..self.buf.len() - 1])
+    }
+}
+
+/// A text followed by a NUL byte in memory: made only from a [`CText`] or a
+/// [`CTextPair`] (the field is private to this module), which keep that promise.
+#[derive(Clone, Copy)]
+pub(crate) struct CTextView<'a>(&'a str);
+
+impl<'a> CTextView<'a> {
+    pub fn as_str(&self) -> &'a str {
+        self.0
+    }
+}
+
+/// What a text accessor hands to C: pointer and length of a NUL-terminated text.
+pub(crate) trait NulTerminated {
+    fn ptr(&self) -> *const c_char;
+    fn len(&self) -> usize;
+}
+
+impl NulTerminated for &CText {
+    fn ptr(&self) -> *const c_char {
+        CText::ptr(self)
+    }
+    fn len(&self) -> usize {
+        CText::len(self)
+    }
+}
+
+impl NulTerminated for CTextView<'_> {
+    fn ptr(&self) -> *const c_char {
+        self.0.as_ptr().cast()
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
 /// The body of every text accessor: `text_out`/`len_out` get the pointer and length of
 /// text owned by `handle`.
 ///
 /// # Safety
 /// `handle` is NULL or a live handle; `text_out` and `len_out` are NULL or writable.
-pub(crate) unsafe fn text_accessor<T>(
+pub(crate) unsafe fn text_accessor<'a, T: 'a, Text: NulTerminated>(
     handle: *const T,
     param: &str,
     text_out: *mut *const c_char,
     len_out: *mut usize,
-    get: impl FnOnce(&T) -> FfiResult<&CText>,
+    get: impl FnOnce(&'a T) -> FfiResult<Text>,
 ) -> FfiResult<()> {
     // SAFETY: forwarded contract of this function.
     let handle = unsafe { arg_ref(handle, param)? };

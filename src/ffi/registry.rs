@@ -451,10 +451,12 @@ pub unsafe extern "C" fn tg_registry_call(
         let args = unsafe { arg_bytes(args, args_len, "args")? };
         // SAFETY: forwarded contract of this function.
         let result_out = unsafe { out_ptr(result_out, "result_out")? };
-        let result = registry
+        let (content, is_error) = registry
             .registry
-            .call_with_context(call_id, name, args, call_ctx as usize);
-        result_out.write(into_handle(tg_result::new(result)));
+            .call_outcome(name, args, call_ctx as usize);
+        result_out.write(into_handle(tg_result::new(
+            call_id, name, content, is_error,
+        )));
         Ok(())
     })
 }

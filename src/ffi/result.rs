@@ -3,7 +3,7 @@
 use std::ffi::c_char;
 use std::sync::OnceLock;
 
-use super::boundary::{ffi_boundary, ffi_free, text_accessor, value_accessor, CText};
+use super::boundary::{ffi_boundary, ffi_free, text_accessor, value_accessor, CText, CTextPair};
 use super::status::tg_status;
 use crate::registry::CallResult;
 
@@ -13,20 +13,19 @@ use crate::registry::CallResult;
 ///
 /// Thread-safety: immutable; may be read from several threads at once.
 pub struct tg_result {
-    call_id: CText,
-    name: CText,
+    /// The call id, then the tool name.
+    call_id_and_name: CTextPair,
     content: CText,
     is_error: bool,
     tool_message: OnceLock<CText>,
 }
 
 impl tg_result {
-    pub(crate) fn new(result: CallResult) -> tg_result {
+    pub(crate) fn new(call_id: &str, name: &str, content: String, is_error: bool) -> tg_result {
         tg_result {
-            call_id: CText::new(result.call_id),
-            name: CText::new(result.name),
-            content: CText::new(result.content),
-            is_error: result.is_error,
+            call_id_and_name: CTextPair::new(call_id, name),
+            content: CText::new(content),
+            is_error,
             tool_message: OnceLock::new(),
         }
     }
@@ -34,8 +33,8 @@ impl tg_result {
     fn tool_message(&self) -> &CText {
         self.tool_message.get_or_init(|| {
             let result = CallResult {
-                call_id: self.call_id.as_str().to_owned(),
-                name: self.name.as_str().to_owned(),
+                call_id: self.call_id_and_name.first().as_str().to_owned(),
+                name: self.call_id_and_name.second().as_str().to_owned(),
                 content: self.content.as_str().to_owned(),
                 is_error: self.is_error,
             };
@@ -62,7 +61,11 @@ pub unsafe extern "C" fn tg_result_call_id(
 ) -> tg_status {
     ffi_boundary("tg_result_call_id", std::ptr::null_mut(), || {
         // SAFETY: forwarded contract of this function.
-        unsafe { text_accessor(result, "result", text_out, len_out, |r| Ok(&r.call_id)) }
+        unsafe {
+            text_accessor(result, "result", text_out, len_out, |r| {
+                Ok(r.call_id_and_name.first())
+            })
+        }
     })
 }
 
@@ -79,7 +82,11 @@ pub unsafe extern "C" fn tg_result_name(
 ) -> tg_status {
     ffi_boundary("tg_result_name", std::ptr::null_mut(), || {
         // SAFETY: forwarded contract of this function.
-        unsafe { text_accessor(result, "result", text_out, len_out, |r| Ok(&r.name)) }
+        unsafe {
+            text_accessor(result, "result", text_out, len_out, |r| {
+                Ok(r.call_id_and_name.second())
+            })
+        }
     })
 }
 

@@ -338,25 +338,31 @@ impl Registry {
         args: &[u8],
         ctx: usize,
     ) -> CallResult {
-        // The handler has its own catch in `dispatch`; this one is the last line for
-        // everything else (a validator bug, a destructor that panics), so that no input
-        // can unwind into the host.
-        let (content, is_error) =
-            match catch_unwind(AssertUnwindSafe(|| self.dispatch(name, args, ctx))) {
-                Ok(outcome) => outcome,
-                Err(payload) => {
-                    discard_panic(payload);
-                    (
-                        format!("error: internal error while calling tool {}", quote(name)),
-                        true,
-                    )
-                }
-            };
+        let (content, is_error) = self.call_outcome(name, args, ctx);
         CallResult {
             call_id: with_spare_byte(call_id),
             name: with_spare_byte(name),
             content,
             is_error,
+        }
+    }
+
+    /// The content and error flag of [`Registry::call_with_context`], for a caller
+    /// that keeps the call id and name its own way (the C result holds both in one
+    /// allocation).
+    pub(crate) fn call_outcome(&self, name: &str, args: &[u8], ctx: usize) -> (String, bool) {
+        // The handler has its own catch in `dispatch`; this one is the last line for
+        // everything else (a validator bug, a destructor that panics), so that no input
+        // can unwind into the host.
+        match catch_unwind(AssertUnwindSafe(|| self.dispatch(name, args, ctx))) {
+            Ok(outcome) => outcome,
+            Err(payload) => {
+                discard_panic(payload);
+                (
+                    format!("error: internal error while calling tool {}", quote(name)),
+                    true,
+                )
+            }
         }
     }
 
