@@ -216,6 +216,15 @@ pub(crate) struct Dfa {
     classes: usize,
 }
 
+/// The first eight bytes from `i` when all are ASCII: the unit of the automaton's
+/// fast loop (one test for non-ASCII and the end instead of eight of each).
+#[inline(always)]
+fn ascii_chunk(bytes: &[u8], i: usize) -> Option<&[u8]> {
+    let chunk = bytes.get(i..i + 8)?;
+    let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8]));
+    (word & 0x8080_8080_8080_8080 == 0).then_some(chunk)
+}
+
 /// Entries a [`Dfa`]'s two-character table may have (8 KB).
 const MAX_PAIRS: usize = 1 << 12;
 
@@ -228,21 +237,24 @@ impl Dfa {
         let bytes = s.as_bytes();
         let mut state = self.start;
         let mut i = 0;
-        while let Some(chunk) = bytes.get(i..i + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8]));
-            if word & 0x8080_8080_8080_8080 != 0 {
-                break;
-            }
-            if self.pairs.is_empty() {
+        if self.pairs.is_empty() {
+            while let Some(chunk) = ascii_chunk(bytes, i) {
                 for &b in chunk {
                     state = self.step(state, self.ascii[usize::from(b)]);
                 }
-            } else {
-                for two in chunk.chunks_exact(2) {
-                    state = self.step2(state, two[0], two[1]);
-                }
+                i += 8;
             }
-            i += 8;
+        } else {
+            // In the two-character table's own offsets while in it: the chain of
+            // dependent loads is then an add and a load per two characters.
+            let mut pair_row = state << self.pair_shift;
+            while let Some(chunk) = ascii_chunk(bytes, i) {
+                for two in chunk.chunks_exact(2) {
+                    pair_row = self.step2(pair_row, two[0], two[1]);
+                }
+                i += 8;
+            }
+            state = pair_row >> self.pair_shift;
         }
         while i < bytes.len() {
             let b = bytes[i];
@@ -271,13 +283,13 @@ impl Dfa {
         usize::from(unsafe { *self.trans.get_unchecked(at) })
     }
 
-    /// The row after `state` on the ASCII characters `a` then `b`: [`Dfa::step`]
-    /// twice, in one lookup.
+    /// [`Dfa::step`] twice, on the ASCII characters `a` then `b`, in one lookup; rows
+    /// are counted in the two-character table (`row offset << pair_shift`).
     #[inline(always)]
-    fn step2(&self, state: usize, a: u8, b: u8) -> usize {
+    fn step2(&self, pair_row: usize, a: u8, b: u8) -> usize {
         let pair = usize::from(self.ascii[usize::from(a)]) * self.classes
             + usize::from(self.ascii[usize::from(b)]);
-        usize::from(self.pairs[(state << self.pair_shift) + pair])
+        usize::from(self.pairs[pair_row + pair])
     }
 
     /// The two-character table of `trans`, and the shift from a row offset to its
@@ -300,7 +312,9 @@ impl Dfa {
             for a in 0..classes {
                 let mid = usize::from(trans[row * stride + a]);
                 for b in 0..classes {
-                    pairs[row * width + a * classes + b] = trans[mid + b];
+                    // The next row as an offset into this table (rows * width fits
+                    // `u16`: at most MAX_PAIRS).
+                    pairs[row * width + a * classes + b] = trans[mid + b] << shift;
                 }
             }
         }
@@ -1340,7 +1354,7 @@ mod tests {
                     let pair = usize::from(a) * d.classes + usize::from(b);
                     assert_eq!(
                         usize::from(d.pairs[(row << d.pair_shift) + pair]),
-                        d.step(d.step(row, a), b),
+                        d.step(d.step(row, a), b) << d.pair_shift,
                         "{p}: row {row}, classes {a} {b}"
                     );
                 }
