@@ -109,6 +109,21 @@ fn plain_ascii_end(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The kind of value that starts with `first`, if one does.
+#[inline(always)]
+fn kind_of(first: Option<&u8>) -> Option<Kind> {
+    Some(match first? {
+        b'{' => Kind::Object,
+        b'[' => Kind::Array,
+        b'"' => Kind::String,
+        b'-' | b'0'..=b'9' => Kind::Number,
+        b't' => Kind::True,
+        b'f' => Kind::False,
+        b'n' => Kind::Null,
+        _ => return None,
+    })
+}
+
 #[inline]
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
@@ -158,12 +173,29 @@ impl<'a> Reader<'a> {
         if self.buf.get(self.pos).is_some_and(|&b| b > b' ') {
             return;
         }
+        self.skip_ws_run();
+    }
+
+    /// Consumes the whitespace at the cursor, if any.
+    #[inline(always)]
+    fn skip_ws_run(&mut self) {
         while let Some(&b) = self.buf.get(self.pos) {
             if !is_ws(b) {
                 break;
             }
             self.pos += 1;
         }
+    }
+
+    /// Whether `want` is at the cursor once whitespace is skipped. The byte a token
+    /// expects is tested first, so compact JSON pays no whitespace test at all.
+    #[inline(always)]
+    fn at_after_ws(&mut self, want: u8) -> bool {
+        if self.buf.get(self.pos) == Some(&want) {
+            return true;
+        }
+        self.skip_ws_run();
+        self.buf.get(self.pos) == Some(&want)
     }
 
     /// After the top-level value: only whitespace may follow.
@@ -178,17 +210,24 @@ impl<'a> Reader<'a> {
     /// The kind of the value at the cursor (whitespace skipped), not consumed.
     #[inline(always)]
     pub fn peek_kind(&mut self) -> R<Kind> {
-        self.skip_ws();
+        // The value's first byte is tested before any whitespace: in compact JSON it is
+        // there, and the whitespace test would be one more per value.
+        if let Some(kind) = kind_of(self.buf.get(self.pos)) {
+            return Ok(kind);
+        }
+        self.skip_ws_run();
+        match kind_of(self.buf.get(self.pos)) {
+            Some(kind) => Ok(kind),
+            None => self.no_value(),
+        }
+    }
+
+    /// No value starts at the cursor (whitespace already skipped).
+    #[cold]
+    fn no_value<T>(&self) -> R<T> {
         match self.buf.get(self.pos) {
             None => self.err(E::UnexpectedEnd),
-            Some(b'{') => Ok(Kind::Object),
-            Some(b'[') => Ok(Kind::Array),
-            Some(b'"') => Ok(Kind::String),
-            Some(b'-' | b'0'..=b'9') => Ok(Kind::Number),
-            Some(b't') => Ok(Kind::True),
-            Some(b'f') => Ok(Kind::False),
-            Some(b'n') => Ok(Kind::Null),
-            Some(_) => self.err(E::ExpectedValue),
+            _ => self.err(E::ExpectedValue),
         }
     }
 
@@ -451,13 +490,11 @@ impl<'a> Reader<'a> {
     /// [`Reader::begin_object`]) or after `,` (see [`Reader::next_member`]).
     #[inline(always)]
     pub fn read_key_unchecked(&mut self) -> R<JsonStr<'a>> {
-        self.skip_ws();
-        if self.buf.get(self.pos) != Some(&b'"') {
+        if !self.at_after_ws(b'"') {
             return self.key_expected();
         }
         let key = self.read_string()?;
-        self.skip_ws();
-        if self.buf.get(self.pos) != Some(&b':') {
+        if !self.at_after_ws(b':') {
             return self.err(E::ExpectedColon);
         }
         self.pos += 1;
@@ -479,7 +516,14 @@ impl<'a> Reader<'a> {
     /// A `}` right after the comma is refused by the next `read_key_unchecked`.
     #[inline(always)]
     pub fn next_member(&mut self) -> R<bool> {
-        self.skip_ws();
+        if !self
+            .buf
+            .get(self.pos)
+            .is_some_and(|&b| b == b',' || b == b'}')
+        {
+            // Whitespace first (the test for it is spared when `,` or `}` is there).
+            self.skip_ws_run();
+        }
         match self.buf.get(self.pos) {
             Some(b',') => {
                 self.pos += 1;
