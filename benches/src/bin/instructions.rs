@@ -7,15 +7,16 @@
 //! ```
 //!
 //! Callgrind's instruction total is repeatable whatever else the machine does; run the
-//! same loop with `none` and subtract it, then divide by the count. Contenders, all on
-//! the seed's valid get_weather call: `is_valid` (toolgate against its schema),
-//! `skip` (toolgate against `{"type":"object"}`: the strict reader alone), `floor`
-//! (`serde_json::from_slice::<IgnoredAny>`), `validate_json_invalid` (toolgate's error
-//! path on the seed's invalid call), `none`; and for the two realistic calls,
-//! `flight_is_valid`, `flight_floor`, `flight_skip`, `flight_validate_json_invalid`,
-//! `event_is_valid`, `event_floor`, `event_skip`, `event_validate_json_invalid`; `call`
-//! and `flight_call`: a full registry call (10 tools) on the valid get_weather and
-//! search_flights calls.
+//! same loop with `none` and subtract it, then divide by the count. Contenders on the
+//! seed's valid get_weather call: `is_valid` (toolgate against its schema), `skip`
+//! (toolgate against `{"type":"object"}`: the strict reader alone), `floor`
+//! (`serde_json::from_slice::<IgnoredAny>`), `spaced_is_valid` (the same call with a
+//! space after every `:` and `,`), `call` (a full registry call, 10 tools); on the
+//! seed's invalid call: `validate_json_invalid`; on the two realistic calls, the same
+//! with a `flight_` or `event_` prefix (`flight_is_valid`, `flight_floor`,
+//! `flight_skip`, `flight_spaced_is_valid`, `flight_validate_json_invalid`,
+//! `flight_call`, `event_is_valid`, `event_floor`, `event_skip`,
+//! `event_validate_json_invalid`); and `none`, the empty loop.
 
 use std::hint::black_box;
 
@@ -36,11 +37,19 @@ fn main() {
     let flight = Schema::compile(FLIGHT_SCHEMA.as_bytes()).expect("schema compiles");
     let event = Schema::compile(EVENT_SCHEMA.as_bytes()).expect("schema compiles");
     let registry = registry_with(10);
+    // The same calls with a space after every colon and comma, as Python's
+    // `json.dumps` writes them: whitespace must stay cheap, not only compact JSON.
+    let spaced = |compact: &str| compact.replace("\":", "\": ").replace(",\"", ", \"");
+    let (weather_spaced, flight_spaced) = (spaced(WEATHER_VALID), spaced(FLIGHT_VALID));
     let mut count = 0usize;
     for _ in 0..n {
         count += match which.as_str() {
             "is_valid" => weather.is_valid(black_box(valid)) as usize,
             "skip" => object.is_valid(black_box(valid)) as usize,
+            "spaced_is_valid" => weather.is_valid(black_box(weather_spaced.as_bytes())) as usize,
+            "flight_spaced_is_valid" => {
+                flight.is_valid(black_box(flight_spaced.as_bytes())) as usize
+            }
             "floor" => floor_parse(black_box(valid)) as usize,
             "validate_json_invalid" => weather.validate_json(black_box(invalid)).len(),
             "flight_is_valid" => flight.is_valid(black_box(FLIGHT_VALID.as_bytes())) as usize,
