@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use super::boundary::{ffi_boundary, ffi_free, text_accessor, value_accessor, CText, CTextPair};
 use super::status::tg_status;
-use crate::registry::CallResult;
+use crate::registry::tool_message_json;
 
 /// The outcome of one `tg_registry_call`: call id, tool name, content (the tool's
 /// answer, or `error: ...` text), whether it is an error, and the tool message to send
@@ -32,13 +32,10 @@ impl tg_result {
 
     fn tool_message(&self) -> &CText {
         self.tool_message.get_or_init(|| {
-            let result = CallResult {
-                call_id: self.call_id_and_name.first().as_str().to_owned(),
-                name: self.call_id_and_name.second().as_str().to_owned(),
-                content: self.content.as_str().to_owned(),
-                is_error: self.is_error,
-            };
-            CText::new(result.tool_message_json())
+            CText::new(tool_message_json(
+                self.call_id_and_name.first().as_str(),
+                self.content.as_str(),
+            ))
         })
     }
 }

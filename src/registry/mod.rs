@@ -156,14 +156,20 @@ impl CallResult {
     /// message that answers the call. Strings are JSON-escaped (`"` and `\`, control
     /// characters as `\u00xx`); non-ASCII text is kept as UTF-8.
     pub fn tool_message_json(&self) -> String {
-        let mut out = String::with_capacity(self.call_id.len() + self.content.len() + 48);
-        out.push_str(r#"{"role":"tool","tool_call_id":"#);
-        push_json_string(&mut out, &self.call_id);
-        out.push_str(r#","content":"#);
-        push_json_string(&mut out, &self.content);
-        out.push('}');
-        out
+        tool_message_json(&self.call_id, &self.content)
     }
+}
+
+/// [`CallResult::tool_message_json`] from its two parts, for a result kept in another
+/// shape (the C result holds call id and name in one buffer).
+pub(crate) fn tool_message_json(call_id: &str, content: &str) -> String {
+    let mut out = String::with_capacity(call_id.len() + content.len() + 48);
+    out.push_str(r#"{"role":"tool","tool_call_id":"#);
+    push_json_string(&mut out, call_id);
+    out.push_str(r#","content":"#);
+    push_json_string(&mut out, content);
+    out.push('}');
+    out
 }
 
 /// The registry. Safe for concurrent use; no lock is held while a handler runs.
