@@ -22,9 +22,9 @@ base=$(total none)
 contenders=("$@")
 if [ ${#contenders[@]} -eq 0 ]; then
     contenders=(floor skip is_valid spaced_is_valid validate_json_invalid call
-        flight_floor flight_skip flight_is_valid flight_spaced_is_valid
+        flight_floor flight_skip flight_is_valid flight_no_patterns flight_spaced_is_valid
         flight_validate_json_invalid flight_call
-        event_floor event_skip event_is_valid event_validate_json_invalid)
+        event_floor event_skip event_is_valid event_no_patterns event_validate_json_invalid)
 fi
 echo "| contender | instructions per call |"
 echo "|---|---:|"

@@ -16,6 +16,8 @@
  *   cmake -S c-tests -B build/c-bench -DCMAKE_BUILD_TYPE=Release \
  *         -DTOOLGATE_LIB_DIR=$PWD/target/release
  *   cmake --build build/c-bench --target bench_call && build/c-bench/bench_call
+ * `bench_call --calls N` makes N get_weather calls and nothing else, for
+ * `bash c-tests/run.sh bench-instructions` (instructions per call, under callgrind).
  * Optional argument: seconds per measurement unit (default 0.5). Each ns/op figure is
  * the best of 20 interleaved rounds, each ratio the median of the rounds' own ratios;
  * the thread scaling is the median of 9 paired one- and two-thread runs. Run it on an
@@ -278,6 +280,24 @@ int main(int argc, char **argv) {
     tg_status s;
     int round;
 
+    if (argc > 2 && strcmp(argv[1], "--calls") == 0) {
+        /* For an instruction count (c-tests/run.sh bench-instructions): N full calls on
+         * the get_weather input and nothing else; run with 0 to count the setup. */
+        long n = atol(argv[2]), i;
+        tg_registry *reg = registry_with(10);
+        for (i = 0; i < n; i++) {
+            tg_result *r = NULL;
+            tg_status st = tg_registry_call(reg, "call_1", 6, WEATHER.tool,
+                                            strlen(WEATHER.tool), WEATHER.args, WEATHER.len,
+                                            NULL, &r, NULL);
+            if (st != TG_OK) {
+                die("tg_registry_call", st);
+            }
+            tg_result_free(r);
+        }
+        tg_registry_free(reg);
+        return 0;
+    }
     if (argc > 1) {
         seconds_per_run = atof(argv[1]);
     }

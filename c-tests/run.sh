@@ -8,8 +8,9 @@
 #                ASAN_OPTIONS=detect_leaks=1 (LeakSanitizer works here) and UBSan
 #                halting on the first report.
 #
-# Usage: bash c-tests/run.sh [all|plain|valgrind|sanitize|bench]   (default: all)
+# Usage: bash c-tests/run.sh [all|plain|valgrind|sanitize|bench|bench-instructions]   (default: all)
 #   bench: builds the release library and runs the C micro-benchmark (not part of all).
+#   bench-instructions: instructions per tg_registry_call under callgrind (not part of all).
 #
 # Why the sanitizer build links the ordinary (uninstrumented) libtoolgate.so: the test
 # executable is instrumented and linked with -fsanitize=address, so the ASan runtime is
@@ -81,15 +82,39 @@ run_bench() {
     "$ROOT/build/c-bench/bench_call" "${BENCH_SECONDS:-0.5}"
 }
 
+# Instructions per tg_registry_call on the get_weather input (callgrind: repeatable on
+# a noisy machine): the total of 20,000 calls minus that of none, divided by 20,000.
+run_bench_instructions() {
+    need valgrind valgrind
+    echo "== C call, instructions per call (callgrind)"
+    cargo build --release --lib
+    cmake -S "$ROOT/c-tests" -B "$ROOT/build/c-bench" -DCMAKE_BUILD_TYPE=Release \
+        -DTOOLGATE_LIB_DIR="$ROOT/target/release" >/dev/null
+    cmake --build "$ROOT/build/c-bench" -j "$JOBS" --target bench_call
+    total() {
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+            "$ROOT/build/c-bench/bench_call" --calls "$1" 2>&1 |
+            sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+    }
+    local base calls
+    base=$(total 0)
+    calls=$(total 20000)
+    echo "tg_registry_call + tg_result_free, get_weather: $(( (calls - base) / 20000 )) instructions per call"
+}
+
 need cmake cmake
 case "$MODE" in
     bench)
         run_bench
         exit 0
         ;;
+    bench-instructions)
+        run_bench_instructions
+        exit 0
+        ;;
     all | plain | valgrind | sanitize) ;;
     *)
-        echo "usage: $0 [all|plain|valgrind|sanitize|bench]" >&2
+        echo "usage: $0 [all|plain|valgrind|sanitize|bench|bench-instructions]" >&2
         exit 2
         ;;
 esac

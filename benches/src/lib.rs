@@ -215,6 +215,26 @@ impl Compiled {
 // Contenders. Each takes the instance bytes exactly as they arrived.
 // ---------------------------------------------------------------------------------
 
+/// `schema` with every `pattern` keyword removed: what the rest of its rules cost,
+/// for the instruction counts (`flight_no_patterns`, `event_no_patterns`).
+pub fn without_patterns(schema: &str) -> String {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                if map.get("pattern").is_some_and(Value::is_string) {
+                    map.remove("pattern");
+                }
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v: Value = serde_json::from_str(schema).expect("schema is JSON");
+    strip(&mut v);
+    v.to_string()
+}
+
 /// Floor: parse the bytes and throw them away.
 #[inline(never)]
 pub fn floor_parse(input: &[u8]) -> bool {

@@ -16,14 +16,17 @@
 //! with a `flight_` or `event_` prefix (`flight_is_valid`, `flight_floor`,
 //! `flight_skip`, `flight_spaced_is_valid`, `flight_validate_json_invalid`,
 //! `flight_call`, `event_is_valid`, `event_floor`, `event_skip`,
-//! `event_validate_json_invalid`); and `none`, the empty loop.
+//! `event_validate_json_invalid`); `flight_no_patterns` and `event_no_patterns`, the
+//! valid realistic calls against their schemas without `pattern`; and `none`, the empty
+//! loop.
 
 use std::hint::black_box;
 
 use toolgate::Schema;
 use toolgate_bench::{
-    floor_parse, registry_call, registry_with, EVENT_INVALID, EVENT_SCHEMA, EVENT_VALID,
-    FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID, WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID,
+    floor_parse, registry_call, registry_with, without_patterns, EVENT_INVALID, EVENT_SCHEMA,
+    EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID, WEATHER_INVALID, WEATHER_SCHEMA,
+    WEATHER_VALID,
 };
 
 fn main() {
@@ -36,6 +39,12 @@ fn main() {
     let invalid = WEATHER_INVALID.as_bytes();
     let flight = Schema::compile(FLIGHT_SCHEMA.as_bytes()).expect("schema compiles");
     let event = Schema::compile(EVENT_SCHEMA.as_bytes()).expect("schema compiles");
+    let no_patterns = |schema: &str| {
+        let stripped = without_patterns(schema);
+        assert!(!stripped.contains("\"pattern\""), "a pattern is left");
+        Schema::compile(stripped.as_bytes()).expect("schema compiles")
+    };
+    let (flight_bare, event_bare) = (no_patterns(FLIGHT_SCHEMA), no_patterns(EVENT_SCHEMA));
     let registry = registry_with(10);
     // The same calls with a space after every colon and comma, as Python's
     // `json.dumps` writes them: whitespace must stay cheap, not only compact JSON.
@@ -59,6 +68,10 @@ fn main() {
                 .validate_json(black_box(FLIGHT_INVALID.as_bytes()))
                 .len(),
             "event_is_valid" => event.is_valid(black_box(EVENT_VALID.as_bytes())) as usize,
+            "event_no_patterns" => event_bare.is_valid(black_box(EVENT_VALID.as_bytes())) as usize,
+            "flight_no_patterns" => {
+                flight_bare.is_valid(black_box(FLIGHT_VALID.as_bytes())) as usize
+            }
             "event_floor" => floor_parse(black_box(EVENT_VALID.as_bytes())) as usize,
             "event_skip" => object.is_valid(black_box(EVENT_VALID.as_bytes())) as usize,
             "event_validate_json_invalid" => event
