@@ -1,9 +1,10 @@
 /*
  * C micro-benchmark of the call path (issue 3, "Performance"):
  *   1. a full tg_registry_call (lookup, validate, handler, result, tg_result_free)
- *      against tg_schema_is_valid alone, on the same input: target <= 1.3x. Two
- *      inputs: the seed's short get_weather call and the 432-byte search_flights call
- *      of the Rust benchmark;
+ *      against tg_schema_is_valid alone, on the same input: target <= 1.3x; and the
+ *      same call through tg_registry_call_into, into one result reused across calls.
+ *      Two inputs: the seed's short get_weather call and the 432-byte search_flights
+ *      call of the Rust benchmark;
  *   2. per-call cost with 10 and with 10,000 registered tools: target flat within 10%;
  *   3. throughput of 2 threads calling in parallel against 1: target >= 1.8x.
  * Prints ns/op and the ratios. Not run by ctest or CI (timings on a shared 2-core
@@ -16,8 +17,9 @@
  *   cmake -S c-tests -B build/c-bench -DCMAKE_BUILD_TYPE=Release \
  *         -DTOOLGATE_LIB_DIR=$PWD/target/release
  *   cmake --build build/c-bench --target bench_call && build/c-bench/bench_call
- * `bench_call --calls N` makes N get_weather calls and nothing else, for
- * `bash c-tests/run.sh bench-instructions` (instructions per call, under callgrind).
+ * `bench_call --calls N` makes N get_weather calls and nothing else (`--calls-into N`:
+ * into one reused result), for `bash c-tests/run.sh bench-instructions` (instructions
+ * per call, under callgrind).
  * Optional argument: seconds per measurement unit (default 0.5). Each ns/op figure is
  * the best of 20 interleaved rounds, each ratio the median of the rounds' own ratios;
  * the thread scaling is the median of 9 paired one- and two-thread runs. Run it on an
@@ -149,24 +151,36 @@ typedef struct job {
     long ops;
 } job;
 
-static long run_calls(const tg_registry *reg, const input *in, double seconds) {
+/* One full call, checked: a new result freed at once, or (`reused` not NULL) into
+ * `reused`. */
+static void one_call(const tg_registry *reg, const input *in, tg_result *reused) {
+    tg_result *r = reused;
+    bool is_error = true;
+    tg_status s = reused != NULL
+                      ? tg_registry_call_into(reg, "call_1", 6, in->tool, strlen(in->tool),
+                                              in->args, in->len, NULL, reused, NULL)
+                      : tg_registry_call(reg, "call_1", 6, in->tool, strlen(in->tool),
+                                         in->args, in->len, NULL, &r, NULL);
+    if (s != TG_OK) {
+        die("tg_registry_call", s);
+    }
+    s = tg_result_is_error(r, &is_error);
+    if (s != TG_OK || is_error) {
+        die("tg_registry_call (the call was refused)", s);
+    }
+    if (reused == NULL) {
+        tg_result_free(r);
+    }
+}
+
+static long run_calls(const tg_registry *reg, const input *in, double seconds,
+                      tg_result *reused) {
     long ops = 0;
     double end = now() + seconds;
     while (1) {
         int i;
         for (i = 0; i < 256; i++) {
-            tg_result *r = NULL;
-            bool is_error = true;
-            tg_status s = tg_registry_call(reg, "call_1", 6, in->tool, strlen(in->tool),
-                                           in->args, in->len, NULL, &r, NULL);
-            if (s != TG_OK) {
-                die("tg_registry_call", s);
-            }
-            s = tg_result_is_error(r, &is_error);
-            if (s != TG_OK || is_error) {
-                die("tg_registry_call (the call was refused)", s);
-            }
-            tg_result_free(r);
+            one_call(reg, in, reused);
         }
         ops += 256;
         if (now() >= end) {
@@ -196,14 +210,15 @@ static long run_is_valid(const tg_schema *schema, const input *in, double second
 
 static void *call_thread(void *arg) {
     job *j = (job *)arg;
-    j->ops = run_calls(j->reg, &WEATHER, j->seconds);
+    j->ops = run_calls(j->reg, &WEATHER, j->seconds, NULL);
     return NULL;
 }
 
 /* ns per operation of one short run. */
-static double ns_per_call(const tg_registry *reg, const input *in, double seconds) {
+static double ns_per_call(const tg_registry *reg, const input *in, double seconds,
+                          tg_result *reused) {
     double t0 = now();
-    long ops = run_calls(reg, in, seconds);
+    long ops = run_calls(reg, in, seconds, reused);
     return (now() - t0) * 1e9 / (double)ops;
 }
 
@@ -241,8 +256,9 @@ static double throughput(const tg_registry *reg, int threads, double seconds) {
 /* One input's figures: is_valid alone, and a call with 10 and with 10,000 tools (best
  * round of each), and each round's own ratios. */
 typedef struct figures {
-    double valid_ns, small_ns, large_ns;
+    double valid_ns, small_ns, large_ns, into_small_ns, into_large_ns;
     double small_ratio[ROUNDS], large_ratio[ROUNDS], flat_ratio[ROUNDS];
+    double into_small_ratio[ROUNDS], into_large_ratio[ROUNDS];
 } figures;
 
 static int by_value(const void *a, const void *b) {
@@ -256,45 +272,72 @@ static double median(double *v, int n) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Records one round of `in`'s three timings into `fig`. */
-static void record(figures *fig, int round, double v, double c10, double c10k) {
-    fig->valid_ns = v < fig->valid_ns ? v : fig->valid_ns;
-    fig->small_ns = c10 < fig->small_ns ? c10 : fig->small_ns;
-    fig->large_ns = c10k < fig->large_ns ? c10k : fig->large_ns;
+static double least(double a, double b) { return a < b ? a : b; }
+
+/* One round of `in`: is_valid, then calls with 10 and 10,000 tools, new results and
+ * then into `reused`, recorded into `fig`. */
+static void measure(figures *fig, int round, const tg_schema *schema, const tg_registry *small,
+                    const tg_registry *large, const input *in, tg_result *reused,
+                    double unit) {
+    double v = ns_per_is_valid(schema, in, unit);
+    double c10 = ns_per_call(small, in, unit, NULL);
+    double c10k = ns_per_call(large, in, unit, NULL);
+    double i10 = ns_per_call(small, in, unit, reused);
+    double i10k = ns_per_call(large, in, unit, reused);
+    fig->valid_ns = least(fig->valid_ns, v);
+    fig->small_ns = least(fig->small_ns, c10);
+    fig->large_ns = least(fig->large_ns, c10k);
+    fig->into_small_ns = least(fig->into_small_ns, i10);
+    fig->into_large_ns = least(fig->into_large_ns, i10k);
     fig->small_ratio[round] = c10 / v;
     fig->large_ratio[round] = c10k / v;
     fig->flat_ratio[round] = c10k / c10;
+    fig->into_small_ratio[round] = i10 / v;
+    fig->into_large_ratio[round] = i10k / v;
 }
 
 static void report(const char *name, figures *fig) {
-    printf("%-16s %14.1f %14.1f %14.1f %9.2fx %9.2fx %9.2fx\n", name, fig->valid_ns,
-           fig->small_ns, fig->large_ns, median(fig->small_ratio, ROUNDS),
-           median(fig->large_ratio, ROUNDS), median(fig->flat_ratio, ROUNDS));
+    printf("%-16s %12.1f %12.1f %12.1f %12.1f %12.1f %7.2fx %7.2fx %7.2fx %7.2fx %7.2fx\n",
+           name, fig->valid_ns, fig->small_ns, fig->large_ns, fig->into_small_ns,
+           fig->into_large_ns, median(fig->small_ratio, ROUNDS),
+           median(fig->large_ratio, ROUNDS), median(fig->into_small_ratio, ROUNDS),
+           median(fig->into_large_ratio, ROUNDS), median(fig->flat_ratio, ROUNDS));
 }
 
 int main(int argc, char **argv) {
     tg_schema *weather = NULL, *flight = NULL;
     tg_registry *small, *large;
+    tg_result *reused = NULL;
     static figures w, f;
     double one, two, scaling[THREAD_ROUNDS];
     tg_status s;
     int round;
 
-    if (argc > 2 && strcmp(argv[1], "--calls") == 0) {
+    if (argc > 2 && (strcmp(argv[1], "--calls") == 0 || strcmp(argv[1], "--calls-into") == 0)) {
         /* For an instruction count (c-tests/run.sh bench-instructions): N full calls on
-         * the get_weather input and nothing else; run with 0 to count the setup. */
+         * the get_weather input (into one reused result with --calls-into) and nothing
+         * else; run with 0 to count the setup. */
         long n = atol(argv[2]), i;
         tg_registry *reg = registry_with(10);
+        tg_result *reused = NULL;
+        s = tg_result_new(&reused, NULL);
+        if (s != TG_OK) {
+            die("tg_result_new", s);
+        }
+        size_t tool_len = strlen(WEATHER.tool);
+        bool into = strcmp(argv[1], "--calls-into") == 0;
         for (i = 0; i < n; i++) {
             tg_result *r = NULL;
-            tg_status st = tg_registry_call(reg, "call_1", 6, WEATHER.tool,
-                                            strlen(WEATHER.tool), WEATHER.args, WEATHER.len,
-                                            NULL, &r, NULL);
-            if (st != TG_OK) {
-                die("tg_registry_call", st);
+            s = into ? tg_registry_call_into(reg, "call_1", 6, WEATHER.tool, tool_len,
+                                             WEATHER.args, WEATHER.len, NULL, reused, NULL)
+                     : tg_registry_call(reg, "call_1", 6, WEATHER.tool, tool_len, WEATHER.args,
+                                        WEATHER.len, NULL, &r, NULL);
+            if (s != TG_OK) {
+                die("tg_registry_call", s);
             }
             tg_result_free(r);
         }
+        tg_result_free(reused);
         tg_registry_free(reg);
         return 0;
     }
@@ -322,19 +365,18 @@ int main(int argc, char **argv) {
     /* Interleaved short rounds. A time is the best round (the minimum filters out
      * rounds disturbed by other load); a ratio is the median of the rounds' own ratios,
      * whose two timings ran moments apart, so a drift of the machine's speed cancels. */
-    w.valid_ns = w.small_ns = w.large_ns = 1e30;
-    f.valid_ns = f.small_ns = f.large_ns = 1e30;
-    for (round = 0; round < ROUNDS; round++) {
-        double unit = seconds_per_run / 8;
-        double v = ns_per_is_valid(weather, &WEATHER, unit);
-        double c10 = ns_per_call(small, &WEATHER, unit);
-        double c10k = ns_per_call(large, &WEATHER, unit);
-        double fv = ns_per_is_valid(flight, &FLIGHT, unit);
-        double fc10 = ns_per_call(small, &FLIGHT, unit);
-        double fc10k = ns_per_call(large, &FLIGHT, unit);
-        record(&w, round, v, c10, c10k);
-        record(&f, round, fv, fc10, fc10k);
+    w.valid_ns = w.small_ns = w.large_ns = w.into_small_ns = w.into_large_ns = 1e30;
+    f.valid_ns = f.small_ns = f.large_ns = f.into_small_ns = f.into_large_ns = 1e30;
+    s = tg_result_new(&reused, NULL);
+    if (s != TG_OK) {
+        die("tg_result_new", s);
     }
+    for (round = 0; round < ROUNDS; round++) {
+        double unit = seconds_per_run / 10;
+        measure(&w, round, weather, small, large, &WEATHER, reused, unit);
+        measure(&f, round, flight, small, large, &FLIGHT, reused, unit);
+    }
+    tg_result_free(reused);
     /* One thread, then two, in alternation: each pair's ratio sees one state of the
      * machine, and the median of the pairs is reported with the median rates. */
     {
@@ -348,11 +390,15 @@ int main(int argc, char **argv) {
         two = median(twos, THREAD_ROUNDS);
     }
 
-    printf("%-16s %14s %14s %14s %10s %10s %10s\n", "input", "is_valid ns", "call ns (10)",
-           "call ns (10k)", "call/valid", "(10k)", "10k/10");
+    printf("%-16s %12s %12s %12s %12s %12s %8s %8s %8s %8s %8s\n", "input", "is_valid ns",
+           "call (10)", "call (10k)", "into (10)", "into (10k)", "call/v", "(10k)", "into/v",
+           "(10k)", "10k/10");
     report("get_weather", &w);
     report("search_flights", &f);
-    printf("(ns: best of %d rounds; ratios: median of the rounds' own ratios)\n", ROUNDS);
+    printf("(ns: best of %d rounds; ratios: median of the rounds' own ratios; call: "
+           "tg_registry_call + tg_result_free; into: tg_registry_call_into, one reused "
+           "result)\n",
+           ROUNDS);
     printf("(targets: call/valid <= 1.30x, 10k/10 within 0.90x-1.10x)\n");
     printf("get_weather calls, 1 thread    %10.0f calls/s (median)\n", one);
     printf("get_weather calls, 2 threads   %10.0f calls/s (median)\n", two);

@@ -10,7 +10,8 @@
 #
 # Usage: bash c-tests/run.sh [all|plain|valgrind|sanitize|bench|bench-instructions]   (default: all)
 #   bench: builds the release library and runs the C micro-benchmark (not part of all).
-#   bench-instructions: instructions per tg_registry_call under callgrind (not part of all).
+#   bench-instructions: instructions per tg_registry_call (and per tg_registry_call_into)
+#   under callgrind (not part of all).
 #
 # Why the sanitizer build links the ordinary (uninstrumented) libtoolgate.so: the test
 # executable is instrumented and linked with -fsanitize=address, so the ASan runtime is
@@ -93,13 +94,15 @@ run_bench_instructions() {
     cmake --build "$ROOT/build/c-bench" -j "$JOBS" --target bench_call
     total() {
         valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-            "$ROOT/build/c-bench/bench_call" --calls "$1" 2>&1 |
+            "$ROOT/build/c-bench/bench_call" "$1" "$2" 2>&1 |
             sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
     }
-    local base calls
-    base=$(total 0)
-    calls=$(total 20000)
+    local base calls into
+    base=$(total --calls 0)
+    calls=$(total --calls 20000)
+    into=$(total --calls-into 20000)
     echo "tg_registry_call + tg_result_free, get_weather: $(( (calls - base) / 20000 )) instructions per call"
+    echo "tg_registry_call_into (one reused result), get_weather: $(( (into - base) / 20000 )) instructions per call"
 }
 
 need cmake cmake

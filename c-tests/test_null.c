@@ -7,30 +7,6 @@
 
 #define SENTINEL ((void *)(uintptr_t)0x5a5a5a5a)
 
-/* Checks that `error` is a tg_error with `want` status whose message starts with
- * `prefix`, then frees it. */
-static void check_error(const char *file, int line, tg_error *error, tg_status want,
-                        const char *prefix) {
-    const char *p = NULL;
-    size_t n = 0;
-    atomic_fetch_add(&tu_checks, 1);
-    if (error == NULL) {
-        tu_fail(file, line, "no tg_error was written (want %s)", tg_status_str(want));
-        return;
-    }
-    if (tg_error_status(error) != want) {
-        tu_fail(file, line, "error status %s, want %s", tg_status_str(tg_error_status(error)),
-                tg_status_str(want));
-    }
-    if (tg_error_message(error, &p, &n) != TG_OK || n < strlen(prefix) ||
-        memcmp(p, prefix, strlen(prefix)) != 0 || strlen(p) != n) {
-        tu_fail(file, line, "error message \"%s\" does not start with \"%s\"", p ? p : "(NULL)",
-                prefix);
-    }
-    tg_error_free(error);
-}
-#define CHECK_ERROR(error, want, prefix) check_error(__FILE__, __LINE__, (error), (want), (prefix))
-
 static void frees_accept_null(void) {
     tg_error_free(NULL);
     tg_errors_free(NULL);
@@ -408,6 +384,36 @@ static void registry_functions(void) {
     CHECK_OK(tg_registry_call(reg, "c", 1, NULL, 0, NULL, 0, NULL, &result, NULL));
     CHECK_RESULT_PREFIX(result, true, "error: unknown tool \"\"");
     tg_result_free(result);
+
+    /* call_into and tg_result_new */
+    CHECK_STATUS(tg_result_new(NULL, &error), TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_result_new: argument `result_out` is NULL");
+    error = NULL;
+    CHECK_OK(tg_result_new(&result, NULL));
+    CHECK_STATUS(tg_registry_call_into(NULL, "c", 1, "t", 1, "{}", 2, NULL, result, &error),
+                 TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_registry_call_into: argument `registry` is NULL");
+    error = NULL;
+    CHECK_STATUS(tg_registry_call_into(reg, NULL, 1, "t", 1, "{}", 2, NULL, result, NULL),
+                 TG_ERR_NULL);
+    CHECK_STATUS(tg_registry_call_into(reg, "c", 1, NULL, 1, "{}", 2, NULL, result, NULL),
+                 TG_ERR_NULL);
+    CHECK_STATUS(tg_registry_call_into(reg, "c", 1, "t", 1, NULL, 2, NULL, result, NULL),
+                 TG_ERR_NULL);
+    CHECK_STATUS(tg_registry_call_into(reg, "c", 1, "t", 1, "{}", 2, NULL, NULL, &error),
+                 TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_registry_call_into: argument `result` is NULL");
+    error = NULL;
+    CHECK_STATUS(tg_registry_call_into(reg, "c", 1, "t\xff", 2, "{}", 2, NULL, result, NULL),
+                 TG_ERR_UTF8);
+    CHECK_RESULT(result, false, "");
+    CHECK(reply_failures == 0);
+    CHECK_OK(tg_registry_call_into(reg, NULL, 0, "t", 1, NULL, 0, NULL, result, NULL));
+    CHECK_MSG(reply_failures == 0, "%d tg_reply_* NULL checks failed inside the handler",
+              reply_failures);
+    CHECK_RESULT(result, false, "");
+    tg_result_free(result);
+    result = NULL;
 
     /* reply outside a handler */
     CHECK_STATUS(tg_reply_ok(NULL, "x", 1), TG_ERR_NULL);

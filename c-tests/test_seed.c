@@ -568,6 +568,10 @@ static tg_status scripted(void *user_data, void *call_ctx, const char *args, siz
     return script->status;
 }
 
+/* One result refilled by every scripted call: tg_registry_call_into must give what
+ * tg_registry_call gives, whatever the result held before. */
+static tg_result *scripted_reused = NULL;
+
 static void scripted_call(handler_script script, bool want_error, const char *want_content,
                           size_t want_len) {
     tg_registry *reg = tu_new_registry(TG_NAMES_DEFAULT);
@@ -587,6 +591,127 @@ static void scripted_call(handler_script script, bool want_error, const char *wa
     CHECK_MSG(script.seen_ctx == (void *)&ctx_marker, "the handler saw ctx %p, want %p",
               script.seen_ctx, (void *)&ctx_marker);
     tg_result_free(result);
+
+    /* The same call into the reused result. */
+    script.seen_ctx = NULL;
+    CHECK_OK(tg_registry_call_into(reg, "id", 2, "flaky", 5, "{}", 2, &ctx_marker,
+                                   scripted_reused, NULL));
+    CHECK_OK(tg_result_is_error(scripted_reused, &is_error));
+    CHECK_OK(tg_result_content(scripted_reused, &p, &n));
+    CHECK_MSG(is_error == want_error, "call_into: handler (status %d) gave is_error %d",
+              (int)script.status, is_error);
+    tu_check_text(__FILE__, __LINE__, "scripted content (call_into)", p, n, want_content,
+                  want_len);
+    CHECK_MSG(script.seen_ctx == (void *)&ctx_marker, "call_into: the handler saw ctx %p",
+              script.seen_ctx);
+    tg_registry_free(reg);
+}
+
+/* Every text and the flag of two results, compared. */
+static void check_same_result(int line, const tg_result *want, const tg_result *got) {
+    tg_status (*const fns[4])(const tg_result *, const char **, size_t *) = {
+        tg_result_call_id, tg_result_name, tg_result_content, tg_result_tool_message};
+    static const char *const what[4] = {"call_id", "name", "content", "tool_message"};
+    bool want_error = false, got_error = true;
+    int i;
+    for (i = 0; i < 4; i++) {
+        const char *wp = NULL, *gp = NULL;
+        size_t wn = 0, gn = 0;
+        CHECK_OK(fns[i](want, &wp, &wn));
+        CHECK_OK(fns[i](got, &gp, &gn));
+        CHECK_MSG(gp != NULL && gp[gn] == '\0', "line %d: %s of the reused result is not NUL-terminated",
+                  line, what[i]);
+        tu_check_text(__FILE__, line, what[i], gp, gn, wp, wn);
+    }
+    CHECK_OK(tg_result_is_error(want, &want_error));
+    CHECK_OK(tg_result_is_error(got, &got_error));
+    CHECK_MSG(want_error == got_error, "line %d: is_error %d, want %d", line, got_error,
+              want_error);
+}
+
+/* tg_registry_call_into gives, into one reused result, exactly what tg_registry_call
+ * gives for every kind of outcome, in an order where a long content is followed by a
+ * shorter one (stale bytes must not show), and a refused call leaves the result as it
+ * was. */
+static void call_into_matches_call(void) {
+    static const struct {
+        const char *id, *name, *args;
+    } calls[] = {
+        {"c1", "get_weather", "{\"city\":\"Paris\",\"days\":3,\"unit\":\"c\"}"},
+        {"c2", "get_weather", HAND_WORKED_ARGS},
+        {"c3", "get_wether", "{}"},
+        {"call_with_a_longer_id_4", "get_weather", "{\"city\": \"unterminated"},
+        {"c5", "get_time", ""},
+        {"c6", "get_weather", "{\"city\":\"Oslo\"}"},
+        {"", "", ""},
+    };
+    tg_registry *reg = tu_new_registry(TG_NAMES_DEFAULT);
+    tu_tool weather, time_tool;
+    tg_result *reused = NULL, *fresh = NULL;
+    tg_error *error = NULL;
+    const char *p = NULL, *before = NULL;
+    size_t n = 0, i;
+    bool flag = true;
+
+    memset(&weather, 0, sizeof weather);
+    memset(&time_tool, 0, sizeof time_tool);
+    CHECK_OK(tu_register(reg, "get_weather", WEATHER_SCHEMA, &weather, 0, NULL));
+    CHECK_OK(tu_register(reg, "get_time", NULL, &time_tool, 0, NULL));
+
+    /* A new result is empty and not an error. */
+    CHECK_OK(tg_result_new(&reused, NULL));
+    CHECK_RESULT(reused, false, "");
+    CHECK_OK(tg_result_is_error(reused, &flag));
+    CHECK(!flag);
+    CHECK_OK(tg_result_tool_message(reused, &p, &n));
+    CHECK_TEXT(p, n, "{\"role\":\"tool\",\"tool_call_id\":\"\",\"content\":\"\"}");
+
+    for (i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        CHECK_OK(tg_registry_call(reg, calls[i].id, strlen(calls[i].id), calls[i].name,
+                                  strlen(calls[i].name), calls[i].args, strlen(calls[i].args),
+                                  NULL, &fresh, NULL));
+        CHECK_OK(tg_registry_call_into(reg, calls[i].id, strlen(calls[i].id), calls[i].name,
+                                       strlen(calls[i].name), calls[i].args,
+                                       strlen(calls[i].args), NULL, reused, NULL));
+        check_same_result(__LINE__, fresh, reused);
+        tg_result_free(fresh);
+        fresh = NULL;
+    }
+    /* Each valid call ran its handler once per entry point. */
+    CHECK(atomic_load(&weather.calls) == 4);
+    CHECK(atomic_load(&time_tool.calls) == 2);
+
+    /* A refused call (call id not UTF-8) leaves the reused result as it was. */
+    CHECK_OK(tg_registry_call_into(reg, "k", 1, "get_weather", 11, "{\"city\":\"Rome\"}", 15,
+                                   NULL, reused, NULL));
+    CHECK_OK(tg_result_content(reused, &before, &n));
+    CHECK_STATUS(tg_registry_call_into(reg, "\xff", 1, "get_time", 8, "{}", 2, NULL, reused,
+                                       &error),
+                 TG_ERR_UTF8);
+    CHECK_ERROR(error, TG_ERR_UTF8, "tg_registry_call_into: argument `call_id` is not valid UTF-8");
+    CHECK_RESULT(reused, false, "{\"city\":\"Rome\"}");
+    CHECK_OK(tg_result_call_id(reused, &p, &n));
+    CHECK_TEXT(p, n, "k");
+    CHECK(atomic_load(&time_tool.calls) == 2);
+
+    /* A short answer after a long one is written into the long one's buffer (a new
+     * allocation of the short size would come from another size class). */
+    {
+        char long_args[160];
+        int len = snprintf(long_args, sizeof long_args, "{\"city\":\"%0120d\"}", 7);
+        CHECK_OK(tg_registry_call_into(reg, "k", 1, "get_weather", 11, long_args, (size_t)len,
+                                       NULL, reused, NULL));
+        CHECK_RESULT(reused, false, long_args);
+        CHECK_OK(tg_result_content(reused, &before, &n));
+        CHECK_OK(tg_registry_call_into(reg, "k", 1, "get_weather", 11, "{\"city\":\"Rome\"}",
+                                       15, NULL, reused, NULL));
+        CHECK_RESULT(reused, false, "{\"city\":\"Rome\"}");
+        CHECK_OK(tg_result_content(reused, &p, &n));
+        CHECK_MSG(p == before, "the reused result's content moved from %p to %p",
+                  (void *)before, (void *)p);
+    }
+
+    tg_result_free(reused);
     tg_registry_free(reg);
 }
 
@@ -681,7 +806,8 @@ static void call_never_crashes(void) {
     CHECK(seen == (void *)&marker);
     tg_result_free(r);
 
-    /* Handler outcomes. */
+    /* Handler outcomes, through tg_registry_call and into one reused result. */
+    CHECK_OK(tg_result_new(&scripted_reused, NULL));
     memset(&script, 0, sizeof script);
     script.status = TG_ERR_HANDLER;
     script.error_text = "backend down";
@@ -706,6 +832,8 @@ static void call_never_crashes(void) {
     script.ok_len = 5;
     script.error_text = "second"; /* the last reply wins */
     scripted_call(script, true, "error: second", 13);
+    tg_result_free(scripted_reused);
+    scripted_reused = NULL;
 
     tg_registry_free(reg);
 }
@@ -717,5 +845,6 @@ int main(void) {
     register_rules();
     definitions_sorted();
     call_never_crashes();
+    call_into_matches_call();
     return tu_finish("test_seed");
 }

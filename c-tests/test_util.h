@@ -233,6 +233,30 @@ static inline tg_tool_def tu_def(const char *name, const char *description, cons
 
 /* ---- A counting tool: every handler and destructor of the tests records here. ---- */
 
+/* Checks that `error` is a tg_error with `want` status whose message starts with
+ * `prefix`, then frees it. */
+static inline void tu_check_error(const char *file, int line, tg_error *error, tg_status want,
+                        const char *prefix) {
+    const char *p = NULL;
+    size_t n = 0;
+    atomic_fetch_add(&tu_checks, 1);
+    if (error == NULL) {
+        tu_fail(file, line, "no tg_error was written (want %s)", tg_status_str(want));
+        return;
+    }
+    if (tg_error_status(error) != want) {
+        tu_fail(file, line, "error status %s, want %s", tg_status_str(tg_error_status(error)),
+                tg_status_str(want));
+    }
+    if (tg_error_message(error, &p, &n) != TG_OK || n < strlen(prefix) ||
+        memcmp(p, prefix, strlen(prefix)) != 0 || strlen(p) != n) {
+        tu_fail(file, line, "error message \"%s\" does not start with \"%s\"", p ? p : "(NULL)",
+                prefix);
+    }
+    tg_error_free(error);
+}
+#define CHECK_ERROR(error, want, prefix) tu_check_error(__FILE__, __LINE__, (error), (want), (prefix))
+
 typedef struct tu_tool {
     atomic_int calls;     /* handler runs */
     atomic_int destroyed; /* destructor runs */

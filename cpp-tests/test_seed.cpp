@@ -132,6 +132,31 @@ TEST(unknown_tool_and_malformed_json) {
     CHECK_EQ(reg.describe("a_tool").parameters, R"({"type":"object"})");
 }
 
+TEST(call_into_refills_one_result) {
+    toolgate::Registry reg = weather_registry();
+    runs = 0;
+    toolgate::Result reused;
+    CHECK(!reused);
+    reg.call_into("call_1", "get_weather", R"({"city":"Paris"})", reused);
+    CHECK(static_cast<bool>(reused));
+    CHECK(!reused.is_error());
+    CHECK_EQ(reused.content(), R"({"temp_c":21,"sky":"clear"})");
+    reg.call_into("call_2", "get_weather", R"({"days": "3", "unit": "kelvin", "country": "FR"})",
+                  reused);
+    CHECK(reused.is_error());
+    CHECK_EQ(reused.content(), kSeedError);
+    CHECK_EQ(reused.call_id(), "call_2");
+    reg.call_into("c3", "get_weather", R"({"city":"Oslo"})", reused);
+    CHECK_EQ(reused.tool_message(),
+             R"({"role":"tool","tool_call_id":"c3","content":"{\"temp_c\":21,\"sky\":\"clear\"}"})");
+    CHECK_EQ(runs.load(), 2);
+    // The caller's mistake: refused, and the result keeps the last call.
+    toolgate::Error err;
+    CHECK(!reg.call_into("\xff", "get_weather", "{}", nullptr, reused, err));
+    CHECK_EQ(err.status(), TG_ERR_UTF8);
+    CHECK_EQ(reused.call_id(), "c3");
+}
+
 TEST(version_matches_header) {
     CHECK_EQ(toolgate::version(), toolgate::header_version);
     CHECK_EQ(toolgate::header_version, TOOLGATE_VERSION);

@@ -192,7 +192,11 @@ typedef struct tg_reply tg_reply;
  * answer, or `error: ...` text), whether it is an error, and the tool message to send
  * back to the model. The caller owns it and frees it with `tg_result_free`.
  *
- * Thread-safety: immutable; may be read from several threads at once.
+ * A result can also be made empty (`tg_result_new`) and filled, again and again, by
+ * `tg_registry_call_into`, which reuses its buffers.
+ *
+ * Thread-safety: may be read from several threads at once, while no
+ * `tg_registry_call_into` is refilling it.
  */
 typedef struct tg_result tg_result;
 
@@ -706,6 +710,39 @@ tg_status tg_registry_call(const struct tg_registry *registry,
                            struct tg_error **error_out);
 
 /**
+ * `tg_registry_call` into a result the caller reuses: the same call, with the same
+ * outcomes and statuses, but instead of a new result it overwrites `result` (made by
+ * `tg_result_new` or an earlier `tg_registry_call`) whole: call id, name, content,
+ * error flag and tool message. Its buffers keep their capacity, so a loop that
+ * reuses one result per thread allocates nothing per call once they have grown to
+ * fit: the handler's `tg_reply_ok` text is copied straight into the result.
+ *
+ * Texts obtained from `result` before this call are invalid once it starts. On a
+ * failure status (`TG_ERR_NULL`, `TG_ERR_UTF8`, as for `tg_registry_call`) nothing
+ * ran and `result` is unchanged.
+ *
+ * Ownership: `result` stays the caller's. Thread-safety: any thread, calls run in
+ * parallel, but `result` must not be used by anything else until this returns: not
+ * by another thread, and not by the handler this call runs (give each thread, and
+ * each nesting level, its own result).
+ *
+ * # Safety
+ * `registry` is NULL or a live `tg_registry`; `result` is NULL or a live `tg_result`
+ * that nothing else uses during the call; each text pointer is NULL or points to its
+ * length in readable bytes; `error_out` is NULL or writable.
+ */
+tg_status tg_registry_call_into(const struct tg_registry *registry,
+                                const char *call_id,
+                                size_t call_id_len,
+                                const char *name,
+                                size_t name_len,
+                                const char *args,
+                                size_t args_len,
+                                void *call_ctx,
+                                struct tg_result *result,
+                                struct tg_error **error_out);
+
+/**
  * Sets the tool's answer: the library copies `text[0..len)` (not NUL-terminated; NULL
  * with `len` 0 is the empty answer). Invalid UTF-8 sequences are replaced with
  * U+FFFD. Replaces any earlier reply.
@@ -733,6 +770,21 @@ tg_status tg_reply_ok(struct tg_reply *reply,
 tg_status tg_reply_error(struct tg_reply *reply,
                          const char *text,
                          size_t len);
+
+/**
+ * Makes an empty result (empty texts, not an error) for `tg_registry_call_into` to
+ * fill: a loop that reuses one result allocates nothing per call once its buffers
+ * have grown to fit.
+ *
+ * On success writes it to `*result_out`; the caller owns it and frees it with
+ * `tg_result_free`. Errors: `TG_ERR_NULL` (`result_out` NULL), with the message
+ * through `error_out` (when not NULL). Thread-safety: any thread.
+ *
+ * # Safety
+ * `result_out` and `error_out` are NULL or writable.
+ */
+tg_status tg_result_new(struct tg_result **result_out,
+                        struct tg_error **error_out);
 
 /**
  * The id of the model's call this result answers (as given to `tg_registry_call`).

@@ -485,8 +485,9 @@ private:
     detail::Handle<tg_schema, &tg_schema_free> h_;
 };
 
-/// The outcome of one Registry::call. Immutable; move-only. Independent of the
-/// registry: it stays valid after the registry is gone.
+/// The outcome of one Registry::call. Move-only. Independent of the registry: it
+/// stays valid after the registry is gone. Registry::call_into refills one in place
+/// (views taken from it before are then invalid).
 class Result {
 public:
     /// An empty Result (no handle).
@@ -526,6 +527,7 @@ public:
     tg_result* release() noexcept { return h_.release(); }
 
 private:
+    friend class Registry;
     detail::Handle<tg_result, &tg_result_free> h_;
 };
 
@@ -658,6 +660,26 @@ public:
         return call(call_id, name, args, nullptr, err);
     }
 
+    /// call(), into `into`, which is refilled in place (made first if it is empty):
+    /// reusing one Result per thread for many calls allocates nothing per call once its
+    /// buffers have grown to fit. False, with `err` set and `into` unchanged, only for
+    /// the caller's own mistakes (as for call()). `into` must not be used elsewhere,
+    /// nor by the tool the call runs, until this returns.
+    [[nodiscard]] bool call_into(std::string_view call_id, std::string_view name,
+                                 std::string_view args, void* call_ctx, Result& into,
+                                 Error& err) const noexcept {
+        tg_error* e = nullptr;
+        if (!into) {
+            tg_result* fresh = nullptr;
+            if (!done(tg_result_new(&fresh, &e), e, err)) return false;
+            into = Result(fresh);
+        }
+        const tg_status st = tg_registry_call_into(h_.get(), call_id.data(), call_id.size(),
+                                                   name.data(), name.size(), args.data(),
+                                                   args.size(), call_ctx, into.h_.get(), &e);
+        return done(st, e, err);
+    }
+
 #if TOOLGATE_THROWING_API
     /// A new registry, without tools, whose tool names follow `policy`; throws Error.
     /// (Without exceptions, use create().)
@@ -709,6 +731,13 @@ public:
                 void* call_ctx = nullptr) const {
         Error err;
         return value(call(call_id, name, args, call_ctx, err), err);
+    }
+    /// Calls the tool `name` into `into` (see the Error& overload); throws Error only
+    /// for the caller's own mistakes.
+    void call_into(std::string_view call_id, std::string_view name, std::string_view args,
+                   Result& into, void* call_ctx = nullptr) const {
+        Error err;
+        if (!call_into(call_id, name, args, call_ctx, into, err)) throw err;
     }
 #endif
 

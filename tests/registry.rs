@@ -1025,3 +1025,137 @@ fn definitions_are_byte_stable_and_keep_author_order() {
         .unwrap_err();
     assert!(Arc::ptr_eq(&before, &one.definitions_json()));
 }
+
+// ---------------------------------------------------------------------------
+// Calls into a reused result
+// ---------------------------------------------------------------------------
+
+/// Writes its answer into the caller's buffer (`call_into`), and gives the same
+/// answer as a new `String` through `call`.
+struct Writer;
+
+impl Handler for Writer {
+    fn call(&self, args: &[u8], ctx: usize) -> Result<String, String> {
+        let mut out = String::new();
+        match self.call_into(args, ctx, &mut out) {
+            toolgate::Written::Answer => Ok(out),
+            toolgate::Written::Error => Err(out),
+        }
+    }
+
+    fn call_into(&self, args: &[u8], _ctx: usize, out: &mut String) -> toolgate::Written {
+        if args.len() > 40 {
+            out.push_str("too long");
+            return toolgate::Written::Error;
+        }
+        out.push_str("wrote ");
+        out.push_str(std::str::from_utf8(args).unwrap());
+        toolgate::Written::Answer
+    }
+}
+
+/// `call_into` gives exactly what `call` gives for every outcome, into one result
+/// whose earlier (longer) content must not show through.
+#[test]
+fn call_into_matches_call_for_every_outcome() {
+    let reg = Registry::new(NamePolicy::Default);
+    reg.register(spec("get_weather", Some(WEATHER_SCHEMA)), echo(), false)
+        .unwrap();
+    reg.register(spec("writer", None), Box::new(Writer), false)
+        .unwrap();
+    reg.register(
+        spec("fails", None),
+        boxed(|_: &[u8], _| Err("backend down".to_owned())),
+        false,
+    )
+    .unwrap();
+    reg.register(
+        spec("panics", None),
+        boxed(|_: &[u8], _| panic!("boom")),
+        false,
+    )
+    .unwrap();
+    let calls: &[(&str, &str, &str)] = &[
+        (
+            "c1",
+            "get_weather",
+            r#"{"city":"Paris","days":3,"unit":"c"}"#,
+        ),
+        (
+            "c2",
+            "get_weather",
+            r#"{"days": "3", "unit": "kelvin", "country": "FR"}"#,
+        ),
+        ("c3", "get_wether", "{}"),
+        ("c4", "get_weather", r#"{"city": "unterminated"#),
+        ("c5", "writer", r#"{"a":1}"#),
+        (
+            "c6",
+            "writer",
+            r#"{"a":"a string long enough to be refused"}"#,
+        ),
+        ("c7", "fails", ""),
+        ("c8", "panics", "{}"),
+        ("", "writer", ""),
+    ];
+    let mut reused = CallResult::default();
+    assert_eq!(
+        (
+            reused.call_id.as_str(),
+            reused.name.as_str(),
+            reused.content.as_str()
+        ),
+        ("", "", "")
+    );
+    assert!(!reused.is_error);
+    for &(id, name, args) in calls {
+        let fresh = reg.call(id, name, args.as_bytes());
+        reg.call_into(id, name, args.as_bytes(), 0, &mut reused);
+        assert_eq!(reused, fresh, "{name} {args}");
+        assert_eq!(reused.tool_message_json(), fresh.tool_message_json());
+    }
+    err(
+        HAND_WORKED_TEXT,
+        &reg.call("c2", "get_weather", calls[1].2.as_bytes()),
+    );
+    err("error: tool panics panicked", &reused_after(&reg, "panics"));
+    err("error: backend down", &reused_after(&reg, "fails"));
+    ok("wrote {}", &reused_after(&reg, "writer"));
+}
+
+fn reused_after(reg: &Registry, name: &str) -> CallResult {
+    let mut r = CallResult::default();
+    reg.call_into("x", name, b"{}", 0, &mut r);
+    r
+}
+
+/// A handler that writes into the buffer, called into a reused result, writes into
+/// the same allocation every time: the reusing path allocates nothing of its own.
+#[test]
+fn call_into_keeps_the_buffers() {
+    let reg = Registry::new(NamePolicy::Default);
+    reg.register(spec("writer", None), Box::new(Writer), false)
+        .unwrap();
+    let mut r = CallResult::default();
+    reg.call_into(
+        "call_0001",
+        "writer",
+        br#"{"a":"12345678901234567890"}"#,
+        0,
+        &mut r,
+    );
+    ok(r#"wrote {"a":"12345678901234567890"}"#, &r);
+    let (content, id, name) = (r.content.as_ptr(), r.call_id.as_ptr(), r.name.as_ptr());
+    reg.call_into("call_0002", "writer", br#"{"a":1}"#, 0, &mut r);
+    ok(r#"wrote {"a":1}"#, &r);
+    assert_eq!(r.call_id, "call_0002");
+    assert_eq!(
+        (r.content.as_ptr(), r.call_id.as_ptr(), r.name.as_ptr()),
+        (content, id, name),
+        "a reused result's strings were reallocated"
+    );
+    assert!(
+        r.content.capacity() >= 33,
+        "the content buffer was given up"
+    );
+}

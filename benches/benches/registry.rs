@@ -1,4 +1,5 @@
-//! Criterion: a full `Registry::call` (lookup, validate, handler, result) against
+//! Criterion: a full `Registry::call` (lookup, validate, handler, result), and
+//! `Registry::call_into` with one reused result, against
 //! `is_valid` alone on the same input, with 10 and 10,000 tools registered, and the
 //! throughput of 1 and 2 threads calling at once.
 //! `cargo bench -p toolgate-bench --bench registry`
@@ -44,6 +45,10 @@ fn call_vs_is_valid(c: &mut Criterion) {
             );
             g.bench_with_input(BenchmarkId::new("call", n), reg, |b, reg| {
                 b.iter(|| registry_call(reg, tool, black_box(input)))
+            });
+            let mut reused = toolgate::CallResult::default();
+            g.bench_with_input(BenchmarkId::new("call_into", n), reg, |b, reg| {
+                b.iter(|| registry_call_into(reg, tool, black_box(input), &mut reused))
             });
         }
         g.finish();

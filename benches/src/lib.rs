@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use serde_json::Value;
-use toolgate::{NamePolicy, Registry, Schema, ToolSpec};
+use toolgate::{CallResult, Handler, NamePolicy, Registry, Schema, ToolSpec, Written};
 
 /// Seed 000's `get_weather` parameters.
 pub const WEATHER_SCHEMA: &str = r#"{"type": "object", "properties": {"city": {"type": "string", "minLength": 1}, "days": {"type": "integer", "minimum": 1, "maximum": 7}, "unit": {"enum": ["c", "f"]}}, "required": ["city"], "additionalProperties": false}"#;
@@ -363,6 +363,22 @@ pub fn boon_compile_bytes(schema: &[u8]) -> BoonSchema {
 /// What every benchmark handler answers.
 pub const HANDLER_ANSWER: &str = "{\"ok\":true}";
 
+/// The benchmark handler: answers [`HANDLER_ANSWER`] in both of a handler's forms, a
+/// new `String` (`call`) or written into the caller's buffer (`call_into`), the way a
+/// handler that formats its answer would.
+struct FixedAnswer;
+
+impl Handler for FixedAnswer {
+    fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
+        Ok(HANDLER_ANSWER.to_string())
+    }
+
+    fn call_into(&self, _args: &[u8], _ctx: usize, out: &mut String) -> Written {
+        out.push_str(HANDLER_ANSWER);
+        Written::Answer
+    }
+}
+
 /// A registry holding `get_weather` and `search_flights` plus filler tools, `total`
 /// tools in all (at least 2). Every handler returns [`HANDLER_ANSWER`].
 pub fn registry_with(total: usize) -> Registry {
@@ -377,7 +393,7 @@ pub fn registry_with(total: usize) -> Registry {
                 idempotent: true,
                 timeout_ms: 0,
             },
-            Box::new(|_args: &[u8], _ctx: usize| Ok::<String, String>(HANDLER_ANSWER.to_string())),
+            Box::new(FixedAnswer),
             false,
         )
         .unwrap_or_else(|e| panic!("register: {e}"));
@@ -398,6 +414,20 @@ pub fn registry_call(reg: &Registry, name: &str, input: &[u8]) -> bool {
     let ok = !r.is_error;
     black_box(r);
     ok
+}
+
+/// A full call into a result the caller reuses (`Registry::call_into`): lookup,
+/// validation, handler, result, with the result's buffers kept from call to call.
+#[inline(never)]
+pub fn registry_call_into(
+    reg: &Registry,
+    name: &str,
+    input: &[u8],
+    result: &mut CallResult,
+) -> bool {
+    reg.call_into("call_0001", name, input, 0, result);
+    black_box(&*result);
+    !result.is_error
 }
 
 /// Checks that every contender gives the expected verdict on every input, and that the

@@ -245,6 +245,22 @@ impl CText {
     pub fn len(&self) -> usize {
         self.0.len() - 1
     }
+
+    /// Replaces the text with what `write` puts into the (emptied) buffer, keeping
+    /// the buffer's capacity. The NUL goes back on even if `write` panics, so the
+    /// text stays NUL-terminated whatever happens.
+    pub fn rewrite<R>(&mut self, write: impl FnOnce(&mut String) -> R) -> R {
+        /// Puts the NUL back when dropped: on return and on unwind alike.
+        struct Terminate<'a>(&'a mut String);
+        impl Drop for Terminate<'_> {
+            fn drop(&mut self) {
+                self.0.push('\0');
+            }
+        }
+        self.0.clear();
+        let buf = Terminate(&mut self.0);
+        write(buf.0)
+    }
 }
 
 impl From<&str> for CText {
@@ -267,13 +283,22 @@ pub(crate) struct CTextPair {
 
 impl CTextPair {
     pub fn new(first: &str, second: &str) -> CTextPair {
-        let mut buf = String::with_capacity(first.len() + second.len() + 2);
-        buf.push_str(first);
-        buf.push('\0');
-        let split = buf.len();
-        buf.push_str(second);
-        buf.push('\0');
-        CTextPair { buf, split }
+        let mut pair = CTextPair {
+            buf: String::with_capacity(first.len() + second.len() + 2),
+            split: 0,
+        };
+        pair.set(first, second);
+        pair
+    }
+
+    /// Replaces both texts, keeping the buffer's capacity.
+    pub fn set(&mut self, first: &str, second: &str) {
+        self.buf.clear();
+        self.buf.push_str(first);
+        self.buf.push('\0');
+        self.split = self.buf.len();
+        self.buf.push_str(second);
+        self.buf.push('\0');
     }
 
     pub fn first(&self) -> CTextView<'_> {
@@ -441,5 +466,43 @@ mod tests {
         assert_eq!(text.as_str(), "a\0b");
         // SAFETY: CText keeps a NUL byte after its `len` bytes.
         assert_eq!(unsafe { *text.ptr().add(3) }, 0);
+    }
+
+    /// A reused result rewrites its texts in place: the NUL follows the new text, the
+    /// buffer is not given up, and a panic while writing still leaves a terminated text.
+    #[test]
+    fn texts_are_rewritten_in_place_and_stay_terminated() {
+        let mut text = CText::from("a longer first answer");
+        let before = text.ptr();
+        let n = text.rewrite(|buf| {
+            buf.push_str("short");
+            buf.len()
+        });
+        assert_eq!((n, text.as_str()), (5, "short"));
+        assert_eq!(text.ptr(), before, "the buffer was reallocated");
+        assert!(text.0.capacity() >= 22, "the buffer was given up");
+        // SAFETY: CText keeps a NUL byte after its `len` bytes.
+        assert_eq!(unsafe { *text.ptr().add(5) }, 0);
+
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            text.rewrite(|buf| {
+                buf.push_str("half");
+                panic!("in the middle of a write")
+            })
+        }));
+        assert!(panicked.is_err());
+        assert_eq!(text.as_str(), "half");
+        // SAFETY: as above.
+        assert_eq!(unsafe { *text.ptr().add(4) }, 0);
+
+        let mut pair = CTextPair::new("call_1", "get_weather");
+        pair.set("c2", "t");
+        assert_eq!((pair.first().as_str(), pair.second().as_str()), ("c2", "t"));
+        let (first, second) = (pair.first(), pair.second());
+        // SAFETY: a CTextPair keeps a NUL after each of its texts.
+        unsafe {
+            assert_eq!(*first.ptr().add(first.len()), 0);
+            assert_eq!(*second.ptr().add(second.len()), 0);
+        }
     }
 }

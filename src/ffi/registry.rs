@@ -3,7 +3,7 @@
 use std::ffi::{c_char, c_void};
 
 use super::boundary::{
-    arg_bytes, arg_ref, arg_str, ffi_boundary, ffi_free, into_handle, out_ptr, Failure,
+    arg_bytes, arg_mut, arg_ref, arg_str, ffi_boundary, ffi_free, into_handle, out_ptr, Failure,
 };
 use super::error::tg_error;
 use super::errors::tg_errors;
@@ -451,12 +451,66 @@ pub unsafe extern "C" fn tg_registry_call(
         let args = unsafe { arg_bytes(args, args_len, "args")? };
         // SAFETY: forwarded contract of this function.
         let result_out = unsafe { out_ptr(result_out, "result_out")? };
-        let (content, is_error) = registry
+        let mut content = String::new();
+        let is_error = registry
             .registry
-            .call_outcome(name, args, call_ctx as usize);
+            .outcome_into(name, args, call_ctx as usize, &mut content);
         result_out.write(into_handle(tg_result::new(
             call_id, name, content, is_error,
         )));
+        Ok(())
+    })
+}
+
+/// `tg_registry_call` into a result the caller reuses: the same call, with the same
+/// outcomes and statuses, but instead of a new result it overwrites `result` (made by
+/// `tg_result_new` or an earlier `tg_registry_call`) whole: call id, name, content,
+/// error flag and tool message. Its buffers keep their capacity, so a loop that
+/// reuses one result per thread allocates nothing per call once they have grown to
+/// fit: the handler's `tg_reply_ok` text is copied straight into the result.
+///
+/// Texts obtained from `result` before this call are invalid once it starts. On a
+/// failure status (`TG_ERR_NULL`, `TG_ERR_UTF8`, as for `tg_registry_call`) nothing
+/// ran and `result` is unchanged.
+///
+/// Ownership: `result` stays the caller's. Thread-safety: any thread, calls run in
+/// parallel, but `result` must not be used by anything else until this returns: not
+/// by another thread, and not by the handler this call runs (give each thread, and
+/// each nesting level, its own result).
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; `result` is NULL or a live `tg_result`
+/// that nothing else uses during the call; each text pointer is NULL or points to its
+/// length in readable bytes; `error_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_call_into(
+    registry: *const tg_registry,
+    call_id: *const c_char,
+    call_id_len: usize,
+    name: *const c_char,
+    name_len: usize,
+    args: *const c_char,
+    args_len: usize,
+    call_ctx: *mut c_void,
+    result: *mut tg_result,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_call_into", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        // SAFETY: forwarded contract of this function.
+        let call_id = unsafe { arg_str(call_id, call_id_len, "call_id")? };
+        // SAFETY: forwarded contract of this function.
+        let name = unsafe { arg_str(name, name_len, "name")? };
+        // SAFETY: forwarded contract of this function.
+        let args = unsafe { arg_bytes(args, args_len, "args")? };
+        // SAFETY: forwarded contract of this function: a live result that nothing
+        // else (not even the handler) uses until this call returns.
+        let result = unsafe { arg_mut(result, "result")? };
+        let registry = &registry.registry;
+        result.refill(call_id, name, |content| {
+            registry.outcome_into(name, args, call_ctx as usize, content)
+        });
         Ok(())
     })
 }

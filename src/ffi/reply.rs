@@ -4,7 +4,7 @@ use std::ffi::{c_char, c_void};
 
 use super::boundary::{arg_bytes, arg_mut, ffi_boundary};
 use super::status::{tg_status, RawStatus};
-use crate::registry::Handler;
+use crate::registry::{Handler, Written};
 
 /// A tool's handler, called by `tg_registry_call` for a call whose arguments passed
 /// the tool's schema.
@@ -49,7 +49,12 @@ pub type tg_destroy_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
 /// during the handler call it was passed to. Each `tg_reply_ok`/`tg_reply_error`
 /// replaces what an earlier one wrote.
 pub struct tg_reply {
-    outcome: Option<Result<String, String>>,
+    /// The call's content buffer, lent by `CHandler::call_into` for the handler call:
+    /// text is copied straight into it, so a reused `tg_result` gets the answer with
+    /// no allocation of its own.
+    text: String,
+    /// What `text` holds, once the handler has written one.
+    written: Option<Written>,
 }
 
 /// Sets the tool's answer: the library copies `text[0..len)` (not NUL-terminated; NULL
@@ -70,7 +75,7 @@ pub unsafe extern "C" fn tg_reply_ok(
     len: usize,
 ) -> tg_status {
     // SAFETY: forwarded contract of this function.
-    unsafe { set_reply("tg_reply_ok", reply, text, len, Ok) }
+    unsafe { set_reply("tg_reply_ok", reply, text, len, Written::Answer) }
 }
 
 /// Sets the tool's error message: the call's result becomes `error: ` followed by a
@@ -86,7 +91,7 @@ pub unsafe extern "C" fn tg_reply_error(
     len: usize,
 ) -> tg_status {
     // SAFETY: forwarded contract of this function.
-    unsafe { set_reply("tg_reply_error", reply, text, len, Err) }
+    unsafe { set_reply("tg_reply_error", reply, text, len, Written::Error) }
 }
 
 /// # Safety
@@ -96,22 +101,28 @@ unsafe fn set_reply(
     reply: *mut tg_reply,
     text: *const c_char,
     len: usize,
-    wrap: fn(String) -> Result<String, String>,
+    written: Written,
 ) -> tg_status {
     ffi_boundary(func, std::ptr::null_mut(), || {
         // SAFETY: forwarded contract of this function: a live reply, used by the
-        // handler's thread alone while `CHandler::call` waits for the handler.
+        // handler's thread alone while `CHandler::call_into` waits for the handler.
         let reply = unsafe { arg_mut(reply, "reply")? };
         // SAFETY: forwarded contract of this function.
         let text = unsafe { arg_bytes(text, len, "text")? };
-        // One spare byte: the result keeps the text NUL-terminated without a realloc.
         let text = match crate::json::utf8(text) {
             Some(valid) => std::borrow::Cow::Borrowed(valid),
             None => String::from_utf8_lossy(text),
         };
-        let mut owned = String::with_capacity(text.len() + 1);
-        owned.push_str(&text);
-        reply.outcome = Some(wrap(owned));
+        // One spare byte: the result keeps the text NUL-terminated without a realloc.
+        let room = text.len() + 1;
+        if reply.text.capacity() < room {
+            // A new call's empty buffer, or a reused one too small: one allocation of
+            // the right size (`reserve` would take the slower growth path).
+            reply.text = String::with_capacity(room);
+        }
+        reply.text.clear();
+        reply.text.push_str(&text);
+        reply.written = Some(written);
         Ok(())
     })
 }
@@ -172,11 +183,25 @@ impl Drop for CHandler {
 
 impl Handler for CHandler {
     fn call(&self, args: &[u8], ctx: usize) -> Result<String, String> {
+        let mut out = String::new();
+        match self.call_into(args, ctx, &mut out) {
+            Written::Answer => Ok(out),
+            Written::Error => Err(out),
+        }
+    }
+
+    #[inline]
+    fn call_into(&self, args: &[u8], ctx: usize, out: &mut String) -> Written {
         let Some(func) = self.func else {
             // Registration refuses a NULL handler, so no registered CHandler gets here.
-            return Err(format!("tool {} failed", self.name));
+            return self.failed(out);
         };
-        let mut reply = tg_reply { outcome: None };
+        // The reply borrows the buffer (a move of three words, no copy) and gives it
+        // back below, whatever the handler did.
+        let mut reply = tg_reply {
+            text: std::mem::take(out),
+            written: None,
+        };
         // SAFETY: `func` is the caller's handler, called with what its contract
         // (tg_handler_fn) lists: the registration's user_data, the call's context
         // pointer given back as it came, the argument bytes (alive for the whole call)
@@ -190,11 +215,23 @@ impl Handler for CHandler {
                 &mut reply,
             )
         };
-        match (status == tg_status::TG_OK as RawStatus, reply.outcome) {
-            (_, Some(Err(message))) => Err(message),
-            (true, Some(Ok(answer))) => Ok(answer),
-            (true, None) => Ok(String::new()),
-            (false, _) => Err(format!("tool {} failed", self.name)),
+        *out = reply.text;
+        match (status == tg_status::TG_OK as RawStatus, reply.written) {
+            (_, Some(Written::Error)) => Written::Error,
+            (true, Some(Written::Answer)) => Written::Answer,
+            (true, None) => Written::Answer,
+            (false, _) => self.failed(out),
         }
+    }
+}
+
+impl CHandler {
+    /// `tool NAME failed`: the error of a handler that failed without saying why.
+    fn failed(&self, out: &mut String) -> Written {
+        out.clear();
+        out.push_str("tool ");
+        out.push_str(&self.name);
+        out.push_str(" failed");
+        Written::Error
     }
 }

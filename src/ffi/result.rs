@@ -3,7 +3,10 @@
 use std::ffi::c_char;
 use std::sync::OnceLock;
 
-use super::boundary::{ffi_boundary, ffi_free, text_accessor, value_accessor, CText, CTextPair};
+use super::boundary::{
+    ffi_boundary, ffi_free, into_handle, out_ptr, text_accessor, value_accessor, CText, CTextPair,
+};
+use super::error::tg_error;
 use super::status::tg_status;
 use crate::registry::tool_message_json;
 
@@ -11,7 +14,11 @@ use crate::registry::tool_message_json;
 /// answer, or `error: ...` text), whether it is an error, and the tool message to send
 /// back to the model. The caller owns it and frees it with `tg_result_free`.
 ///
-/// Thread-safety: immutable; may be read from several threads at once.
+/// A result can also be made empty (`tg_result_new`) and filled, again and again, by
+/// `tg_registry_call_into`, which reuses its buffers.
+///
+/// Thread-safety: may be read from several threads at once, while no
+/// `tg_registry_call_into` is refilling it.
 pub struct tg_result {
     /// The call id, then the tool name.
     call_id_and_name: CTextPair,
@@ -30,6 +37,29 @@ impl tg_result {
         }
     }
 
+    /// A result with empty texts, for `tg_registry_call_into` to fill.
+    fn empty() -> tg_result {
+        tg_result::new("", "", String::new(), false)
+    }
+
+    /// Overwrites the result with a new call's: `call` writes the content into the
+    /// (emptied) content buffer and returns the error flag. Buffers keep their
+    /// capacity, so refilling a result of similar size allocates nothing.
+    pub(crate) fn refill(
+        &mut self,
+        call_id: &str,
+        name: &str,
+        call: impl FnOnce(&mut String) -> bool,
+    ) {
+        self.call_id_and_name.set(call_id, name);
+        // Dropped rather than kept: most callers of the reusing path never ask for it.
+        self.tool_message.take();
+        // Until the call has written its outcome: were anything to unwind through
+        // here, a half-written content would not read as a success.
+        self.is_error = true;
+        self.is_error = self.content.rewrite(call);
+    }
+
     fn tool_message(&self) -> &CText {
         self.tool_message.get_or_init(|| {
             CText::new(tool_message_json(
@@ -38,6 +68,29 @@ impl tg_result {
             ))
         })
     }
+}
+
+/// Makes an empty result (empty texts, not an error) for `tg_registry_call_into` to
+/// fill: a loop that reuses one result allocates nothing per call once its buffers
+/// have grown to fit.
+///
+/// On success writes it to `*result_out`; the caller owns it and frees it with
+/// `tg_result_free`. Errors: `TG_ERR_NULL` (`result_out` NULL), with the message
+/// through `error_out` (when not NULL). Thread-safety: any thread.
+///
+/// # Safety
+/// `result_out` and `error_out` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_result_new(
+    result_out: *mut *mut tg_result,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_result_new", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let result_out = unsafe { out_ptr(result_out, "result_out")? };
+        result_out.write(into_handle(tg_result::empty()));
+        Ok(())
+    })
 }
 
 /// The id of the model's call this result answers (as given to `tg_registry_call`).

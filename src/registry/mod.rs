@@ -64,6 +64,37 @@ pub enum NamePolicy {
 pub trait Handler: Send + Sync + 'static {
     /// Runs the tool once on arguments that passed its schema.
     fn call(&self, args: &[u8], ctx: usize) -> Result<String, String>;
+
+    /// Runs the tool once, writing its answer (or its error message) into `out`, which
+    /// arrives empty with capacity left from an earlier call. [`Registry::call_into`]
+    /// runs it with the buffer of a result the caller reuses, so a handler that
+    /// overrides it can answer without allocating. (A call with no buffer to reuse, such
+    /// as [`Registry::call`], runs [`Handler::call`] and keeps its string.)
+    ///
+    /// The default runs [`Handler::call`] and moves its string into `out` (or copies
+    /// it, when `out` already has the room). Whichever of the two a handler overrides,
+    /// both must give the same answer.
+    fn call_into(&self, args: &[u8], ctx: usize, out: &mut String) -> Written {
+        let (text, written) = match self.call(args, ctx) {
+            Ok(answer) => (answer, Written::Answer),
+            Err(message) => (message, Written::Error),
+        };
+        if out.capacity() >= text.len() {
+            out.push_str(&text);
+        } else {
+            *out = text;
+        }
+        written
+    }
+}
+
+/// What a handler's [`Handler::call_into`] wrote into its buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// The tool's answer.
+    Answer,
+    /// The tool's error message, which the registry prefixes with `error: `.
+    Error,
 }
 
 impl<F> Handler for F
@@ -149,6 +180,18 @@ pub struct CallResult {
     pub content: String,
     /// True for every failure: unknown tool, invalid arguments, handler error, panic.
     pub is_error: bool,
+}
+
+impl Default for CallResult {
+    /// An empty result, to be filled by [`Registry::call_into`].
+    fn default() -> Self {
+        CallResult {
+            call_id: String::new(),
+            name: String::new(),
+            content: String::new(),
+            is_error: false,
+        }
+    }
 }
 
 impl CallResult {
@@ -344,7 +387,8 @@ impl Registry {
         args: &[u8],
         ctx: usize,
     ) -> CallResult {
-        let (content, is_error) = self.call_outcome(name, args, ctx);
+        let mut content = String::new();
+        let is_error = self.outcome_into(name, args, ctx, &mut content);
         CallResult {
             call_id: with_spare_byte(call_id),
             name: with_spare_byte(name),
@@ -353,27 +397,54 @@ impl Registry {
         }
     }
 
-    /// The content and error flag of [`Registry::call_with_context`], for a caller
-    /// that keeps the call id and name its own way (the C result holds both in one
-    /// allocation).
-    pub(crate) fn call_outcome(&self, name: &str, args: &[u8], ctx: usize) -> (String, bool) {
+    /// [`Registry::call_with_context`] into a result the caller reuses: `result` is
+    /// overwritten whole (call id, name, content, error flag), and its strings keep
+    /// their capacity, so a loop that reuses one result allocates nothing once the
+    /// buffers have grown to fit — provided the handler writes its answer through
+    /// [`Handler::call_into`] rather than returning a new `String`.
+    pub fn call_into(
+        &self,
+        call_id: &str,
+        name: &str,
+        args: &[u8],
+        ctx: usize,
+        result: &mut CallResult,
+    ) {
+        result.call_id.clear();
+        result.call_id.push_str(call_id);
+        result.name.clear();
+        result.name.push_str(name);
+        result.content.clear();
+        result.is_error = self.outcome_into(name, args, ctx, &mut result.content);
+    }
+
+    /// Writes a call's content (the handler's answer, or `error: ...`) into `out`,
+    /// which arrives empty, and returns whether it is an error. The one place every
+    /// call, Rust or C, allocating or reusing, goes through.
+    pub(crate) fn outcome_into(
+        &self,
+        name: &str,
+        args: &[u8],
+        ctx: usize,
+        out: &mut String,
+    ) -> bool {
         // The handler has its own catch in `dispatch`; this one is the last line for
         // everything else (a validator bug, a destructor that panics), so that no input
         // can unwind into the host.
-        match catch_unwind(AssertUnwindSafe(|| self.dispatch(name, args, ctx))) {
-            Ok(outcome) => outcome,
+        match catch_unwind(AssertUnwindSafe(|| self.dispatch(name, args, ctx, out))) {
+            Ok(is_error) => is_error,
             Err(payload) => {
                 discard_panic(payload);
-                (
-                    format!("error: internal error while calling tool {}", quote(name)),
-                    true,
-                )
+                out.clear();
+                out.push_str("error: internal error while calling tool ");
+                push_json_string(out, name);
+                true
             }
         }
     }
 
-    /// The content and error flag of one call.
-    fn dispatch(&self, name: &str, args: &[u8], ctx: usize) -> (String, bool) {
+    /// The content (into `out`) and error flag of one call.
+    fn dispatch(&self, name: &str, args: &[u8], ctx: usize, out: &mut String) -> bool {
         // The snapshot is held for the lookup only; the tool guard is held until the
         // handler returns, keeping this tool alive even if it is replaced or
         // unregistered meanwhile. Neither is a lock.
@@ -381,24 +452,54 @@ impl Registry {
             let snapshot = self.current.load();
             match snapshot.get(name) {
                 Some(entry) => entry.load(),
-                None => return (unknown_tool(&snapshot, name), true),
+                None => return put(out, unknown_tool(&snapshot, name)),
             }
         };
         let args = crate::json::arguments_or_empty_object(args);
         // The fast path: a valid call never builds an error list.
         if !tool.schema.is_valid(args) {
             let errors = tool.schema.validate_json(args);
-            return (invalid_arguments(&tool.name, &errors), true);
+            return put(out, invalid_arguments(&tool.name, &errors));
         }
-        match catch_unwind(AssertUnwindSafe(|| tool.handler.call(args, ctx))) {
-            Ok(Ok(answer)) => (answer, false),
-            Ok(Err(message)) => (format!("error: {message}"), true),
+        let run = || {
+            if out.capacity() == 0 {
+                // Nothing to reuse (a new result): take the handler's own string whole.
+                let (text, written) = match tool.handler.call(args, ctx) {
+                    Ok(answer) => (answer, Written::Answer),
+                    Err(message) => (message, Written::Error),
+                };
+                *out = text;
+                written
+            } else {
+                tool.handler.call_into(args, ctx, out)
+            }
+        };
+        match catch_unwind(AssertUnwindSafe(run)) {
+            Ok(Written::Answer) => false,
+            Ok(Written::Error) => {
+                out.insert_str(0, "error: ");
+                true
+            }
             Err(payload) => {
                 discard_panic(payload);
-                (format!("error: tool {} panicked", tool.name), true)
+                out.clear();
+                out.push_str("error: tool ");
+                out.push_str(&tool.name);
+                out.push_str(" panicked");
+                true
             }
         }
     }
+}
+
+/// Puts an error text into a call's (empty) content buffer; true, as the error flag.
+fn put(out: &mut String, text: String) -> bool {
+    if out.capacity() >= text.len() {
+        out.push_str(&text);
+    } else {
+        *out = text;
+    }
+    true
 }
 
 /// A copy of `text` with room for one more byte: the C surface appends a NUL to the

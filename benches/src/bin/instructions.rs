@@ -24,9 +24,9 @@ use std::hint::black_box;
 
 use toolgate::Schema;
 use toolgate_bench::{
-    floor_parse, registry_call, registry_with, without_patterns, EVENT_INVALID, EVENT_SCHEMA,
-    EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID, WEATHER_INVALID, WEATHER_SCHEMA,
-    WEATHER_VALID,
+    floor_parse, registry_call, registry_call_into, registry_with, without_patterns, EVENT_INVALID,
+    EVENT_SCHEMA, EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID, WEATHER_INVALID,
+    WEATHER_SCHEMA, WEATHER_VALID,
 };
 
 fn main() {
@@ -46,6 +46,7 @@ fn main() {
     };
     let (flight_bare, event_bare) = (no_patterns(FLIGHT_SCHEMA), no_patterns(EVENT_SCHEMA));
     let registry = registry_with(10);
+    let mut reused = toolgate::CallResult::default();
     // The same calls with a space after every colon and comma, as Python's
     // `json.dumps` writes them: whitespace must stay cheap, not only compact JSON.
     let spaced = |compact: &str| compact.replace("\":", "\": ").replace(",\"", ", \"");
@@ -78,6 +79,15 @@ fn main() {
                 .validate_json(black_box(EVENT_INVALID.as_bytes()))
                 .len(),
             "call" => registry_call(&registry, "get_weather", black_box(valid)) as usize,
+            "call_into" => {
+                registry_call_into(&registry, "get_weather", black_box(valid), &mut reused) as usize
+            }
+            "flight_call_into" => registry_call_into(
+                &registry,
+                "search_flights",
+                black_box(FLIGHT_VALID.as_bytes()),
+                &mut reused,
+            ) as usize,
             "flight_call" => registry_call(
                 &registry,
                 "search_flights",
