@@ -6,7 +6,8 @@
 //! literally can turn into `regex` syntax. What `regex` cannot express with ECMA's
 //! meaning (backreferences, lookaround) is refused, never approximated. Most tool
 //! patterns never reach `regex` though: fixed-width ones are a [`FixedPattern`], and
-//! other small ones a [`Dfa`] read straight from the translation.
+//! other small ones a [`Dfa`] read straight from the translation, walked on x86-64 by
+//! byte shuffles when it has at most 16 rows (`sheng`).
 
 use regex::{Regex, RegexBuilder};
 
@@ -27,6 +28,8 @@ const SIZE_LIMIT: usize = 1 << 20;
 pub(crate) enum Matcher {
     Fixed(FixedPattern),
     Dfa(Box<Dfa>),
+    #[cfg(target_arch = "x86_64")]
+    Sheng(Box<sheng::Sheng>),
     Regex(Regex),
 }
 
@@ -39,6 +42,8 @@ impl Matcher {
         match self {
             Matcher::Fixed(f) => f.is_match(s),
             Matcher::Dfa(d) => d.is_match(s),
+            #[cfg(target_arch = "x86_64")]
+            Matcher::Sheng(d) => d.is_match(s),
             Matcher::Regex(r) => regex_is_match(r, s),
         }
     }
@@ -225,6 +230,9 @@ fn ascii_chunk(bytes: &[u8], i: usize) -> Option<&[u8]> {
     (word & 0x8080_8080_8080_8080 == 0).then_some(chunk)
 }
 
+#[cfg(target_arch = "x86_64")]
+mod sheng;
+
 /// Entries a [`Dfa`]'s two-character table may have (8 KB).
 const MAX_PAIRS: usize = 1 << 12;
 
@@ -234,28 +242,16 @@ impl Dfa {
     /// one test for non-ASCII and one for the end instead of eight of each.
     #[inline(never)]
     fn is_match(&self, s: &str) -> bool {
-        let bytes = s.as_bytes();
-        let mut state = self.start;
         let mut i = 0;
-        if self.pairs.is_empty() {
-            while let Some(chunk) = ascii_chunk(bytes, i) {
-                for &b in chunk {
-                    state = self.step(state, self.ascii[usize::from(b)]);
-                }
-                i += 8;
-            }
-        } else {
-            // In the two-character table's own offsets while in it: the chain of
-            // dependent loads is then an add and a load per two characters.
-            let mut pair_row = state << self.pair_shift;
-            while let Some(chunk) = ascii_chunk(bytes, i) {
-                for two in chunk.chunks_exact(2) {
-                    pair_row = self.step2(pair_row, two[0], two[1]);
-                }
-                i += 8;
-            }
-            state = pair_row >> self.pair_shift;
-        }
+        let state = self.leading_runs(s.as_bytes(), &mut i);
+        self.finish(state, s, i)
+    }
+
+    /// The verdict on `s` from the row offset `state`, reached at byte `i`: walks the
+    /// rest a character at a time.
+    #[inline(always)]
+    fn finish(&self, mut state: usize, s: &str, mut i: usize) -> bool {
+        let bytes = s.as_bytes();
         while i < bytes.len() {
             let b = bytes[i];
             let class = if b < 0x80 {
@@ -269,6 +265,33 @@ impl Dfa {
             state = self.step(state, class);
         }
         self.trans[state + self.stride - 1] != 0
+    }
+
+    /// Walks the string's leading runs of eight ASCII bytes from the start: returns the
+    /// row offset reached and leaves `*i` after the last run.
+    #[inline(always)]
+    fn leading_runs(&self, bytes: &[u8], i: &mut usize) -> usize {
+        let mut state = self.start;
+        if self.pairs.is_empty() {
+            while let Some(chunk) = ascii_chunk(bytes, *i) {
+                for &b in chunk {
+                    state = self.step(state, self.ascii[usize::from(b)]);
+                }
+                *i += 8;
+            }
+        } else {
+            // In the two-character table's own offsets while in it: the chain of
+            // dependent loads is then an add and a load per two characters.
+            let mut pair_row = state << self.pair_shift;
+            while let Some(chunk) = ascii_chunk(bytes, *i) {
+                for two in chunk.chunks_exact(2) {
+                    pair_row = self.step2(pair_row, two[0], two[1]);
+                }
+                *i += 8;
+            }
+            state = pair_row >> self.pair_shift;
+        }
+        state
     }
 
     /// The row after `state` (a row offset) on a character of `class`.
@@ -392,10 +415,11 @@ impl Dfa {
             state += 1;
         }
         let (pairs, pair_shift) = Dfa::pair_table(&trans, stride);
+        let start = if ends.always { MATCHED } else { START } * stride;
         let dfa = Dfa {
             trans: trans.into_boxed_slice(),
             stride,
-            start: if ends.always { MATCHED } else { START } * stride,
+            start,
             ascii,
             wide,
             pairs,
@@ -806,6 +830,8 @@ pub(crate) fn compile_matcher(src: &str) -> Result<Matcher, String> {
     }
     let translated = translate(src)?;
     match Dfa::new(&translated) {
+        #[cfg(target_arch = "x86_64")]
+        Some(d) if sheng::Sheng::fits(&d) => Ok(Matcher::Sheng(Box::new(sheng::Sheng::new(d)))),
         Some(d) => Ok(Matcher::Dfa(Box::new(d))),
         None => build(&translated).map(Matcher::Regex),
     }
@@ -1302,10 +1328,11 @@ mod tests {
             r"^[]$",
             r"a(?:){100}",
         ] {
-            let Matcher::Dfa(d) = compile_matcher(p).unwrap() else {
+            let m = compile_matcher(p).unwrap();
+            let Some(d) = automaton(&m, p) else {
                 panic!("{p} should take the automaton");
             };
-            assert_pairs_are_two_steps(&d, p);
+            assert_pairs_are_two_steps(d, p);
         }
         for p in [
             r"\bfoo\b",
@@ -1341,6 +1368,30 @@ mod tests {
         );
     }
 
+    /// The automaton of a matcher that has one (the shuffles keep theirs, and are
+    /// checked against it here: each byte's mask holds the row a step leads to).
+    fn automaton<'m>(m: &'m Matcher, p: &str) -> Option<&'m super::Dfa> {
+        match m {
+            Matcher::Dfa(d) => Some(d),
+            #[cfg(target_arch = "x86_64")]
+            Matcher::Sheng(sheng) => {
+                let d = sheng.dfa();
+                for row in 0..d.trans.len() / d.stride {
+                    for b in 0..=255u8 {
+                        let want = if b < 0x80 {
+                            d.step(row * d.stride, d.ascii[usize::from(b)]) / d.stride
+                        } else {
+                            row
+                        };
+                        assert_eq!(sheng.after(row, b), want, "{p}: sheng, row {row}, byte {b}");
+                    }
+                }
+                Some(d)
+            }
+            _ => None,
+        }
+    }
+
     /// The two-character table holds, for every row and pair of classes, the row that
     /// two single steps reach (when the automaton has the table at all).
     fn assert_pairs_are_two_steps(d: &super::Dfa, p: &str) {
@@ -1357,6 +1408,47 @@ mod tests {
                         d.step(d.step(row, a), b) << d.pair_shift,
                         "{p}: row {row}, classes {a} {b}"
                     );
+                }
+            }
+        }
+    }
+
+    /// Around the shuffle walk's edges (runs of eight, the padded last run, a
+    /// non-ASCII character handed back to the table walk): strings of every length to
+    /// 40, matching or failing at every position, agree with the `regex` engine.
+    #[test]
+    fn shuffles_agree_at_every_length() {
+        let local_at = |len: usize| {
+            format!(
+                "{}@{}.org",
+                "a".repeat(len / 2 + 1),
+                "b".repeat(len - len / 2 + 1)
+            )
+        };
+        let cases: [(&str, &dyn Fn(usize) -> String); 4] = [
+            (r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$", &local_at),
+            (r"^[a-z]*$", &|len| "q".repeat(len)),
+            (r"^(ab)*c?$", &|len| "ab".repeat(len / 2) + "c"),
+            (r"x[0-9]+", &|len| format!("x{}", "7".repeat(len + 1))),
+        ];
+        for (p, make) in cases {
+            let (fast, reference) = (compile_matcher(p).unwrap(), compile(p).unwrap());
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("ssse3") {
+                assert!(matches!(fast, Matcher::Sheng(_)), "{p}");
+            }
+            let check =
+                |s: &str| assert_eq!(fast.is_match(s), reference.is_match(s), "{p} on {s:?}");
+            for len in 0..=40 {
+                let base = make(len);
+                assert!(reference.is_match(&base), "{p} on {base:?}");
+                check(&base);
+                for at in 0..base.len() {
+                    for c in ['é', ' ', 'Z', '@', '\u{2003}', '\u{80}'] {
+                        let mut s = base.clone();
+                        s.replace_range(at..=at, c.encode_utf8(&mut [0; 4]));
+                        check(&s);
+                    }
                 }
             }
         }
@@ -1441,7 +1533,7 @@ mod tests {
             }
             out
         }
-        let mut dfas = 0;
+        let (mut dfas, mut shengs) = (0, 0);
         for _ in 0..3000 {
             let mut p = pattern(&mut next, 0);
             if next(3) == 0 {
@@ -1457,8 +1549,9 @@ mod tests {
                 assert_eq!(compile_matcher(&p).err(), compile(&p).err(), "{p}");
                 continue;
             };
-            if let Matcher::Dfa(d) = &fast {
+            if let Some(d) = automaton(&fast, &p) {
                 dfas += 1;
+                shengs += usize::from(!matches!(fast, Matcher::Dfa(_)));
                 assert_pairs_are_two_steps(d, &p);
             }
             for k in 0..30 {
@@ -1475,6 +1568,13 @@ mod tests {
             }
         }
         assert!(dfas > 1000, "only {dfas} patterns took the automaton");
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("ssse3") {
+            assert!(
+                shengs > 500,
+                "only {shengs} automata were walked by shuffles"
+            );
+        }
     }
 
     #[test]

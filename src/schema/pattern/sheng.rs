@@ -1,0 +1,121 @@
+//! Sheng (after the Hyperscan engine of that name): an automaton of at most 16 rows
+//! kept as one 16-byte shuffle mask per ASCII byte, whose lane `r` holds the row that
+//! byte leads to from row `r`. The walk keeps its row in a vector register and steps
+//! with one byte shuffle (SSSE3 `pshufb`, one cycle) per character: about four
+//! instructions, none waiting on a load. The table walk spends a load (four or five
+//! cycles) per step on the path from one character to the next, plus the character's
+//! class lookup; on an e-mail pattern that is most of the pattern's cost.
+
+use std::arch::x86_64::{__m128i, _mm_cvtsi128_si32, _mm_set1_epi8, _mm_shuffle_epi8};
+
+pub(crate) struct Sheng {
+    /// The automaton, for what the shuffles do not walk (non-ASCII text) and for
+    /// the verdict at the end.
+    dfa: super::Dfa,
+    /// At `b`, the rows after the ASCII byte `b`, lane by lane; every byte from
+    /// 0x80 up leaves the row as it is: the padding of a string's last run of
+    /// bytes (a non-ASCII byte is never walked here). 4 KB.
+    by_byte: Box<[__m128i; 256]>,
+    /// The row (not its offset) the walk starts in.
+    start: u8,
+}
+
+impl Sheng {
+    /// Whether `d` can be walked by shuffles: at most 16 rows, on a CPU with SSSE3.
+    pub(super) fn fits(d: &super::Dfa) -> bool {
+        d.trans.len() / d.stride <= 16 && std::arch::is_x86_feature_detected!("ssse3")
+    }
+
+    /// The shuffles of `d`, which [`Sheng::fits`].
+    pub(super) fn new(dfa: super::Dfa) -> Sheng {
+        let (rows, stride) = (dfa.trans.len() / dfa.stride, dfa.stride);
+        let identity: [u8; 16] = std::array::from_fn(|row| row as u8);
+        let mut lanes = [identity; 256];
+        for (b, lanes) in lanes.iter_mut().enumerate().take(128) {
+            let class = usize::from(dfa.ascii[b]);
+            for (row, lane) in lanes.iter_mut().enumerate().take(rows) {
+                // Below 16 (`fits`): a row number of this automaton.
+                *lane = (usize::from(dfa.trans[row * stride + class]) / stride) as u8;
+            }
+        }
+        Sheng {
+            // SAFETY: `__m128i` is 16 bytes of plain data: every bit pattern is a
+            // valid value. (Each is moved by value, so its alignment is its own.)
+            by_byte: Box::new(
+                lanes.map(|l| unsafe { std::mem::transmute::<[u8; 16], __m128i>(l) }),
+            ),
+            start: (dfa.start / stride) as u8,
+            dfa,
+        }
+    }
+
+    #[inline(never)]
+    pub(super) fn is_match(&self, s: &str) -> bool {
+        // SAFETY: a `Sheng` is only built for a CPU with SSSE3 (`fits`), which is
+        // all `walk` needs.
+        let (row, i) = unsafe { self.walk(s.as_bytes()) };
+        self.dfa.finish(row * self.dfa.stride, s, i)
+    }
+
+    /// Walks the string from the start row while it is ASCII: runs of eight bytes,
+    /// then the last few, padded to eight with bytes that change nothing (so the
+    /// walk's end is not a branch on the string's length). Returns the row reached
+    /// (a row number) and where the walk stopped.
+    #[target_feature(enable = "ssse3")]
+    fn walk(&self, bytes: &[u8]) -> (usize, usize) {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let mut row = _mm_set1_epi8(self.start as i8);
+        let mut i = 0;
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8]));
+            if word & HIGH != 0 {
+                return ((_mm_cvtsi128_si32(row) & 0xff) as usize, i);
+            }
+            row = self.steps(row, word);
+            i += 8;
+        }
+        let rest = bytes.len() - i;
+        if rest > 0 {
+            // The last `rest` bytes in the low lanes, 0x80 (no change) above.
+            let word = if bytes.len() >= 8 {
+                let last = &bytes[bytes.len() - 8..];
+                u64::from_le_bytes(last.try_into().unwrap_or([0x80; 8])) >> (64 - 8 * rest)
+            } else {
+                let mut padded = [0u8; 8];
+                padded[..rest].copy_from_slice(&bytes[i..]);
+                u64::from_le_bytes(padded)
+            };
+            let pad = HIGH << (8 * rest);
+            if word & HIGH == 0 {
+                row = self.steps(row, word | pad);
+                i = bytes.len();
+            }
+        }
+        ((_mm_cvtsi128_si32(row) & 0xff) as usize, i)
+    }
+
+    /// Eight steps, on the bytes of `word` from the lowest.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn steps(&self, mut row: __m128i, word: u64) -> __m128i {
+        for b in word.to_le_bytes() {
+            row = _mm_shuffle_epi8(self.by_byte[usize::from(b)], row);
+        }
+        row
+    }
+
+    /// The automaton, for the tests.
+    #[cfg(test)]
+    pub(super) fn dfa(&self) -> &super::Dfa {
+        &self.dfa
+    }
+
+    /// The row the byte `b` leads to from `row`, for the tests.
+    #[cfg(test)]
+    pub(super) fn after(&self, row: usize, b: u8) -> usize {
+        // SAFETY: as for the table in `new`, the other way round.
+        let lanes =
+            unsafe { std::mem::transmute::<__m128i, [u8; 16]>(self.by_byte[usize::from(b)]) };
+        usize::from(lanes[row])
+    }
+}
