@@ -1,0 +1,77 @@
+//! What a `pattern` costs on top of the strings it checks: the calendar tool's three
+//! patterns (`benches/src/lib.rs`, `EVENT_SCHEMA`), each on an array of three strings
+//! of different lengths (the call's three e-mails; three date-times with and without
+//! seconds and offset; three colours), against the same array whose items are checked
+//! by `{"type":"string","minLength":1}`. Three lengths, as in a real call: a single
+//! string repeated lets the branch predictor learn where every loop ends. The two
+//! contenders run moments apart in each round; the figures are medians of the rounds'
+//! own differences and ratios, so a drift of the machine's speed mostly cancels.
+//!
+//! `cargo run -p toolgate-bench --release --bin pattern_cost`
+//! (run it at two commits to compare matchers).
+
+use std::hint::black_box;
+use std::time::Instant;
+use toolgate::Schema;
+
+const ROUNDS: usize = 31;
+const CALLS: u32 = 200_000;
+
+fn ns_per_call(schema: &Schema, input: &[u8]) -> f64 {
+    let t = Instant::now();
+    for _ in 0..CALLS {
+        black_box(schema.is_valid(black_box(input)));
+    }
+    t.elapsed().as_nanos() as f64 / f64::from(CALLS)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let cases = [
+        (
+            "e-mail (automaton, 9 rows)",
+            r#"{"type":"string","pattern":"^[^@\\s]+@[^@\\s]+\\.[A-Za-z]{2,}$"}"#,
+            r#"["ada@example.com","grace.hopper@navy.example.org","linus@kernel.example"]"#,
+        ),
+        (
+            "date-time (automaton, 29 rows)",
+            r#"{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?(Z|[+-]\\d{2}:\\d{2})$"}"#,
+            r#"["2025-07-01T09:30:00+02:00","2025-07-01T09:30Z","2025-07-01T09:30:00Z"]"#,
+        ),
+        (
+            "colour (fixed width)",
+            r#"{"type":"string","pattern":"^#[0-9a-fA-F]{6}$"}"#,
+            r##"["#3366ff","#000000","#FFFFFF"]"##,
+        ),
+    ];
+    let plain = Schema::compile(br#"{"type":"array","items":{"type":"string","minLength":1}}"#)
+        .expect("compiles");
+    println!("| pattern | array | plain strings, ns | with the pattern, ns | the pattern (3 strings), ns | with ÷ plain |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (name, schema, input) in cases {
+        let with = Schema::compile(format!(r#"{{"type":"array","items":{schema}}}"#).as_bytes())
+            .expect("compiles");
+        let input = input.as_bytes();
+        assert!(with.is_valid(input) && plain.is_valid(input), "{name}");
+        let (mut a, mut b, mut diff, mut ratio) = (vec![], vec![], vec![], vec![]);
+        for _ in 0..ROUNDS {
+            let (p, w) = (ns_per_call(&plain, input), ns_per_call(&with, input));
+            a.push(p);
+            b.push(w);
+            diff.push(w - p);
+            ratio.push(w / p);
+        }
+        println!(
+            "| {name} | {} bytes | {:.1} | {:.1} | {:.1} | {:.2}x |",
+            input.len(),
+            median(a),
+            median(b),
+            median(diff),
+            median(ratio)
+        );
+    }
+}
