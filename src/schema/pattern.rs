@@ -1413,11 +1413,13 @@ mod tests {
         }
     }
 
-    /// Around the shuffle walk's edges (runs of eight, the padded last run, a
-    /// non-ASCII character handed back to the table walk): strings of every length to
-    /// 40, matching or failing at every position, agree with the `regex` engine.
+    /// Around the automaton walks' edges (runs of eight, the last few bytes, a
+    /// non-ASCII character handed to the character-at-a-time walk), for each of the
+    /// three walks (shuffles, two-character table, one-character table): strings of
+    /// every length to 40, matching or failing at every position, agree with the
+    /// `regex` engine.
     #[test]
-    fn shuffles_agree_at_every_length() {
+    fn automata_agree_at_every_length() {
         let local_at = |len: usize| {
             format!(
                 "{}@{}.org",
@@ -1425,17 +1427,55 @@ mod tests {
                 "b".repeat(len - len / 2 + 1)
             )
         };
-        let cases: [(&str, &dyn Fn(usize) -> String); 4] = [
-            (r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$", &local_at),
-            (r"^[a-z]*$", &|len| "q".repeat(len)),
-            (r"^(ab)*c?$", &|len| "ab".repeat(len / 2) + "c"),
-            (r"x[0-9]+", &|len| format!("x{}", "7".repeat(len + 1))),
+        #[derive(Debug, PartialEq)]
+        enum Walk {
+            Shuffles,
+            Pairs,
+            Singles,
+        }
+        /// A pattern, a string of about the given length it matches, its walk.
+        type Case<'f> = (&'static str, &'f dyn Fn(usize) -> String, Walk);
+        let cases: [Case; 6] = [
+            (
+                r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$",
+                &local_at,
+                Walk::Shuffles,
+            ),
+            (r"^[a-z]*$", &|len| "q".repeat(len), Walk::Shuffles),
+            (
+                r"^(ab)*c?$",
+                &|len| "ab".repeat(len / 2) + "c",
+                Walk::Shuffles,
+            ),
+            (
+                r"x[0-9]+",
+                &|len| format!("x{}", "7".repeat(len + 1)),
+                Walk::Shuffles,
+            ),
+            (
+                r"^[a-z]{0,20}x$",
+                &|len| "q".repeat(len.min(20)) + "x",
+                Walk::Pairs,
+            ),
+            (
+                r"^[a-e][f-j][k-o][p-t][u-y]{1,80}$",
+                &|len| "afkp".to_string() + &"u".repeat(len.clamp(1, 80)),
+                Walk::Singles,
+            ),
         ];
-        for (p, make) in cases {
+        for (p, make, walk) in cases {
             let (fast, reference) = (compile_matcher(p).unwrap(), compile(p).unwrap());
+            let took = match &fast {
+                Matcher::Dfa(d) if d.pairs.is_empty() => Walk::Singles,
+                Matcher::Dfa(_) => Walk::Pairs,
+                _ => Walk::Shuffles,
+            };
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("ssse3") {
-                assert!(matches!(fast, Matcher::Sheng(_)), "{p}");
+            let shuffles = std::arch::is_x86_feature_detected!("ssse3");
+            #[cfg(not(target_arch = "x86_64"))]
+            let shuffles = false;
+            if walk != Walk::Shuffles || shuffles {
+                assert_eq!(took, walk, "{p}");
             }
             let check =
                 |s: &str| assert_eq!(fast.is_match(s), reference.is_match(s), "{p} on {s:?}");
