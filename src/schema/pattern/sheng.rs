@@ -61,8 +61,13 @@ impl Sheng {
     /// then the last few, padded to eight with bytes that change nothing (so the
     /// walk's end is not a branch on the string's length). Returns the row reached
     /// (a row number) and where the walk stopped.
+    ///
+    /// # Safety
+    /// The CPU has SSSE3. (An `unsafe fn` rather than a safe one with the feature:
+    /// the crate's minimum Rust, 1.75, predates safe `target_feature` functions.)
     #[target_feature(enable = "ssse3")]
-    fn walk(&self, bytes: &[u8]) -> (usize, usize) {
+    unsafe fn walk(&self, bytes: &[u8]) -> (usize, usize) {
+        // SAFETY (the intrinsics and `steps` below): SSSE3, this function's contract.
         const HIGH: u64 = 0x8080_8080_8080_8080;
         let mut row = _mm_set1_epi8(self.start as i8);
         let mut i = 0;
@@ -95,9 +100,12 @@ impl Sheng {
     }
 
     /// Eight steps, on the bytes of `word` from the lowest.
+    ///
+    /// # Safety
+    /// The CPU has SSSE3.
     #[inline]
     #[target_feature(enable = "ssse3")]
-    fn steps(&self, mut row: __m128i, word: u64) -> __m128i {
+    unsafe fn steps(&self, mut row: __m128i, word: u64) -> __m128i {
         for b in word.to_le_bytes() {
             row = _mm_shuffle_epi8(self.by_byte[usize::from(b)], row);
         }
