@@ -1,19 +1,42 @@
-//! `is_valid` allocates nothing on valid input: counted with a global allocator.
+//! What allocates nothing, counted with a global allocator: `is_valid` on valid
+//! input, and a registry call into a reused result (`Registry::call_into`, and
+//! `tg_registry_call_into` with a C handler) once the result's buffers have grown.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
+use std::ffi::{c_char, c_void};
 
-use toolgate::Schema;
+use toolgate::ffi::registry::{
+    tg_registry_call_into, tg_registry_free, tg_registry_new, tg_registry_register,
+};
+use toolgate::ffi::reply::tg_reply_ok;
+use toolgate::ffi::result::{tg_result_content, tg_result_free, tg_result_new};
+use toolgate::ffi::{tg_reply, tg_status, tg_tool_def};
+use toolgate::{CallResult, Handler, NamePolicy, Registry, Schema, ToolSpec, Written};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// Allocations made by this thread: each test counts its own, whatever the
+    /// tests running beside it do.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn count() {
+    // `try_with`: a thread being torn down still allocates, without a counter.
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
 
 // SAFETY: every method forwards to `System` with the caller's arguments unchanged;
-// the counter is an atomic with no effect on the memory handed out.
+// the counter is a thread-local cell (const-initialized, so reading it never
+// allocates) with no effect on the memory handed out.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        count();
         // SAFETY: same contract as our caller's.
         unsafe { System.alloc(layout) }
     }
@@ -22,7 +45,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        count();
         // SAFETY: same contract as our caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -64,11 +87,11 @@ fn is_valid_allocates_nothing_on_valid_input() {
     ];
     for (s, input) in cases {
         assert!(s.is_valid(input));
-        let before = ALLOCATIONS.load(Ordering::SeqCst);
+        let before = allocations();
         for _ in 0..100 {
             assert!(s.is_valid(input));
         }
-        let after = ALLOCATIONS.load(Ordering::SeqCst);
+        let after = allocations();
         assert_eq!(
             after - before,
             0,
@@ -77,7 +100,129 @@ fn is_valid_allocates_nothing_on_valid_input() {
         );
     }
     // The counter works: validate_json on an invalid input allocates.
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = allocations();
     assert!(!weather.validate_json(br#"{"days":"3"}"#).is_empty());
-    assert!(ALLOCATIONS.load(Ordering::SeqCst) > before);
+    assert!(allocations() > before);
+}
+
+const WEATHER: &str = r#"{"type": "object","properties": {"city": {"type": "string", "minLength": 1},"days": {"type": "integer", "minimum": 1, "maximum": 7},"unit": {"enum": ["c", "f"]}},"required": ["city"], "additionalProperties": false}"#;
+
+/// Writes its answer into the caller's buffer.
+struct Sunny;
+
+impl Handler for Sunny {
+    fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
+        Ok("sunny".to_owned())
+    }
+    fn call_into(&self, _args: &[u8], _ctx: usize, out: &mut String) -> Written {
+        out.push_str("sunny");
+        Written::Answer
+    }
+}
+
+#[test]
+fn call_into_a_reused_result_allocates_nothing() {
+    let reg = Registry::new(NamePolicy::Default);
+    let spec = ToolSpec {
+        name: "get_weather".into(),
+        parameters: Some(WEATHER.as_bytes().to_vec()),
+        ..ToolSpec::default()
+    };
+    reg.register(spec, Box::new(Sunny), false).unwrap();
+    let args = br#"{"city":"Paris","days":3}"#;
+    let mut result = CallResult::default();
+    // The first call grows the buffers (and sets up this thread's snapshot slot).
+    reg.call_into("call_0001", "get_weather", args, 0, &mut result);
+    assert_eq!((result.content.as_str(), result.is_error), ("sunny", false));
+    let before = allocations();
+    for _ in 0..100 {
+        reg.call_into("call_0002", "get_weather", args, 0, &mut result);
+    }
+    assert_eq!(allocations() - before, 0, "call_into allocated");
+    assert_eq!(
+        (result.call_id.as_str(), result.content.as_str()),
+        ("call_0002", "sunny")
+    );
+    // The counter works: the allocating call allocates.
+    let before = allocations();
+    assert_eq!(reg.call("c", "get_weather", args).content, "sunny");
+    assert!(allocations() > before);
+}
+
+unsafe extern "C" fn sunny(
+    _user_data: *mut c_void,
+    _call_ctx: *mut c_void,
+    _args: *const c_char,
+    _args_len: usize,
+    reply: *mut tg_reply,
+) -> i32 {
+    // SAFETY: `reply` is the live reply of this handler call.
+    unsafe { tg_reply_ok(reply, b"sunny".as_ptr().cast(), 5) as i32 }
+}
+
+#[test]
+fn tg_registry_call_into_allocates_nothing() {
+    let (id, name, args) = ("call_0001", "get_weather", br#"{"city":"Paris","days":3}"#);
+    let text = |p: *const c_char, n: usize| {
+        // SAFETY: a text accessor's pointer and length, valid until the next refill.
+        String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) })
+            .into_owned()
+    };
+    // SAFETY: every pointer passed below is NULL (where allowed) or points to live
+    // data of the given length; handles are used only between their creation and
+    // their free.
+    unsafe {
+        let mut reg = std::ptr::null_mut();
+        assert_eq!(
+            tg_registry_new(0, &mut reg, std::ptr::null_mut()),
+            tg_status::TG_OK
+        );
+        let def = tg_tool_def {
+            name: name.as_ptr().cast(),
+            name_len: name.len(),
+            parameters: WEATHER.as_ptr().cast(),
+            parameters_len: WEATHER.len(),
+            ..std::mem::zeroed()
+        };
+        let status = tg_registry_register(
+            reg,
+            &def,
+            Some(sunny),
+            std::ptr::null_mut(),
+            None,
+            0,
+            std::ptr::null_mut(),
+        );
+        assert_eq!(status, tg_status::TG_OK);
+        let mut result = std::ptr::null_mut();
+        assert_eq!(
+            tg_result_new(&mut result, std::ptr::null_mut()),
+            tg_status::TG_OK
+        );
+        let call = |result| {
+            tg_registry_call_into(
+                reg,
+                id.as_ptr().cast(),
+                id.len(),
+                name.as_ptr().cast(),
+                name.len(),
+                args.as_ptr().cast(),
+                args.len(),
+                std::ptr::null_mut(),
+                result,
+                std::ptr::null_mut(),
+            )
+        };
+        assert_eq!(call(result), tg_status::TG_OK);
+        let before = allocations();
+        for _ in 0..100 {
+            assert_eq!(call(result), tg_status::TG_OK);
+        }
+        assert_eq!(allocations() - before, 0, "tg_registry_call_into allocated");
+        let (mut p, mut n) = (std::ptr::null(), 0);
+        assert_eq!(tg_result_content(result, &mut p, &mut n), tg_status::TG_OK);
+        assert_eq!(text(p, n), "sunny");
+        tg_result_free(result);
+        tg_registry_free(reg);
+    }
 }
