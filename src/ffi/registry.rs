@@ -4,6 +4,7 @@ use std::ffi::{c_char, c_void};
 
 use super::boundary::{
     arg_bytes, arg_mut, arg_ref, arg_str, ffi_boundary, ffi_free, into_handle, out_ptr, Failure,
+    FfiResult,
 };
 use super::error::tg_error;
 use super::errors::tg_errors;
@@ -442,24 +443,69 @@ pub unsafe extern "C" fn tg_registry_call(
 ) -> tg_status {
     ffi_boundary("tg_registry_call", error_out, || {
         // SAFETY: forwarded contract of this function.
-        let registry = unsafe { arg_ref(registry, "registry")? };
-        // SAFETY: forwarded contract of this function.
-        let call_id = unsafe { arg_str(call_id, call_id_len, "call_id")? };
-        // SAFETY: forwarded contract of this function.
-        let name = unsafe { arg_str(name, name_len, "name")? };
-        // SAFETY: forwarded contract of this function.
-        let args = unsafe { arg_bytes(args, args_len, "args")? };
+        let call = unsafe {
+            CallArgs::read(
+                registry,
+                call_id,
+                call_id_len,
+                name,
+                name_len,
+                args,
+                args_len,
+            )?
+        };
         // SAFETY: forwarded contract of this function.
         let result_out = unsafe { out_ptr(result_out, "result_out")? };
         let mut content = String::new();
-        let is_error = registry
-            .registry
-            .outcome_into(name, args, call_ctx as usize, &mut content);
+        let is_error = call.run(call_ctx, &mut content);
         result_out.write(into_handle(tg_result::new(
-            call_id, name, content, is_error,
+            call.call_id,
+            call.name,
+            content,
+            is_error,
         )));
         Ok(())
     })
+}
+
+/// The inputs of `tg_registry_call` and `tg_registry_call_into`, checked.
+struct CallArgs<'a> {
+    registry: &'a Registry,
+    call_id: &'a str,
+    name: &'a str,
+    args: &'a [u8],
+}
+
+impl<'a> CallArgs<'a> {
+    /// # Safety
+    /// As `tg_registry_call` for these parameters.
+    unsafe fn read(
+        registry: *const tg_registry,
+        call_id: *const c_char,
+        call_id_len: usize,
+        name: *const c_char,
+        name_len: usize,
+        args: *const c_char,
+        args_len: usize,
+    ) -> FfiResult<CallArgs<'a>> {
+        // SAFETY: forwarded contract of this function.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        Ok(CallArgs {
+            registry: &registry.registry,
+            // SAFETY: forwarded contract of this function.
+            call_id: unsafe { arg_str(call_id, call_id_len, "call_id")? },
+            // SAFETY: forwarded contract of this function.
+            name: unsafe { arg_str(name, name_len, "name")? },
+            // SAFETY: forwarded contract of this function.
+            args: unsafe { arg_bytes(args, args_len, "args")? },
+        })
+    }
+
+    /// Runs the call, writing its content into `content`; true for an error.
+    fn run(&self, call_ctx: *mut c_void, content: &mut String) -> bool {
+        self.registry
+            .outcome_into(self.name, self.args, call_ctx as usize, content)
+    }
 }
 
 /// `tg_registry_call` into a result the caller reuses: the same call, with the same
@@ -497,19 +543,22 @@ pub unsafe extern "C" fn tg_registry_call_into(
 ) -> tg_status {
     ffi_boundary("tg_registry_call_into", error_out, || {
         // SAFETY: forwarded contract of this function.
-        let registry = unsafe { arg_ref(registry, "registry")? };
-        // SAFETY: forwarded contract of this function.
-        let call_id = unsafe { arg_str(call_id, call_id_len, "call_id")? };
-        // SAFETY: forwarded contract of this function.
-        let name = unsafe { arg_str(name, name_len, "name")? };
-        // SAFETY: forwarded contract of this function.
-        let args = unsafe { arg_bytes(args, args_len, "args")? };
+        let call = unsafe {
+            CallArgs::read(
+                registry,
+                call_id,
+                call_id_len,
+                name,
+                name_len,
+                args,
+                args_len,
+            )?
+        };
         // SAFETY: forwarded contract of this function: a live result that nothing
         // else (not even the handler) uses until this call returns.
         let result = unsafe { arg_mut(result, "result")? };
-        let registry = &registry.registry;
-        result.refill(call_id, name, |content| {
-            registry.outcome_into(name, args, call_ctx as usize, content)
+        result.refill(call.call_id, call.name, |content| {
+            call.run(call_ctx, content)
         });
         Ok(())
     })
