@@ -479,6 +479,7 @@ struct CallArgs<'a> {
 impl<'a> CallArgs<'a> {
     /// # Safety
     /// As `tg_registry_call` for these parameters.
+    #[inline(always)]
     unsafe fn read(
         registry: *const tg_registry,
         call_id: *const c_char,
@@ -502,6 +503,7 @@ impl<'a> CallArgs<'a> {
     }
 
     /// Runs the call, writing its content into `content`; true for an error.
+    #[inline(always)]
     fn run(&self, call_ctx: *mut c_void, content: &mut String) -> bool {
         self.registry
             .outcome_into(self.name, self.args, call_ctx as usize, content)
