@@ -75,16 +75,33 @@ pub trait Handler: Send + Sync + 'static {
     /// it, when `out` already has the room). Whichever of the two a handler overrides,
     /// both must give the same answer.
     fn call_into(&self, args: &[u8], ctx: usize, out: &mut String) -> Written {
-        let (text, written) = match self.call(args, ctx) {
-            Ok(answer) => (answer, Written::Answer),
-            Err(message) => (message, Written::Error),
-        };
-        if out.capacity() >= text.len() {
-            out.push_str(&text);
-        } else {
-            *out = text;
+        fill_outcome(out, self.call(args, ctx))
+    }
+}
+
+/// Puts the outcome of a handler's `call` into the empty buffer `out` (see [`fill`]).
+#[inline(always)]
+fn fill_outcome(out: &mut String, outcome: Result<String, String>) -> Written {
+    match outcome {
+        Ok(answer) => {
+            fill(out, answer);
+            Written::Answer
         }
-        written
+        Err(message) => {
+            fill(out, message);
+            Written::Error
+        }
+    }
+}
+
+/// Puts `text` into the empty buffer `out`: copied when `out` has the room (its
+/// allocation is kept for the next call), moved otherwise (no copy, nothing to keep).
+#[inline(always)]
+fn fill(out: &mut String, text: String) {
+    if out.capacity() >= text.len() {
+        out.push_str(&text);
+    } else {
+        *out = text;
     }
 }
 
@@ -170,7 +187,8 @@ impl fmt::Display for RegisterError {
 impl std::error::Error for RegisterError {}
 
 /// The outcome of `call`: always produced, never a panic.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `Default` is the empty result [`Registry::call_into`] fills.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CallResult {
     /// The call's id, as given.
     pub call_id: String,
@@ -180,18 +198,6 @@ pub struct CallResult {
     pub content: String,
     /// True for every failure: unknown tool, invalid arguments, handler error, panic.
     pub is_error: bool,
-}
-
-impl Default for CallResult {
-    /// An empty result, to be filled by [`Registry::call_into`].
-    fn default() -> Self {
-        CallResult {
-            call_id: String::new(),
-            name: String::new(),
-            content: String::new(),
-            is_error: false,
-        }
-    }
 }
 
 impl CallResult {
@@ -410,10 +416,8 @@ impl Registry {
         ctx: usize,
         result: &mut CallResult,
     ) {
-        result.call_id.clear();
-        result.call_id.push_str(call_id);
-        result.name.clear();
-        result.name.push_str(name);
+        call_id.clone_into(&mut result.call_id);
+        name.clone_into(&mut result.name);
         result.content.clear();
         result.is_error = self.outcome_into(name, args, ctx, &mut result.content);
     }
@@ -463,13 +467,9 @@ impl Registry {
         }
         let run = || {
             if out.capacity() == 0 {
-                // Nothing to reuse (a new result): take the handler's own string whole.
-                let (text, written) = match tool.handler.call(args, ctx) {
-                    Ok(answer) => (answer, Written::Answer),
-                    Err(message) => (message, Written::Error),
-                };
-                *out = text;
-                written
+                // Nothing to reuse (a new result): the handler's own string, moved in
+                // whole, whichever form the handler overrides.
+                fill_outcome(out, tool.handler.call(args, ctx))
             } else {
                 tool.handler.call_into(args, ctx, out)
             }
@@ -494,11 +494,7 @@ impl Registry {
 
 /// Puts an error text into a call's (empty) content buffer; true, as the error flag.
 fn put(out: &mut String, text: String) -> bool {
-    if out.capacity() >= text.len() {
-        out.push_str(&text);
-    } else {
-        *out = text;
-    }
+    fill(out, text);
     true
 }
 
