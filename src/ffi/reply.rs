@@ -218,8 +218,8 @@ impl Handler for CHandler {
         *out = reply.text;
         match (status == tg_status::TG_OK as RawStatus, reply.written) {
             (_, Some(Written::Error)) => Written::Error,
-            (true, Some(Written::Answer)) => Written::Answer,
-            (true, None) => Written::Answer,
+            // With no reply, `out` is the empty buffer it arrived as: the empty answer.
+            (true, _) => Written::Answer,
             (false, _) => self.failed(out),
         }
     }
