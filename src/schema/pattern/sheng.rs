@@ -71,16 +71,16 @@ impl Sheng {
         const HIGH: u64 = 0x8080_8080_8080_8080;
         let mut row = _mm_set1_epi8(self.start as i8);
         let mut i = 0;
-        while let Some(chunk) = bytes.get(i..i + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8]));
-            if word & HIGH != 0 {
-                return ((_mm_cvtsi128_si32(row) & 0xff) as usize, i);
-            }
-            row = self.steps(row, word);
+        while let Some(chunk) = super::ascii_chunk(bytes, i) {
+            row = self.steps(
+                row,
+                u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8])),
+            );
             i += 8;
         }
+        // Fewer than eight left (eight or more: a run with a non-ASCII byte, for `finish`).
         let rest = bytes.len() - i;
-        if rest > 0 {
+        if (1..8).contains(&rest) {
             // The last `rest` bytes in the low lanes, 0x80 (no change) above.
             let word = if bytes.len() >= 8 {
                 let last = &bytes[bytes.len() - 8..];
