@@ -456,6 +456,7 @@ fn main() {
     eprintln!("registry: building registries of 10 and 10,000 tools…");
     let reg10 = registry_with(10);
     let reg10k = registry_with(10_000);
+    let (bare10, bare10k) = (BareDispatch::with(10), BareDispatch::with(10_000));
     let weather = Compiled::new(WEATHER_SCHEMA);
     let flights = Compiled::new(FLIGHT_SCHEMA);
     let reg_inputs: [(&str, &str, &[u8], &toolgate::Schema); 2] = [
@@ -481,6 +482,14 @@ fn main() {
                 r.content
             );
         }
+        for bare in [&bare10, &bare10k] {
+            let mut r = toolgate::CallResult::default();
+            assert!(
+                bare.call_into(tool, input, &mut r) && r.content == HANDLER_ANSWER,
+                "{label}: bare dispatch failed: {}",
+                r.content
+            );
+        }
     }
     let mut entries = Vec::new();
     for (label, tool, input, schema) in reg_inputs {
@@ -502,13 +511,22 @@ fn main() {
         entries.push(Entry::new(format!("{label}|into10k"), move || {
             registry_call_into(r10k, tool, black_box(input), &mut reused10k) as usize
         }));
+        let (b10, b10k) = (&bare10, &bare10k);
+        let mut bare_reused10 = toolgate::CallResult::default();
+        entries.push(Entry::new(format!("{label}|bare10"), move || {
+            b10.call_into(tool, black_box(input), &mut bare_reused10) as usize
+        }));
+        let mut bare_reused10k = toolgate::CallResult::default();
+        entries.push(Entry::new(format!("{label}|bare10k"), move || {
+            b10k.call_into(tool, black_box(input), &mut bare_reused10k) as usize
+        }));
     }
     eprintln!("registry: {} contenders", entries.len());
     run_interleaved(&mut entries, &cfg);
     println!("## Registry `call` (lookup, validate, handler returning a fixed string, result)\n");
-    println!("`call` returns a new `CallResult`; `call_into` refills one the caller reuses (the handler writes its answer into the result's buffer).\n");
-    println!("| input | `is_valid` alone | `call`, 10 tools | `call`, 10,000 tools | `call_into`, 10 tools | `call_into`, 10,000 tools | call ÷ is_valid (10 / 10k) | call_into ÷ is_valid (10 / 10k) | 10k ÷ 10 (call / call_into) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("`call` returns a new `CallResult`; `call_into` refills one the caller reuses (the handler writes its answer into the result's buffer). \"Bare\" is the least any dispatcher does for the same call: a `HashMap` lookup, `is_valid`, the handler and the copies into a reused result, with no synchronization, no panic catch and no error texts (`BareDispatch` in benches/src/lib.rs).\n");
+    println!("| input | `is_valid` alone | `call`, 10 tools | `call`, 10,000 tools | `call_into`, 10 tools | `call_into`, 10,000 tools | bare, 10 tools | bare, 10,000 tools | call ÷ is_valid (10 / 10k) | call_into ÷ is_valid (10 / 10k) | bare ÷ is_valid (10 / 10k) | call_into ÷ bare (10 / 10k) | 10k ÷ 10 (call / call_into) |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (label, _, _, _) in reg_inputs {
         let g = |k: &str| get(&entries, &format!("{label}|{k}"));
         let r =
@@ -523,13 +541,17 @@ fn main() {
             r("into10k", "is_valid"),
             r("into10k", "into10"),
         );
+        let (b10, b10k) = (r("bare10", "is_valid"), r("bare10k", "is_valid"));
+        let (ib10, ib10k) = (r("into10", "bare10"), r("into10k", "bare10k"));
         println!(
-            "| {label} | {} | {} | {} | {} | {} | {r10:.2}x / {r10k:.2}x | {i10:.2}x / {i10k:.2}x | {flat:.3} / {iflat:.3} |",
+            "| {label} | {} | {} | {} | {} | {} | {} | {} | {r10:.2}x / {r10k:.2}x | {i10:.2}x / {i10k:.2}x | {b10:.2}x / {b10k:.2}x | {ib10:.2}x / {ib10k:.2}x | {flat:.3} / {iflat:.3} |",
             fmt_ns(g("is_valid")),
             fmt_ns(g("call10")),
             fmt_ns(g("call10k")),
             fmt_ns(g("into10")),
             fmt_ns(g("into10k")),
+            fmt_ns(g("bare10")),
+            fmt_ns(g("bare10k")),
         );
         for (what, ratio) in [
             ("registry call (10 tools) ÷ is_valid", r10),

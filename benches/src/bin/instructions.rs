@@ -11,7 +11,9 @@
 //! seed's valid get_weather call: `is_valid` (toolgate against its schema), `skip`
 //! (toolgate against `{"type":"object"}`: the strict reader alone), `floor`
 //! (`serde_json::from_slice::<IgnoredAny>`), `spaced_is_valid` (the same call with a
-//! space after every `:` and `,`), `call` (a full registry call, 10 tools); on the
+//! space after every `:` and `,`), `call` (a full registry call, 10 tools), `call_into`
+//! (the same into a reused result), `bare_call_into` (`BareDispatch`: the least any
+//! dispatcher does for that call); on the
 //! seed's invalid call: `validate_json_invalid`; on the two realistic calls, the same
 //! with a `flight_` or `event_` prefix (`flight_is_valid`, `flight_floor`,
 //! `flight_skip`, `flight_spaced_is_valid`, `flight_validate_json_invalid`,
@@ -24,9 +26,9 @@ use std::hint::black_box;
 
 use toolgate::Schema;
 use toolgate_bench::{
-    floor_parse, registry_call, registry_call_into, registry_with, without_patterns, EVENT_INVALID,
-    EVENT_SCHEMA, EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID, WEATHER_INVALID,
-    WEATHER_SCHEMA, WEATHER_VALID,
+    floor_parse, registry_call, registry_call_into, registry_with, without_patterns, BareDispatch,
+    EVENT_INVALID, EVENT_SCHEMA, EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID,
+    WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID,
 };
 
 fn main() {
@@ -46,6 +48,7 @@ fn main() {
     };
     let (flight_bare, event_bare) = (no_patterns(FLIGHT_SCHEMA), no_patterns(EVENT_SCHEMA));
     let registry = registry_with(10);
+    let bare = BareDispatch::with(10);
     let mut reused = toolgate::CallResult::default();
     // The same calls with a space after every colon and comma, as Python's
     // `json.dumps` writes them: whitespace must stay cheap, not only compact JSON.
@@ -79,6 +82,9 @@ fn main() {
                 .validate_json(black_box(EVENT_INVALID.as_bytes()))
                 .len(),
             "call" => registry_call(&registry, "get_weather", black_box(valid)) as usize,
+            "bare_call_into" => {
+                bare.call_into("get_weather", black_box(valid), &mut reused) as usize
+            }
             "call_into" => {
                 registry_call_into(&registry, "get_weather", black_box(valid), &mut reused) as usize
             }
