@@ -1,6 +1,7 @@
 //! Criterion: a full `Registry::call` (lookup, validate, handler, result), and
 //! `Registry::call_into` with one reused result, against
-//! `is_valid` alone on the same input, with 10 and 10,000 tools registered, and the
+//! `is_valid` alone and against `BareDispatch` (the least any dispatcher does) on the
+//! same input, with 10 and 10,000 tools registered, and the
 //! throughput of 1 and 2 threads calling at once.
 //! `cargo bench -p toolgate-bench --bench registry`
 
@@ -38,6 +39,17 @@ fn call_vs_is_valid(c: &mut Criterion) {
         g.bench_function("is_valid", |b| {
             b.iter(|| toolgate_is_valid(&compiled.toolgate, black_box(input)))
         });
+        for n in [10usize, 10_000] {
+            let bare = BareDispatch::with(n);
+            let mut reused = toolgate::CallResult::default();
+            assert!(
+                bare.call_into(tool, input, &mut reused),
+                "{label}: bare call must succeed"
+            );
+            g.bench_with_input(BenchmarkId::new("bare", n), &bare, |b, bare| {
+                b.iter(|| bare.call_into(tool, black_box(input), &mut reused))
+            });
+        }
         for (n, reg) in &regs {
             assert!(
                 registry_call(reg, tool, input),
