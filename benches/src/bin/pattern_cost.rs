@@ -7,6 +7,11 @@
 //! contenders run moments apart in each round; the figures are medians of the rounds'
 //! own differences and ratios, so a drift of the machine's speed mostly cancels.
 //!
+//! A peer runs beside them: the plain array, then the `regex` crate's `is_match` on
+//! each of its strings (what a validator that hands its patterns to `regex` adds;
+//! jsonschema does). Our pattern's cost divided by the regex crate's on the same
+//! strings says whether the matcher or the work itself is what a pattern costs.
+//!
 //! `cargo run -p toolgate-bench --release --bin pattern_cost`
 //! (run it at two commits to compare matchers).
 
@@ -21,6 +26,23 @@ fn ns_per_call(schema: &Schema, input: &[u8]) -> f64 {
     let t = Instant::now();
     for _ in 0..CALLS {
         black_box(schema.is_valid(black_box(input)));
+    }
+    t.elapsed().as_nanos() as f64 / f64::from(CALLS)
+}
+
+fn ns_per_call_with_regex(
+    schema: &Schema,
+    input: &[u8],
+    re: &regex::Regex,
+    strings: &[&str],
+) -> f64 {
+    let t = Instant::now();
+    for _ in 0..CALLS {
+        let mut ok = schema.is_valid(black_box(input));
+        for s in strings {
+            ok &= re.is_match(black_box(s));
+        }
+        black_box(ok);
     }
     t.elapsed().as_nanos() as f64 / f64::from(CALLS)
 }
@@ -50,28 +72,43 @@ fn main() {
     ];
     let plain = Schema::compile(br#"{"type":"array","items":{"type":"string","minLength":1}}"#)
         .expect("compiles");
-    println!("| pattern | array | plain strings, ns | with the pattern, ns | the pattern (3 strings), ns | with ÷ plain |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("| pattern | array | plain strings, ns | with the pattern, ns | the pattern (3 strings), ns | with ÷ plain | plain + `regex`, ns | `regex` (3 strings), ns | the pattern ÷ `regex` |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (name, schema, input) in cases {
         let with = Schema::compile(format!(r#"{{"type":"array","items":{schema}}}"#).as_bytes())
             .expect("compiles");
+        let strings: Vec<&str> = serde_json::from_str(input).expect("an array of strings");
+        let pattern = serde_json::from_str::<serde_json::Value>(schema).expect("JSON")["pattern"]
+            .as_str()
+            .expect("a pattern")
+            .to_owned();
+        let re = regex::Regex::new(&pattern).expect("regex compiles");
         let input = input.as_bytes();
         assert!(with.is_valid(input) && plain.is_valid(input), "{name}");
+        assert!(strings.iter().all(|s| re.is_match(s)), "{name}: regex");
         let (mut a, mut b, mut diff, mut ratio) = (vec![], vec![], vec![], vec![]);
+        let (mut c, mut peer_diff, mut peer_ratio) = (vec![], vec![], vec![]);
         for _ in 0..ROUNDS {
             let (p, w) = (ns_per_call(&plain, input), ns_per_call(&with, input));
+            let r = ns_per_call_with_regex(&plain, input, &re, &strings);
             a.push(p);
             b.push(w);
+            c.push(r);
             diff.push(w - p);
             ratio.push(w / p);
+            peer_diff.push(r - p);
+            peer_ratio.push((w - p) / (r - p));
         }
         println!(
-            "| {name} | {} bytes | {:.1} | {:.1} | {:.1} | {:.2}x |",
+            "| {name} | {} bytes | {:.1} | {:.1} | {:.1} | {:.2}x | {:.1} | {:.1} | {:.2}x |",
             input.len(),
             median(a),
             median(b),
             median(diff),
-            median(ratio)
+            median(ratio),
+            median(c),
+            median(peer_diff),
+            median(peer_ratio)
         );
     }
 }
