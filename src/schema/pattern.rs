@@ -7,7 +7,9 @@
 //! meaning (backreferences, lookaround) is refused, never approximated. Most tool
 //! patterns never reach `regex` though: fixed-width ones are a [`FixedPattern`], and
 //! other small ones a [`Dfa`] read straight from the translation, walked on x86-64 by
-//! byte shuffles when it has at most 16 rows (`sheng`).
+//! byte shuffles when it has at most 16 rows (`sheng`), or, when it accepts a few
+//! fixed shapes of ASCII text (a date-time with optional seconds), not walked at all
+//! but checked shape by shape like a fixed-width pattern (`shapes`).
 
 use regex::{Regex, RegexBuilder};
 
@@ -30,6 +32,8 @@ pub(crate) enum Matcher {
     Dfa(Box<Dfa>),
     #[cfg(target_arch = "x86_64")]
     Sheng(Box<sheng::Sheng>),
+    #[cfg(target_arch = "x86_64")]
+    Shapes(Box<shapes::Shapes>),
     Regex(Regex),
 }
 
@@ -44,6 +48,8 @@ impl Matcher {
             Matcher::Dfa(d) => d.is_match(s),
             #[cfg(target_arch = "x86_64")]
             Matcher::Sheng(d) => d.is_match(s),
+            #[cfg(target_arch = "x86_64")]
+            Matcher::Shapes(d) => d.is_match(s),
             Matcher::Regex(r) => regex_is_match(r, s),
         }
     }
@@ -77,6 +83,7 @@ const BYTES_PER_COST: usize = 128;
 /// at the ends of the pattern or of its top-level alternatives (`^a|b$`); anything
 /// else (word boundaries, `\p`, named groups, anchors inside groups, more than
 /// [`MAX_POSITIONS`] positions or [`MAX_TABLE`] entries) is left to `regex`.
+#[cfg_attr(test, derive(Clone))]
 pub(crate) struct Dfa {
     /// Rows of `stride` entries, one per character class and a last one for the end
     /// of input; each entry is the next row's offset. Row 0 can no longer match, row 1
@@ -108,6 +115,8 @@ fn ascii_chunk(bytes: &[u8], i: usize) -> Option<&[u8]> {
 }
 
 mod fixed;
+#[cfg(target_arch = "x86_64")]
+mod shapes;
 #[cfg(target_arch = "x86_64")]
 mod sheng;
 
@@ -709,7 +718,12 @@ pub(crate) fn compile_matcher(src: &str) -> Result<Matcher, String> {
         return Ok(Matcher::Fixed(f));
     }
     let translated = translate(src)?;
-    match Dfa::new(&translated) {
+    let dfa = Dfa::new(&translated);
+    #[cfg(target_arch = "x86_64")]
+    if let Some(shapes) = dfa.as_ref().and_then(shapes::Shapes::new) {
+        return Ok(Matcher::Shapes(Box::new(shapes)));
+    }
+    match dfa {
         #[cfg(target_arch = "x86_64")]
         Some(d) if sheng::Sheng::fits(&d) => Ok(Matcher::Sheng(Box::new(sheng::Sheng::new(d)))),
         Some(d) => Ok(Matcher::Dfa(Box::new(d))),
@@ -1253,6 +1267,8 @@ mod tests {
     fn automaton<'m>(m: &'m Matcher, p: &str) -> Option<&'m super::Dfa> {
         match m {
             Matcher::Dfa(d) => Some(d),
+            #[cfg(target_arch = "x86_64")]
+            Matcher::Shapes(shapes) => Some(&shapes.dfa),
             #[cfg(target_arch = "x86_64")]
             Matcher::Sheng(sheng) => {
                 let d = sheng.dfa();

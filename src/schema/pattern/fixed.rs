@@ -152,7 +152,7 @@ fn single(set: u128) -> Option<u8> {
 /// fills accept every byte. The ten-character date of a flight search is about twenty
 /// instructions this way, against some ninety byte by byte.
 #[cfg(target_arch = "x86_64")]
-mod vector {
+pub(super) mod vector {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
         _mm_set_epi64x, _mm_setzero_si128, _mm_sub_epi8,
@@ -161,7 +161,7 @@ mod vector {
     /// Ranges a position's set may be made of (`\w` is four); past it, byte by byte.
     pub(crate) const MAX_RANGES: usize = 4;
     /// Characters the vectors hold.
-    const MAX_LEN: usize = 32;
+    pub(crate) const MAX_LEN: usize = 32;
 
     pub(crate) struct Lanes {
         /// For each vector (one under 16 characters, else two), [`MAX_RANGES`]
