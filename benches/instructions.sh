@@ -24,7 +24,8 @@ if [ ${#contenders[@]} -eq 0 ]; then
     contenders=(floor skip is_valid spaced_is_valid validate_json_invalid call
         flight_floor flight_skip flight_is_valid flight_no_patterns flight_spaced_is_valid
         flight_validate_json_invalid flight_call call_into bare_call_into flight_call_into
-        event_floor event_skip event_is_valid event_no_patterns event_validate_json_invalid)
+        event_floor event_skip event_is_valid event_no_patterns event_validate_json_invalid
+        flight_compile event_compile)
 fi
 echo "| contender | instructions per call |"
 echo "|---|---:|"

@@ -19,7 +19,8 @@
 //! `flight_skip`, `flight_spaced_is_valid`, `flight_validate_json_invalid`,
 //! `flight_call`, `event_is_valid`, `event_floor`, `event_skip`,
 //! `event_validate_json_invalid`); `flight_no_patterns` and `event_no_patterns`, the
-//! valid realistic calls against their schemas without `pattern`; and `none`, the empty
+//! valid realistic calls against their schemas without `pattern`; `flight_compile` and
+//! `event_compile`, `Schema::compile` of the two realistic schemas; and `none`, the empty
 //! loop.
 
 use std::hint::black_box;
@@ -99,6 +100,10 @@ fn main() {
                 "search_flights",
                 black_box(FLIGHT_VALID.as_bytes()),
             ) as usize,
+            "flight_compile" => {
+                Schema::compile(black_box(FLIGHT_SCHEMA.as_bytes())).is_ok() as usize
+            }
+            "event_compile" => Schema::compile(black_box(EVENT_SCHEMA.as_bytes())).is_ok() as usize,
             "none" => black_box(1),
             other => panic!("unknown contender {other:?}"),
         };
