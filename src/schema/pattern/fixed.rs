@@ -180,10 +180,16 @@ pub(super) mod vector {
             if len == 0 || len > MAX_LEN {
                 return None;
             }
-            let ranges: Vec<Vec<(u8, u8)>> = sets.iter().map(|&set| ranges_of(set)).collect();
-            let most = ranges.iter().map(Vec::len).max()?;
-            if ranges.iter().any(Vec::is_empty) || most > MAX_RANGES {
-                return None;
+            // Each position's ranges, the last repeated up to MAX_RANGES: or-ing a
+            // range twice changes nothing.
+            let mut ranges = [[(0u8, 0u8); MAX_RANGES]; MAX_LEN];
+            let mut most = 0;
+            for (&set, out) in sets.iter().zip(&mut ranges) {
+                let n = ranges_of(set, out)?;
+                most = most.max(n);
+                for r in n..MAX_RANGES {
+                    out[r] = out[n - 1];
+                }
             }
             let mut table = [[vector([0; 16]); 2 * MAX_RANGES]; 2];
             for (lanes, pairs) in layout(len).iter().zip(&mut table) {
@@ -191,9 +197,7 @@ pub(super) mod vector {
                     let (mut lo, mut span) = ([0u8; 16], [0xffu8; 16]);
                     for (lane, position) in lanes.iter().enumerate() {
                         if let Some(p) = *position {
-                            // A set of fewer ranges repeats its last: or-ing it twice
-                            // changes nothing.
-                            let (a, b) = ranges[p][r.min(ranges[p].len() - 1)];
+                            let (a, b) = ranges[p][r];
                             (lo[lane], span[lane]) = (a, b - a);
                         }
                     }
@@ -293,22 +297,22 @@ pub(super) mod vector {
         vec![lanes]
     }
 
-    /// The runs of consecutive bytes in `set`, as (lowest, highest).
-    fn ranges_of(set: u128) -> Vec<(u8, u8)> {
-        let mut out = Vec::new();
-        let mut b = 0u8;
-        while b < 128 {
-            if set >> b & 1 == 1 {
-                let start = b;
-                while b < 128 && set >> b & 1 == 1 {
-                    b += 1;
-                }
-                out.push((start, b - 1));
-            } else {
-                b += 1;
-            }
+    /// The runs of consecutive bytes in `set` (ASCII), as (lowest, highest), into
+    /// `out`; how many, or `None` when none or more than [`MAX_RANGES`]. One step per
+    /// run and no allocation, as compiling a schema must stay cheap too.
+    fn ranges_of(mut set: u128, out: &mut [(u8, u8); MAX_RANGES]) -> Option<usize> {
+        let mut n = 0;
+        while set != 0 {
+            let lo = set.trailing_zeros();
+            let run = (!(set >> lo)).trailing_zeros();
+            // Below 128: the set is ASCII.
+            *out.get_mut(n)? = (lo as u8, (lo + run - 1) as u8);
+            n += 1;
+            set = set
+                .checked_shr(lo + run)
+                .map_or(0, |rest| rest << (lo + run));
         }
-        out
+        (n > 0).then_some(n)
     }
 
     fn vector(bytes: [u8; 16]) -> __m128i {

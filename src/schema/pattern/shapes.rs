@@ -133,8 +133,10 @@ impl Search<'_> {
             }
             self.found.push(self.path.clone());
         }
-        // The next rows, each with the bytes that lead there.
-        let mut next: Vec<(usize, u128)> = Vec::new();
+        // The next rows, each with the bytes that lead there (more than sixteen
+        // ways on from one row is not a few shapes either).
+        let mut next = [(0usize, 0u128); 16];
+        let mut ways = 0;
         for class in 0..stride - 1 {
             let to = usize::from(d.trans[row + class]);
             if to == 0 {
@@ -145,12 +147,15 @@ impl Search<'_> {
             if to == stride || self.wide[class] || self.path.len() == MAX_LEN {
                 return None;
             }
-            match next.iter_mut().find(|(r, _)| *r == to) {
+            match next[..ways].iter_mut().find(|(r, _)| *r == to) {
                 Some((_, set)) => *set |= self.ascii[class],
-                None => next.push((to, self.ascii[class])),
+                None => {
+                    *next.get_mut(ways)? = (to, self.ascii[class]);
+                    ways += 1;
+                }
             }
         }
-        for (to, set) in next {
+        for &(to, set) in &next[..ways] {
             self.path.push(set);
             self.from(to)?;
             self.path.pop();
