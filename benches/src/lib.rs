@@ -379,12 +379,24 @@ impl Handler for FixedAnswer {
     }
 }
 
-/// A registry holding `get_weather` and `search_flights` plus filler tools, `total`
-/// tools in all (at least 2). Every handler returns [`HANDLER_ANSWER`].
-pub fn registry_with(total: usize) -> Registry {
+/// The benchmark's tool set: `get_weather` and `search_flights` plus filler tools
+/// (with get_weather's schema), `total` in all (at least 2), as (name, schema).
+fn bench_tools(total: usize) -> impl Iterator<Item = (String, &'static str)> {
     assert!(total >= 2);
+    let named = [
+        ("get_weather".to_string(), WEATHER_SCHEMA),
+        ("search_flights".to_string(), FLIGHT_SCHEMA),
+    ];
+    named
+        .into_iter()
+        .chain((0..total - 2).map(|i| (format!("filler_tool_{i:05}"), WEATHER_SCHEMA)))
+}
+
+/// A registry holding [`bench_tools`]`(total)`. Every handler returns
+/// [`HANDLER_ANSWER`].
+pub fn registry_with(total: usize) -> Registry {
     let reg = Registry::new(NamePolicy::Default);
-    let add = |name: String, schema: &str| {
+    for (name, schema) in bench_tools(total) {
         reg.register(
             ToolSpec {
                 name,
@@ -397,11 +409,6 @@ pub fn registry_with(total: usize) -> Registry {
             false,
         )
         .unwrap_or_else(|e| panic!("register: {e}"));
-    };
-    add("get_weather".to_string(), WEATHER_SCHEMA);
-    add("search_flights".to_string(), FLIGHT_SCHEMA);
-    for i in 0..total - 2 {
-        add(format!("filler_tool_{i:05}"), WEATHER_SCHEMA);
     }
     assert_eq!(reg.len(), total);
     reg
@@ -421,18 +428,13 @@ pub struct BareDispatch {
 impl BareDispatch {
     /// The tools of [`registry_with`]`(total)`, with the same handler.
     pub fn with(total: usize) -> BareDispatch {
-        assert!(total >= 2);
-        let mut tools = foldhash::HashMap::default();
-        let mut add = |name: String, schema: &str| {
-            let schema = Schema::compile(schema.as_bytes()).expect("schema compiles");
-            let handler: Box<dyn Handler> = Box::new(FixedAnswer);
-            tools.insert(name.into_boxed_str(), (schema, handler));
-        };
-        add("get_weather".to_string(), WEATHER_SCHEMA);
-        add("search_flights".to_string(), FLIGHT_SCHEMA);
-        for i in 0..total - 2 {
-            add(format!("filler_tool_{i:05}"), WEATHER_SCHEMA);
-        }
+        let tools = bench_tools(total)
+            .map(|(name, schema)| {
+                let schema = Schema::compile(schema.as_bytes()).expect("schema compiles");
+                let handler: Box<dyn Handler> = Box::new(FixedAnswer);
+                (name.into_boxed_str(), (schema, handler))
+            })
+            .collect();
         BareDispatch { tools }
     }
 

@@ -23,10 +23,11 @@ const ECMA_WORD: &str = r"0-9A-Za-z_";
 const SIZE_LIMIT: usize = 1 << 20;
 
 /// A compiled pattern: the common fully anchored fixed-width shape (`^[A-Z]{3}$`,
-/// `^\d{4}-\d{2}-\d{2}$`) is matched by a byte-set sequence, other small patterns
-/// by a [`Dfa`] built here (boxed: the enum keeps its size, and with it the layout of
-/// every schema node), everything else by the `regex` crate. All have exactly the
-/// ECMA meaning.
+/// `^\d{4}-\d{2}-\d{2}$`) is matched by a byte-set sequence (in vectors on x86-64),
+/// other small patterns by a [`Dfa`] built here, walked by shuffles when it is small
+/// enough or checked shape by shape when its language is a few fixed shapes (each
+/// boxed: the enum keeps its size, and with it the layout of every schema node),
+/// everything else by the `regex` crate. All have exactly the ECMA meaning.
 pub(crate) enum Matcher {
     Fixed(FixedPattern),
     Dfa(Box<Dfa>),
