@@ -138,6 +138,55 @@ fn duplicates_are_refused_in_every_position() {
     assert!(malformed(big.as_bytes()).contains(r#"duplicate property "k250""#));
 }
 
+/// Keys that are a property's name byte for byte are read without a scan; keys that
+/// only spell it (escapes), come close, or repeat it must still be told apart.
+#[test]
+fn keys_near_known_names_keep_their_meaning() {
+    let s = Schema::compile(
+        r#"{"type":"object","properties":{"title":{"type":"string"},"ab":{"type":"integer"},"caf\u00e9":{"type":"integer"}},"additionalProperties":false}"#.as_bytes(),
+    )
+    .unwrap();
+    let verdicts: [(&str, Result<(), &str>); 10] = [
+        (r#"{"title":"a","ab":1,"café":2}"#, Ok(())),
+        (r#"{"ti\u0074le":"a","ab" : 1,"caf\u00e9":2}"#, Ok(())),
+        (r#"{ "title" :"a"}"#, Ok(())),
+        (
+            r#"{"title":1}"#,
+            Err("$.title: expected string, got integer"),
+        ),
+        (
+            r#"{"titles":"a"}"#,
+            Err(r#"$: unexpected property "titles""#),
+        ),
+        (r#"{"titl":"a"}"#, Err(r#"$: unexpected property "titl""#)),
+        (r#"{"a":1}"#, Err(r#"$: unexpected property "a""#)),
+        (
+            r#"{"title":"a","ti\u0074le":"b"}"#,
+            Err(r#"$: malformed JSON at line 1 column 14: duplicate property "title""#),
+        ),
+        (
+            r#"{"ti\u0074le":"a","title":"b"}"#,
+            Err(r#"$: malformed JSON at line 1 column 19: duplicate property "title""#),
+        ),
+        (
+            r#"{"title""a"}"#,
+            Err(r#"$: malformed JSON at line 1 column 9: expected ':', found '"'"#),
+        ),
+    ];
+    for (input, want) in verdicts {
+        let errors: Vec<String> = s
+            .validate_json(input.as_bytes())
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        match want {
+            Ok(()) => assert!(errors.is_empty(), "{input}: {errors:?}"),
+            Err(line) => assert_eq!(errors, [line], "{input}"),
+        }
+        assert_eq!(s.is_valid(input.as_bytes()), want.is_ok(), "{input}");
+    }
+}
+
 /// Objects whose schema names many properties keep track of the ones seen in a word
 /// (up to 64), four words (up to 256) or a vector (beyond): each size finds a
 /// duplicate of a known property and reports the missing required ones.

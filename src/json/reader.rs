@@ -501,6 +501,39 @@ impl<'a> Reader<'a> {
         Ok(key)
     }
 
+    /// Reads a member's key and its colon when `known` recognizes the key from the
+    /// bytes after its opening quote, without scanning it for its end: `known` returns
+    /// what it found and the key's length `n`, and vouches that the first `n` bytes are
+    /// valid UTF-8 with no quote, backslash or control byte, and byte `n` is a quote (it
+    /// has compared them with a name that has none). `None` when there is no quote or
+    /// `known` does not recognize the key: nothing is consumed but whitespace, and
+    /// [`Reader::read_key_unchecked`] reads it. Same places as that.
+    #[inline(always)]
+    pub fn read_known_key<T>(
+        &mut self,
+        known: impl FnOnce(&'a [u8]) -> Option<(T, usize)>,
+    ) -> Option<R<(JsonStr<'a>, T)>> {
+        if !self.at_after_ws(b'"') {
+            return None;
+        }
+        let buf = self.buf;
+        let start = self.pos + 1;
+        let (found, len) = known(buf.get(start..)?)?;
+        let raw = buf.get(start..start + len)?;
+        debug_assert!(
+            buf.get(start + len) == Some(&b'"')
+                && std::str::from_utf8(raw).is_ok()
+                && !raw.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20),
+            "not a plain key"
+        );
+        self.pos = start + len + 1;
+        if !self.at_after_ws(b':') {
+            return Some(self.err(E::ExpectedColon));
+        }
+        self.pos += 1;
+        Some(Ok((JsonStr::new(raw, false, raw.is_ascii()), found)))
+    }
+
     /// No key where one must be. `}` there can only follow a comma: an empty object
     /// was consumed by `begin_object`.
     #[cold]

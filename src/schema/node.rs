@@ -100,6 +100,12 @@ pub(crate) struct ObjectRules {
     pub slots: [u8; SLOTS],
     /// The multiplier of the slot hash, chosen at compile time so that names differ.
     pub seed: u32,
+    /// Hash of a key's first four bytes → index into `props` (or `SLOT_EMPTY` /
+    /// `SLOT_SHARED`), for [`ObjectRules::known_key`]: only names it can recognize
+    /// from the bytes that follow the opening quote are in it.
+    pub leads: [u8; SLOTS],
+    /// The multiplier of the lead hash.
+    pub lead_seed: u32,
     /// Name → index into `props`, for property sets too large for `slots`.
     pub index: Option<HashMap<String, usize>>,
     /// The required names, in the author's order.
@@ -159,6 +165,46 @@ fn key_bits(raw: &[u8]) -> u32 {
     mix ^ (n as u32).wrapping_mul(0x0100_0193)
 }
 
+/// The first four bytes a key whose name is `name` starts with in compact JSON (the
+/// name, its closing quote and the colon), when they are known and the name can be
+/// recognized from raw bytes: two bytes or more, no quote, backslash or control byte (which a
+/// key would have to escape).
+fn lead_of(name: &[u8]) -> Option<u32> {
+    if name.len() < 2 || name.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
+        return None;
+    }
+    let with_end = [name, b"\":"].concat();
+    Some(u32_at(&with_end, 0))
+}
+
+/// A table of `SLOTS` slots for `(index, hash)` pairs, and its multiplier: the first
+/// that gives every distinct hash a slot of its own, or else the one with the fewest
+/// clashes. Shared slots are marked (equal hashes always share one).
+fn slot_table(entries: impl Iterator<Item = (usize, u32)> + Clone) -> ([u8; SLOTS], u32) {
+    let mut best = (usize::MAX, [SLOT_EMPTY; SLOTS], SEEDS[0]);
+    for &seed in &SEEDS {
+        let mut slots = [SLOT_EMPTY; SLOTS];
+        let mut hashes = [0u32; SLOTS];
+        let mut clashes = 0;
+        for (i, bits) in entries.clone() {
+            let k = slot_of(bits, seed);
+            if slots[k] == SLOT_EMPTY {
+                (slots[k], hashes[k]) = (i as u8, bits);
+            } else {
+                clashes += usize::from(hashes[k] != bits);
+                slots[k] = SLOT_SHARED;
+            }
+        }
+        if clashes < best.0 {
+            best = (clashes, slots, seed);
+        }
+        if clashes == 0 {
+            break;
+        }
+    }
+    (best.1, best.2)
+}
+
 #[inline(always)]
 fn slot_of(bits: u32, seed: u32) -> usize {
     (bits.wrapping_mul(seed) >> 26) as usize
@@ -188,6 +234,8 @@ impl ObjectRules {
             props: Vec::new(),
             slots: [SLOT_EMPTY; SLOTS],
             seed: SEEDS[0],
+            leads: [SLOT_EMPTY; SLOTS],
+            lead_seed: SEEDS[0],
             index: None,
             required: Vec::new(),
             additional,
@@ -205,26 +253,36 @@ impl ObjectRules {
             );
             return;
         }
-        // The first multiplier that gives every name its own slot; if none does,
-        // the last one, with shared slots scanned.
-        for (k, &seed) in SEEDS.iter().enumerate() {
-            let mut slots = [SLOT_EMPTY; SLOTS];
-            let mut shared = false;
-            for (i, p) in self.props.iter().enumerate() {
-                let slot = &mut slots[slot_of(key_bits(p.name.as_bytes()), seed)];
-                if *slot == SLOT_EMPTY {
-                    *slot = i as u8;
-                } else {
-                    *slot = SLOT_SHARED;
-                    shared = true;
-                }
-            }
-            if !shared || k == SEEDS.len() - 1 {
-                self.slots = slots;
-                self.seed = seed;
-                return;
-            }
+        (self.slots, self.seed) = slot_table(
+            self.props
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (i, key_bits(p.name.as_bytes()))),
+        );
+        (self.leads, self.lead_seed) = slot_table(
+            self.props
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| Some((i, lead_of(p.name.as_bytes())?))),
+        );
+    }
+
+    /// The property whose key starts `rest` (the bytes after a key's opening quote),
+    /// and the key's length, when its name is there, exactly and unescaped, followed by
+    /// the closing quote: that key is then read without scanning its bytes for the
+    /// quote, escapes and control bytes (the name has none). `None` means "read it as
+    /// any other key", never "not a property".
+    #[inline(always)]
+    pub fn known_key(&self, rest: &[u8]) -> Option<(usize, usize)> {
+        let lead = rest.get(..4)?;
+        let slot = self.leads[slot_of(u32_at(lead, 0), self.lead_seed)];
+        if slot >= SLOT_SHARED {
+            return None;
         }
+        let i = usize::from(slot);
+        let name = self.props.get(i)?.name.as_bytes();
+        let n = name.len();
+        (rest.get(n) == Some(&b'"') && same_bytes(&rest[..n], name)).then_some((i, n))
     }
 
     /// The index of the property named `key`.
@@ -339,6 +397,77 @@ mod tests {
             }
             assert!(!same_bytes(&a, &a[..n.saturating_sub(1)]) || n == 0);
         }
+    }
+
+    /// A key is read without a scan only when its bytes are a property's name, exactly
+    /// and unescaped, then a quote: names that would need escapes, or that share their
+    /// first four bytes, are read as any other key; and whatever is recognized, in any
+    /// bytes, is the name it is said to be.
+    #[test]
+    fn known_keys_are_exact_names_only() {
+        let names: Vec<String> = [
+            "title",
+            "ab",
+            "x",
+            "café",
+            "field_1",
+            "field_2",
+            "a\"b",
+            "back\\slash",
+            "tab\there",
+            "lat",
+            "lon",
+            "location",
+            "",
+        ]
+        .map(String::from)
+        .to_vec();
+        let o = rules(&names);
+        let lead = |n: &str| format!("{n}\":").as_bytes().get(..4).map(<[u8]>::to_vec);
+        for (i, n) in names.iter().enumerate() {
+            let plain = n.len() >= 2 && !n.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
+            let own_lead = !names
+                .iter()
+                .any(|m| m != n && m.len() >= 2 && lead(m) == lead(n));
+            let rest = format!("{n}\":1}}");
+            let want = (plain && own_lead).then_some((i, n.len()));
+            assert_eq!(o.known_key(rest.as_bytes()), want, "{n:?}");
+        }
+        // Near misses: longer, shorter, escaped, another case, cut short, spaced.
+        for rest in [
+            r#"titles":1"#,
+            r#"titl":1"#,
+            r#"ti\u0074le":1"#,
+            r#"Title":1"#,
+            r#"title"#,
+            "tit",
+            r#"ab" : 1"#,
+            r#"caf\u00e9":1"#,
+            "la",
+        ] {
+            assert_eq!(o.known_key(rest.as_bytes()), None, "{rest:?}");
+        }
+        // Random bytes made of pieces of the names: every recognized key is its name.
+        let pieces = [
+            "title", "ab", "x", "caf", "é", "\"", "\\", ":", "la", "t", "lo", "n", "1",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut hits = 0;
+        for _ in 0..200_000 {
+            let mut rest = String::new();
+            for _ in 0..1 + seed % 6 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                rest.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            if let Some((i, n)) = o.known_key(rest.as_bytes()) {
+                hits += 1;
+                assert_eq!(&rest.as_bytes()[..n], names[i].as_bytes(), "{rest:?}");
+                assert_eq!(rest.as_bytes()[n], b'"', "{rest:?}");
+            }
+        }
+        assert!(hits > 1000, "only {hits} keys recognized");
     }
 
     #[test]

@@ -607,8 +607,16 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
     let mut others: Option<KeySet<'a>> = None;
     if r.begin_object(depth)? {
         loop {
-            let key = r.read_key_unchecked()?;
-            let found = o.find(&key);
+            let (key, found) = match r.read_known_key(|rest| o.known_key(rest)) {
+                Some(known) => {
+                    let (key, i) = known?;
+                    (key, Some(i))
+                }
+                None => {
+                    let key = r.read_key_unchecked()?;
+                    (key, o.find(&key))
+                }
+            };
             let fresh = match found {
                 // A known name: the seen bits are its duplicate check.
                 Some(i) => seen.set(i),
