@@ -167,26 +167,31 @@ fn key_bits(raw: &[u8]) -> u32 {
 
 /// The first four bytes a key whose name is `name` starts with in compact JSON (the
 /// name, its closing quote and the colon), when they are known and the name can be
-/// recognized from raw bytes: two bytes or more, no quote, backslash or control byte (which a
-/// key would have to escape).
+/// recognized from raw bytes: two bytes or more, and no quote, backslash or control
+/// byte (which a key would have to escape).
 fn lead_of(name: &[u8]) -> Option<u32> {
-    if name.len() < 2 || name.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
+    if name.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
         return None;
     }
-    let with_end = [name, b"\":"].concat();
-    Some(u32_at(&with_end, 0))
+    let lead = match *name {
+        [a, b] => [a, b, b'"', b':'],
+        [a, b, c] => [a, b, c, b'"'],
+        [a, b, c, d, ..] => [a, b, c, d],
+        _ => return None,
+    };
+    Some(u32::from_le_bytes(lead))
 }
 
 /// A table of `SLOTS` slots for `(index, hash)` pairs, and its multiplier: the first
 /// that gives every distinct hash a slot of its own, or else the one with the fewest
 /// clashes. Shared slots are marked (equal hashes always share one).
-fn slot_table(entries: impl Iterator<Item = (usize, u32)> + Clone) -> ([u8; SLOTS], u32) {
+fn slot_table(entries: &[(usize, u32)]) -> ([u8; SLOTS], u32) {
     let mut best = (usize::MAX, [SLOT_EMPTY; SLOTS], SEEDS[0]);
     for &seed in &SEEDS {
         let mut slots = [SLOT_EMPTY; SLOTS];
         let mut hashes = [0u32; SLOTS];
         let mut clashes = 0;
-        for (i, bits) in entries.clone() {
+        for &(i, bits) in entries {
             let k = slot_of(bits, seed);
             if slots[k] == SLOT_EMPTY {
                 (slots[k], hashes[k]) = (i as u8, bits);
@@ -253,18 +258,19 @@ impl ObjectRules {
             );
             return;
         }
-        (self.slots, self.seed) = slot_table(
-            self.props
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (i, key_bits(p.name.as_bytes()))),
-        );
-        (self.leads, self.lead_seed) = slot_table(
-            self.props
-                .iter()
-                .enumerate()
-                .filter_map(|(i, p)| Some((i, lead_of(p.name.as_bytes())?))),
-        );
+        // At most SLOTS / 2 names here; their hashes are computed once, not per seed.
+        let mut keys = [(0, 0); SLOTS / 2];
+        let mut leads = [(0, 0); SLOTS / 2];
+        let mut lead_count = 0;
+        for (i, p) in self.props.iter().enumerate() {
+            keys[i] = (i, key_bits(p.name.as_bytes()));
+            if let Some(lead) = lead_of(p.name.as_bytes()) {
+                leads[lead_count] = (i, lead);
+                lead_count += 1;
+            }
+        }
+        (self.slots, self.seed) = slot_table(&keys[..self.props.len()]);
+        (self.leads, self.lead_seed) = slot_table(&leads[..lead_count]);
     }
 
     /// The property whose key starts `rest` (the bytes after a key's opening quote),
