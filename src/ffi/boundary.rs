@@ -245,22 +245,6 @@ impl CText {
     pub fn len(&self) -> usize {
         self.0.len() - 1
     }
-
-    /// Replaces the text with what `write` puts into the (emptied) buffer, keeping
-    /// the buffer's capacity. The NUL goes back on even if `write` panics, so the
-    /// text stays NUL-terminated whatever happens.
-    pub fn rewrite<R>(&mut self, write: impl FnOnce(&mut String) -> R) -> R {
-        /// Puts the NUL back when dropped: on return and on unwind alike.
-        struct Terminate<'a>(&'a mut String);
-        impl Drop for Terminate<'_> {
-            fn drop(&mut self) {
-                self.0.push('\0');
-            }
-        }
-        self.0.clear();
-        let buf = Terminate(&mut self.0);
-        write(buf.0)
-    }
 }
 
 impl From<&str> for CText {
@@ -271,47 +255,75 @@ impl From<&str> for CText {
     }
 }
 
-/// Two texts in one allocation, each with its NUL: `first\0second\0`. A result's call
-/// id and tool name are copied on every call; one allocation instead of two is a
-/// measurable part of a small call through C.
-#[derive(Debug)]
-pub(crate) struct CTextPair {
+/// A call result's three texts in one allocation, each with its NUL:
+/// `content\0call_id\0name\0`. A result made for one call through C
+/// (`tg_registry_call`) is three allocations otherwise, with their three frees: a
+/// measurable part of a small call.
+#[derive(Debug, Default)]
+pub(crate) struct CallTexts {
     buf: String,
-    /// Where `second` starts (just past the NUL of `first`).
-    split: usize,
+    /// Where the content's NUL is.
+    content_end: usize,
+    /// Where the call id's NUL is (the name starts just past it).
+    call_id_end: usize,
 }
 
-impl CTextPair {
-    pub fn new(first: &str, second: &str) -> CTextPair {
-        let mut pair = CTextPair {
-            buf: String::with_capacity(first.len() + second.len() + 2),
-            split: 0,
-        };
-        pair.set(first, second);
-        pair
-    }
-
-    /// Replaces both texts, keeping the buffer's capacity.
-    pub fn set(&mut self, first: &str, second: &str) {
+impl CallTexts {
+    /// Replaces the three texts: `write` puts the content into the emptied buffer,
+    /// which has room for `room` bytes of it (and for the ids) before it must grow;
+    /// then the ids go after it. They do, with the NULs, even if `write` panics, so the
+    /// texts stay whole and NUL-terminated whatever happens. The buffer keeps its
+    /// capacity from one call to the next.
+    pub fn rewrite<R>(
+        &mut self,
+        call_id: &str,
+        name: &str,
+        room: usize,
+        write: impl FnOnce(&mut String) -> R,
+    ) -> R {
+        /// Appends the ids when dropped: on return and on unwind alike.
+        struct Finish<'a> {
+            texts: &'a mut CallTexts,
+            call_id: &'a str,
+            name: &'a str,
+        }
+        impl Drop for Finish<'_> {
+            fn drop(&mut self) {
+                let t = &mut *self.texts;
+                t.content_end = t.buf.len();
+                t.buf.push('\0');
+                t.buf.push_str(self.call_id);
+                t.call_id_end = t.buf.len();
+                t.buf.push('\0');
+                t.buf.push_str(self.name);
+                t.buf.push('\0');
+            }
+        }
         self.buf.clear();
-        self.buf.push_str(first);
-        self.buf.push('\0');
-        self.split = self.buf.len();
-        self.buf.push_str(second);
-        self.buf.push('\0');
+        self.buf.reserve(room + call_id.len() + name.len() + 3);
+        let finish = Finish {
+            texts: self,
+            call_id,
+            name,
+        };
+        write(&mut finish.texts.buf)
     }
 
-    pub fn first(&self) -> CTextView<'_> {
-        CTextView(&self.buf[..self.split - 1])
+    pub fn content(&self) -> CTextView<'_> {
+        CTextView(&self.buf[..self.content_end])
     }
 
-    pub fn second(&self) -> CTextView<'_> {
-        CTextView(&self.buf[self.split..self.buf.len() - 1])
+    pub fn call_id(&self) -> CTextView<'_> {
+        CTextView(&self.buf[self.content_end + 1..self.call_id_end])
+    }
+
+    pub fn name(&self) -> CTextView<'_> {
+        CTextView(&self.buf[self.call_id_end + 1..self.buf.len() - 1])
     }
 }
 
 /// A text followed by a NUL byte in memory: made only from a [`CText`] or a
-/// [`CTextPair`] (the field is private to this module), which keep that promise.
+/// [`CallTexts`] (the field is private to this module), which keep that promise.
 #[derive(Clone, Copy)]
 pub(crate) struct CTextView<'a>(&'a str);
 
@@ -468,41 +480,35 @@ mod tests {
         assert_eq!(unsafe { *text.ptr().add(3) }, 0);
     }
 
-    /// A reused result rewrites its texts in place: the NUL follows the new text, the
-    /// buffer is not given up, and a panic while writing still leaves a terminated text.
+    /// A reused result rewrites its texts in place: a NUL follows each new text, the
+    /// buffer is not given up, and a panic while writing the content still leaves the
+    /// three texts whole and terminated.
     #[test]
     fn texts_are_rewritten_in_place_and_stay_terminated() {
-        let mut text = CText::from("a longer first answer");
-        let before = text.ptr();
-        let n = text.rewrite(|buf| {
-            buf.push_str("short");
-            buf.len()
+        let mut texts = CallTexts::default();
+        let n = texts.rewrite("call_1", "get_weather", 64, |buf| {
+            buf.push_str("sunny");
+            5
         });
-        assert_eq!((n, text.as_str()), (5, "short"));
-        assert_eq!(text.ptr(), before, "the buffer was reallocated");
-        assert!(text.0.capacity() >= 22, "the buffer was given up");
-        // SAFETY: CText keeps a NUL byte after its `len` bytes.
-        assert_eq!(unsafe { *text.ptr().add(5) }, 0);
-
+        assert_eq!(n, 5);
+        let before = texts.buf.as_ptr();
+        texts.rewrite("c2", "t", 64, |buf| buf.push_str("ok\0!"));
+        let views = [texts.content(), texts.call_id(), texts.name()];
+        let read: Vec<&str> = views.iter().map(|v| v.as_str()).collect();
+        assert_eq!(read, ["ok\0!", "c2", "t"]);
+        assert_eq!(texts.buf.as_ptr(), before, "the buffer was reallocated");
+        for view in views {
+            // SAFETY: CallTexts keeps a NUL after each of its texts.
+            assert_eq!(unsafe { *view.ptr().add(view.len()) }, 0);
+        }
         let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            text.rewrite(|buf| {
+            texts.rewrite("c3", "weather", 0, |buf| {
                 buf.push_str("half");
                 panic!("in the middle of a write")
             })
         }));
         assert!(panicked.is_err());
-        assert_eq!(text.as_str(), "half");
-        // SAFETY: as above.
-        assert_eq!(unsafe { *text.ptr().add(4) }, 0);
-
-        let mut pair = CTextPair::new("call_1", "get_weather");
-        pair.set("c2", "t");
-        assert_eq!((pair.first().as_str(), pair.second().as_str()), ("c2", "t"));
-        let (first, second) = (pair.first(), pair.second());
-        // SAFETY: a CTextPair keeps a NUL after each of its texts.
-        unsafe {
-            assert_eq!(*first.ptr().add(first.len()), 0);
-            assert_eq!(*second.ptr().add(second.len()), 0);
-        }
+        let read = [texts.content(), texts.call_id(), texts.name()].map(|v| v.as_str());
+        assert_eq!(read, ["half", "c3", "weather"]);
     }
 }

@@ -456,13 +456,10 @@ pub unsafe extern "C" fn tg_registry_call(
         };
         // SAFETY: forwarded contract of this function.
         let result_out = unsafe { out_ptr(result_out, "result_out")? };
-        let mut content = String::new();
-        let is_error = call.run(call_ctx, &mut content);
         result_out.write(into_handle(tg_result::new(
             call.call_id,
             call.name,
-            content,
-            is_error,
+            |content| call.run(call_ctx, content),
         )));
         Ok(())
     })

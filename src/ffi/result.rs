@@ -4,7 +4,7 @@ use std::ffi::c_char;
 use std::sync::OnceLock;
 
 use super::boundary::{
-    ffi_boundary, ffi_free, into_handle, out_ptr, text_accessor, value_accessor, CText, CTextPair,
+    ffi_boundary, ffi_free, into_handle, out_ptr, text_accessor, value_accessor, CText, CallTexts,
 };
 use super::error::tg_error;
 use super::status::tg_status;
@@ -20,18 +20,29 @@ use crate::registry::tool_message_json;
 /// Thread-safety: may be read from several threads at once, while no
 /// `tg_registry_call_into` is refilling it.
 pub struct tg_result {
-    /// The call id, then the tool name.
-    call_id_and_name: CTextPair,
-    content: CText,
+    /// The content, the call id and the tool name, in one buffer.
+    texts: CallTexts,
     is_error: bool,
     tool_message: OnceLock<CText>,
 }
 
+/// Bytes of content a result made for one call has room for before its buffer must
+/// grow: most tool answers the model reads are short, and a longer one costs one
+/// reallocation.
+const FRESH_ROOM: usize = 256;
+
 impl tg_result {
-    pub(crate) fn new(call_id: &str, name: &str, content: String, is_error: bool) -> tg_result {
+    /// The result of one call: `call` writes the content into an empty buffer and
+    /// returns the error flag.
+    pub(crate) fn new(
+        call_id: &str,
+        name: &str,
+        call: impl FnOnce(&mut String) -> bool,
+    ) -> tg_result {
+        let mut texts = CallTexts::default();
+        let is_error = texts.rewrite(call_id, name, FRESH_ROOM, call);
         tg_result {
-            call_id_and_name: CTextPair::new(call_id, name),
-            content: CText::new(content),
+            texts,
             is_error,
             tool_message: OnceLock::new(),
         }
@@ -39,32 +50,37 @@ impl tg_result {
 
     /// A result with empty texts, for `tg_registry_call_into` to fill.
     fn empty() -> tg_result {
-        tg_result::new("", "", String::new(), false)
+        let mut texts = CallTexts::default();
+        texts.rewrite("", "", 0, |_| ());
+        tg_result {
+            texts,
+            is_error: false,
+            tool_message: OnceLock::new(),
+        }
     }
 
     /// Overwrites the result with a new call's: `call` writes the content into the
-    /// (emptied) content buffer and returns the error flag. Buffers keep their
-    /// capacity, so refilling a result of similar size allocates nothing.
+    /// (emptied) buffer and returns the error flag. The buffer keeps its capacity, so
+    /// refilling a result of similar size allocates nothing.
     pub(crate) fn refill(
         &mut self,
         call_id: &str,
         name: &str,
         call: impl FnOnce(&mut String) -> bool,
     ) {
-        self.call_id_and_name.set(call_id, name);
         // Dropped rather than kept: most callers of the reusing path never ask for it.
         self.tool_message.take();
         // Until the call has written its outcome: were anything to unwind through
         // here, a half-written content would not read as a success.
         self.is_error = true;
-        self.is_error = self.content.rewrite(call);
+        self.is_error = self.texts.rewrite(call_id, name, 0, call);
     }
 
     fn tool_message(&self) -> &CText {
         self.tool_message.get_or_init(|| {
             CText::new(tool_message_json(
-                self.call_id_and_name.first().as_str(),
-                self.content.as_str(),
+                self.texts.call_id().as_str(),
+                self.texts.content().as_str(),
             ))
         })
     }
@@ -113,7 +129,7 @@ pub unsafe extern "C" fn tg_result_call_id(
         // SAFETY: forwarded contract of this function.
         unsafe {
             text_accessor(result, "result", text_out, len_out, |r| {
-                Ok(r.call_id_and_name.first())
+                Ok(r.texts.call_id())
             })
         }
     })
@@ -132,11 +148,7 @@ pub unsafe extern "C" fn tg_result_name(
 ) -> tg_status {
     ffi_boundary("tg_result_name", std::ptr::null_mut(), || {
         // SAFETY: forwarded contract of this function.
-        unsafe {
-            text_accessor(result, "result", text_out, len_out, |r| {
-                Ok(r.call_id_and_name.second())
-            })
-        }
+        unsafe { text_accessor(result, "result", text_out, len_out, |r| Ok(r.texts.name())) }
     })
 }
 
@@ -154,7 +166,11 @@ pub unsafe extern "C" fn tg_result_content(
 ) -> tg_status {
     ffi_boundary("tg_result_content", std::ptr::null_mut(), || {
         // SAFETY: forwarded contract of this function.
-        unsafe { text_accessor(result, "result", text_out, len_out, |r| Ok(&r.content)) }
+        unsafe {
+            text_accessor(result, "result", text_out, len_out, |r| {
+                Ok(r.texts.content())
+            })
+        }
     })
 }
 
