@@ -39,22 +39,25 @@ impl tg_result {
         name: &str,
         call: impl FnOnce(&mut String) -> bool,
     ) -> tg_result {
-        let mut texts = CallTexts::default();
-        let is_error = texts.rewrite(call_id, name, FRESH_ROOM, call);
-        tg_result {
-            texts,
-            is_error,
-            tool_message: OnceLock::new(),
-        }
+        tg_result::with_room(call_id, name, FRESH_ROOM, call)
     }
 
     /// A result with empty texts, for `tg_registry_call_into` to fill.
     fn empty() -> tg_result {
+        tg_result::with_room("", "", 0, |_| false)
+    }
+
+    fn with_room(
+        call_id: &str,
+        name: &str,
+        room: usize,
+        call: impl FnOnce(&mut String) -> bool,
+    ) -> tg_result {
         let mut texts = CallTexts::default();
-        texts.rewrite("", "", 0, |_| ());
+        let is_error = texts.rewrite(call_id, name, room, call);
         tg_result {
             texts,
-            is_error: false,
+            is_error,
             tool_message: OnceLock::new(),
         }
     }
