@@ -99,7 +99,16 @@ static void schema_functions(void) {
     CHECK(valid == true);
     valid = false;
     CHECK_OK(tg_schema_is_valid(schema, NULL, 0, &valid));
-    CHECK(valid == true); /* empty is {} */
+    CHECK(valid == false); /* an empty document is malformed */
+    CHECK_OK(tg_schema_is_valid_arguments(schema, NULL, 0, &valid));
+    CHECK(valid == true); /* empty arguments are {} */
+    CHECK_STATUS(tg_schema_is_valid_arguments(NULL, "{}", 2, &valid), TG_ERR_NULL);
+    CHECK_STATUS(tg_schema_is_valid_arguments(schema, NULL, 2, &valid), TG_ERR_NULL);
+    CHECK_STATUS(tg_schema_is_valid_arguments(schema, "{}", 2, NULL), TG_ERR_NULL);
+    CHECK_STATUS(tg_schema_validate_arguments(NULL, "{}", 2, &errors, &error), TG_ERR_NULL);
+    tg_error_free(error);
+    error = NULL;
+    CHECK_STATUS(tg_schema_validate_arguments(schema, "{}", 2, NULL, NULL), TG_ERR_NULL);
 
     /* validate */
     CHECK_STATUS(tg_schema_validate(NULL, "{}", 2, &errors, &error), TG_ERR_NULL);

@@ -161,9 +161,10 @@ static const row validate_rows[] = {
     {"{\"type\":\"object\"}", "{\"a\":01}", "$ json", NULL},
     {"{\"type\":\"object\"}", "{\"a\":1,\"a\":2}", "$ json", NULL},
     {"{\"type\":\"object\"}", "\"\xff\"", "$ json", NULL},
-    {"{\"type\":\"object\"}", "", "", NULL},
-    {"{\"type\":\"object\"}", "  \n\t", "", NULL},
-    {"{\"type\":\"object\",\"required\":[\"x\"]}", "", "$ required", NULL},
+    /* a JSON document is never empty (tool-call arguments are: check_argument_rows) */
+    {"{\"type\":\"object\"}", "", "$ json",
+     "$: malformed JSON at line 1 column 1: unexpected end of input"},
+    {"{\"type\":\"object\"}", "  \n\t", "$ json", NULL},
 };
 
 static void check_row(size_t index, const row *rw) {
@@ -228,6 +229,29 @@ static void validate_table(void) {
     tg_errors *errors = NULL;
     for (i = 0; i < sizeof validate_rows / sizeof validate_rows[0]; i++) {
         check_row(i, &validate_rows[i]);
+    }
+    /* Tool-call arguments: empty means {} (the registry's rule), given on purpose. */
+    {
+        bool valid = false;
+        size_t count = 0;
+        CHECK_OK(tg_schema_compile("{\"type\":\"object\",\"required\":[\"x\"]}", 34, 0, &schema,
+                                   NULL));
+        CHECK_OK(tg_schema_is_valid_arguments(schema, "  \n\t", 4, &valid));
+        CHECK(!valid);
+        CHECK_OK(tg_schema_validate_arguments(schema, "", 0, &errors, NULL));
+        GET_TEXT(tg_errors_text, errors, &p, &n);
+        CHECK_TEXT(p, n, "$: missing required property \"x\"");
+        tg_errors_free(errors);
+        CHECK_OK(tg_schema_validate_arguments(schema, "{\"x\":1}", 7, &errors, NULL));
+        CHECK_OK(tg_errors_count(errors, &count));
+        CHECK(count == 0);
+        tg_errors_free(errors);
+        tg_schema_free(schema);
+        CHECK_OK(tg_schema_compile("{\"type\":\"object\"}", 17, 0, &schema, NULL));
+        CHECK_OK(tg_schema_is_valid_arguments(schema, "  \n\t", 4, &valid));
+        CHECK(valid);
+        tg_schema_free(schema);
+        schema = NULL;
     }
     /* Duplicate keys are named. */
     CHECK_OK(tg_schema_compile("{}", 2, 0, &schema, NULL));

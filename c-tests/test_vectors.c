@@ -239,6 +239,7 @@ typedef struct vector {
     const char *schema; /* raw span in the file */
     size_t schema_len;
     buf instance;
+    buf as; /* "arguments", "document" or empty (either: the verdict is the same) */
     int valid; /* -1 when absent */
     expected_error *errors;
     size_t error_count;
@@ -249,6 +250,7 @@ static void free_vector(vector *v) {
     size_t i;
     free(v->name.data);
     free(v->instance.data);
+    free(v->as.data);
     for (i = 0; i < v->error_count; i++) {
         free(v->errors[i].path.data);
         free(v->errors[i].pointer.data);
@@ -300,6 +302,8 @@ static void read_vector(reader *r, vector *v) {
                 v->schema_len = (size_t)(r->s + r->pos - v->schema);
             } else if (strcmp(key.data, "instance") == 0) {
                 read_string(r, &v->instance);
+            } else if (strcmp(key.data, "as") == 0) {
+                read_string(r, &v->as);
             } else if (strcmp(key.data, "valid") == 0) {
                 v->valid = read_bool(r);
             } else if (strcmp(key.data, "errors") == 0) {
@@ -344,6 +348,7 @@ static void run_vector(size_t index, vector *v) {
     tg_errors *errors = NULL;
     tg_error *error = NULL;
     bool valid = false;
+    int arguments;
     size_t count = 0, i;
     const char *p;
     size_t n;
@@ -362,10 +367,21 @@ static void run_vector(size_t index, vector *v) {
         tg_error_free(error);
         return;
     }
-    CHECK_OK(tg_schema_is_valid(schema, v->instance.data, v->instance.len, &valid));
+    /* Tool-call arguments (empty means {}) or a JSON document (empty is malformed). */
+    arguments = strcmp(text_or_empty(&v->as), "arguments") == 0;
+    if (arguments) {
+        CHECK_OK(tg_schema_is_valid_arguments(schema, v->instance.data, v->instance.len, &valid));
+    } else {
+        CHECK_OK(tg_schema_is_valid(schema, v->instance.data, v->instance.len, &valid));
+    }
     CHECK_MSG(valid == (v->valid == 1), "vector %zu (%s): is_valid = %d, want %d", index, name,
               valid, v->valid);
-    CHECK_OK(tg_schema_validate(schema, v->instance.data, v->instance.len, &errors, NULL));
+    if (arguments) {
+        CHECK_OK(tg_schema_validate_arguments(schema, v->instance.data, v->instance.len, &errors,
+                                              NULL));
+    } else {
+        CHECK_OK(tg_schema_validate(schema, v->instance.data, v->instance.len, &errors, NULL));
+    }
     CHECK_OK(tg_errors_count(errors, &count));
     CHECK_MSG(count == v->error_count, "vector %zu (%s): %zu errors, want %zu", index, name, count,
               v->error_count);
@@ -394,8 +410,9 @@ static void run_vector(size_t index, vector *v) {
     tg_errors_free(errors);
     tg_schema_free(schema);
 
-    /* Through a registry, when the schema is a tool schema. */
-    {
+    /* Through a registry, when the schema is a tool schema and the instance stands for
+       tool-call arguments (a registry applies the argument rule: empty means {}). */
+    if (strcmp(text_or_empty(&v->as), "document") != 0) {
         tg_registry *reg = tu_new_registry(TG_NAMES_DEFAULT);
         tg_tool_def def = tu_def("v", "", NULL);
         atomic_int calls = 0;

@@ -76,6 +76,18 @@ TEST(schema_move_construct_and_assign) {
     CHECK(b.is_valid("3"));
 }
 
+TEST(empty_documents_are_malformed_and_empty_arguments_are_an_object) {
+    Schema s = Schema::compile(R"({"type":"object","required":["x"]})");
+    CHECK(!s.is_valid(""));
+    CHECK_EQ(s.validate(" ").at(0).keyword, std::string("json"));
+    CHECK(!s.is_valid_arguments(""));
+    CHECK_EQ(s.validate_arguments("").at(0).message,
+             std::string("missing required property \"x\""));
+    Schema open = Schema::compile(R"({"type":"object"})");
+    CHECK(open.is_valid_arguments(" \n"));
+    CHECK(open.validate_arguments("").empty());
+}
+
 TEST(empty_schema_reports_null) {
     Schema empty;
     CHECK(!empty);

@@ -890,7 +890,8 @@ tg_status tg_schema_compile(const char *json,
 /**
  * Whether `instance[0..instance_len)` is well-formed JSON that satisfies `schema`:
  * the fast path, which allocates nothing on valid input. Empty input (no bytes, or
- * only whitespace) is read as `{}`.
+ * only whitespace) is malformed JSON, so not valid; for tool-call arguments, where
+ * empty means `{}`, use `tg_schema_is_valid_arguments`.
  *
  * On success writes the answer to `*valid_out`. Errors: `TG_ERR_NULL`.
  * Ownership: everything is borrowed for the call. Thread-safety: any thread,
@@ -908,7 +909,9 @@ tg_status tg_schema_is_valid(const struct tg_schema *schema,
 /**
  * Validates `instance[0..instance_len)` against `schema` and lists every violation,
  * sorted by path then message. Malformed JSON is one violation at `$` (keyword
- * `json`) with line and column. Empty input is read as `{}`. An invalid instance is
+ * `json`) with line and column; empty input is malformed (`unexpected end of input`;
+ * for tool-call arguments, where empty means `{}`, use `tg_schema_validate_arguments`).
+ * An invalid instance is
  * not a failure of the call: it returns `TG_OK` with a non-empty list.
  *
  * On success writes a new list to `*errors_out` (count 0 when valid); the caller owns
@@ -927,6 +930,45 @@ tg_status tg_schema_validate(const struct tg_schema *schema,
                              size_t instance_len,
                              struct tg_errors **errors_out,
                              struct tg_error **error_out);
+
+/**
+ * `tg_schema_is_valid` for tool-call arguments: empty arguments (no bytes, or only
+ * whitespace) mean `{}`, as in `tg_registry_call` and `tg_registry_validate`. For a
+ * host that validates arguments outside a registry.
+ *
+ * On success writes the answer to `*valid_out`. Errors: `TG_ERR_NULL`.
+ * Ownership: everything is borrowed for the call. Thread-safety: any thread,
+ * concurrently with other validations on the same schema.
+ *
+ * # Safety
+ * `schema` is NULL or a live `tg_schema`; `args` is NULL or points to `args_len`
+ * readable bytes; `valid_out` is NULL or writable.
+ */
+tg_status tg_schema_is_valid_arguments(const struct tg_schema *schema,
+                                       const char *args,
+                                       size_t args_len,
+                                       bool *valid_out);
+
+/**
+ * `tg_schema_validate` for tool-call arguments: empty arguments (no bytes, or only
+ * whitespace) mean `{}`, as in `tg_registry_call` and `tg_registry_validate`.
+ *
+ * On success writes a new list to `*errors_out` (count 0 when valid); the caller owns
+ * it and frees it with `tg_errors_free`. On failure `*errors_out` is untouched and
+ * `*error_out` (when not NULL) receives a `tg_error` to free with `tg_error_free`.
+ *
+ * Errors: `TG_ERR_NULL`. Ownership: `schema` and `args` are borrowed for the call
+ * only. Thread-safety: any thread, concurrently with other validations.
+ *
+ * # Safety
+ * `schema` is NULL or a live `tg_schema`; `args` is NULL or points to `args_len`
+ * readable bytes; `errors_out` and `error_out` are NULL or writable.
+ */
+tg_status tg_schema_validate_arguments(const struct tg_schema *schema,
+                                       const char *args,
+                                       size_t args_len,
+                                       struct tg_errors **errors_out,
+                                       struct tg_error **error_out);
 
 /**
  * The schema as compact JSON, keys in the author's order (what a tool definition

@@ -420,11 +420,38 @@ public:
     }
 
     /// Whether `instance` is well-formed JSON that satisfies the schema (the fast path;
-    /// empty input is `{}`). On failure (an empty Schema) sets err and returns false.
+    /// empty input is malformed). On failure (an empty Schema) sets err and returns false.
     [[nodiscard]] bool is_valid(std::string_view instance, Error& err) const noexcept {
+        return check(&tg_schema_is_valid, instance, err);
+    }
+
+    /// `is_valid` for tool-call arguments, as a registry checks them: empty arguments
+    /// (no bytes, or only whitespace) mean `{}`.
+    [[nodiscard]] bool is_valid_arguments(std::string_view args, Error& err) const noexcept {
+        return check(&tg_schema_is_valid_arguments, args, err);
+    }
+
+    /// Every violation of `instance`, sorted by path then message (empty: valid;
+    /// malformed JSON, empty input included, is one violation at `$`, keyword `json`).
+    [[nodiscard]] std::optional<ValidationErrors> validate(std::string_view instance,
+                                                           Error& err) const noexcept {
+        return list(&tg_schema_validate, instance, err);
+    }
+
+    /// `validate` for tool-call arguments: empty arguments mean `{}`.
+    [[nodiscard]] std::optional<ValidationErrors> validate_arguments(std::string_view args,
+                                                                     Error& err) const noexcept {
+        return list(&tg_schema_validate_arguments, args, err);
+    }
+
+private:
+    using check_fn = tg_status (*)(const tg_schema*, const char*, std::size_t, bool*);
+    using list_fn = tg_status (*)(const tg_schema*, const char*, std::size_t, tg_errors**,
+                                  tg_error**);
+
+    bool check(check_fn fn, std::string_view instance, Error& err) const noexcept {
         bool valid = false;
-        const tg_status st = tg_schema_is_valid(h_.get(), instance.data(), instance.size(),
-                                                &valid);
+        const tg_status st = fn(h_.get(), instance.data(), instance.size(), &valid);
         if (st != TG_OK) {
             err = detail::take_error(st, nullptr);
             return false;
@@ -433,14 +460,11 @@ public:
         return valid;
     }
 
-    /// Every violation of `instance`, sorted by path then message (empty: valid;
-    /// malformed JSON is one violation at `$`, keyword `json`).
-    [[nodiscard]] std::optional<ValidationErrors> validate(std::string_view instance,
-                                                           Error& err) const noexcept {
+    std::optional<ValidationErrors> list(list_fn fn, std::string_view instance,
+                                         Error& err) const noexcept {
         tg_errors* list = nullptr;
         tg_error* e = nullptr;
-        const tg_status st =
-            tg_schema_validate(h_.get(), instance.data(), instance.size(), &list, &e);
+        const tg_status st = fn(h_.get(), instance.data(), instance.size(), &list, &e);
         if (st != TG_OK) {
             err = detail::take_error(st, e);
             return std::nullopt;
@@ -448,6 +472,8 @@ public:
         err = Error();
         return detail::take_errors(list);
     }
+
+public:
 
 #if TOOLGATE_THROWING_API
     /// Compiles `json`; throws Error (TG_ERR_SCHEMA, with pointer() and keyword()).
@@ -468,6 +494,20 @@ public:
     ValidationErrors validate(std::string_view instance) const {
         Error err;
         std::optional<ValidationErrors> v = validate(instance, err);
+        if (!v) throw err;
+        return std::move(*v);
+    }
+    /// `is_valid` for tool-call arguments (empty means `{}`); throws on an empty Schema.
+    bool is_valid_arguments(std::string_view args) const {
+        Error err;
+        const bool valid = is_valid_arguments(args, err);
+        if (err) throw err;
+        return valid;
+    }
+    /// `validate` for tool-call arguments (empty means `{}`); throws on an empty Schema.
+    ValidationErrors validate_arguments(std::string_view args) const {
+        Error err;
+        std::optional<ValidationErrors> v = validate_arguments(args, err);
         if (!v) throw err;
         return std::move(*v);
     }

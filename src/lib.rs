@@ -1,12 +1,12 @@
 //! toolgate: a tool registry for LLM agents.
 //!
 //! The bytes a model sends as tool arguments are untrusted. toolgate parses them
-//! strictly ([`json`]), validates them against a compiled schema ([`schema`]) while
+//! strictly (the crate-private JSON reader), validates them against a compiled schema ([`schema`]) while
 //! reading, and dispatches valid calls through a [`registry`]. The [`ffi`] module is the
 //! C surface over the same core, so every host sees identical bytes.
 
 pub mod ffi;
-pub mod json;
+pub(crate) mod json;
 pub mod registry;
 pub mod schema;
 

@@ -247,12 +247,34 @@ fn known_properties_are_tracked_at_every_schema_size() {
 fn empty_arguments_mean_empty_object() {
     let s = Schema::compile(br#"{"type":"object","required":["a"]}"#).unwrap();
     for empty in [&b""[..], b"  \n\t "] {
-        let errs = s.validate_json(empty);
+        let errs = s.validate_arguments(empty);
         assert_eq!(errs.len(), 1);
         assert_eq!(errs[0].to_string(), r#"$: missing required property "a""#);
     }
     let open = Schema::compile(br#"{"type":"object"}"#).unwrap();
-    assert!(open.is_valid(b"") && open.is_valid(b"   "));
+    assert!(open.is_valid_arguments(b"") && open.is_valid_arguments(b"   "));
+}
+
+/// A JSON document is never empty: a validator of model outputs must not accept an
+/// empty output as an object. Only tool-call arguments have the "empty means {}" rule.
+#[test]
+fn an_empty_document_is_malformed() {
+    let open = Schema::compile(br#"{}"#).unwrap();
+    for empty in [&b""[..], b"  \n\t "] {
+        assert!(!open.is_valid(empty), "{empty:?}");
+        let errs = open.validate_json(empty);
+        assert_eq!(errs.len(), 1, "{empty:?}");
+        assert_eq!(errs[0].keyword, "json");
+        assert!(
+            errs[0].message.ends_with(": unexpected end of input"),
+            "{}",
+            errs[0].message
+        );
+    }
+    assert_eq!(
+        open.validate_json(b"")[0].message,
+        "malformed JSON at line 1 column 1: unexpected end of input"
+    );
 }
 
 #[test]
@@ -283,7 +305,7 @@ fn nesting_is_bounded_for_instances() {
         "{e:?}"
     );
     // Configurable.
-    let shallow = Schema::compile_with(br#"{}"#, &Options { max_depth: 2 }).unwrap();
+    let shallow = Schema::compile_with(br#"{}"#, &Options::default().with_max_depth(2)).unwrap();
     assert!(shallow.is_valid(b"[[1]]"));
     assert!(!shallow.is_valid(b"[[[1]]]"));
 }

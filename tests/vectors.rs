@@ -1,5 +1,10 @@
 //! The shared conformance vectors (tests/vectors.json): the same file is run by the
 //! C, Go and Python tests, so every host sees identical bytes.
+//!
+//! A vector's `as` says what its instance stands for: `"arguments"` (tool-call
+//! arguments: validated with the argument rule, empty meaning `{}`, and also through a
+//! registry by the hosts that test one), `"document"` (a JSON document: empty is
+//! malformed; not run through a registry), or nothing when the two agree.
 
 use serde_json::Value;
 use toolgate::Schema;
@@ -16,8 +21,16 @@ fn shared_conformance_vectors() {
         let schema = Schema::compile(&serde_json::to_vec(&v["schema"]).unwrap())
             .unwrap_or_else(|e| panic!("{name}: schema refused: {e}"));
         let instance = v["instance"].as_str().unwrap().as_bytes();
-        let got: Vec<[String; 4]> = schema
-            .validate_json(instance)
+        let arguments = v["as"].as_str() == Some("arguments");
+        let (errors, is_valid) = if arguments {
+            (
+                schema.validate_arguments(instance),
+                schema.is_valid_arguments(instance),
+            )
+        } else {
+            (schema.validate_json(instance), schema.is_valid(instance))
+        };
+        let got: Vec<[String; 4]> = errors
             .into_iter()
             .map(|e| [e.path, e.pointer, e.keyword.to_string(), e.message])
             .collect();
@@ -31,7 +44,7 @@ fn shared_conformance_vectors() {
             })
             .collect();
         let valid = v["valid"].as_bool().unwrap();
-        if got != want || schema.is_valid(instance) != valid || valid != want.is_empty() {
+        if got != want || is_valid != valid || valid != want.is_empty() {
             failures.push(format!("{name}:\n  got  {got:?}\n  want {want:?}"));
         }
     }

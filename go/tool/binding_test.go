@@ -33,6 +33,7 @@ func TestConformanceVectors(t *testing.T) {
 		Name     string          `json:"name"`
 		Schema   json.RawMessage `json:"schema"`
 		Instance string          `json:"instance"`
+		As       string          `json:"as"`
 		Valid    bool            `json:"valid"`
 		Errors   []struct {
 			Path, Pointer, Keyword, Message string
@@ -51,6 +52,9 @@ func TestConformanceVectors(t *testing.T) {
 			continue
 		}
 		got := s.ValidateJSON([]byte(v.Instance))
+		if v.As == "arguments" {
+			got = s.ValidateArguments([]byte(v.Instance))
+		}
 		want := []ValidationError{}
 		for _, e := range v.Errors {
 			want = append(want, ValidationError{Path: e.Path, Msg: e.Message, Pointer: e.Pointer, Keyword: e.Keyword})

@@ -159,7 +159,7 @@ func FuzzCall(f *testing.F) {
 			}
 			return
 		}
-		valid := s.ValidateJSON([]byte(args)) == nil
+		valid := s.ValidateArguments([]byte(args)) == nil
 		switch {
 		case !valid:
 			if len(got) != 0 || !strings.HasPrefix(res.Content, "error: invalid arguments for "+name+":") {

@@ -67,15 +67,27 @@ var closedSchema = []ValidationError{{Path: "$", Msg: "schema is closed", Keywor
 // ValidateJSON validates the JSON text raw and returns every violation, sorted by
 // path then message; nil means raw is valid. Malformed JSON (RFC 8259 strictly,
 // duplicate keys refused) is one violation at "$" with keyword "json" and its line and
-// column. Empty input (no bytes or only whitespace) is read as {}.
+// column. Empty input (no bytes or only whitespace) is malformed JSON too; for
+// tool-call arguments, where empty means {}, use ValidateArguments.
 //
 // A valid instance costs one cgo call and no allocation.
 func (s *Schema) ValidateJSON(raw []byte) []ValidationError {
+	return s.check(raw, 0)
+}
+
+// ValidateArguments validates tool-call arguments as the registry's Call does: as
+// ValidateJSON, except that empty arguments (no bytes or only whitespace) mean {},
+// because some providers send "" for a call without parameters.
+func (s *Schema) ValidateArguments(raw []byte) []ValidationError {
+	return s.check(raw, 1)
+}
+
+func (s *Schema) check(raw []byte, arguments C.int) []ValidationError {
 	if s == nil || !s.g.acquire() {
 		return append([]ValidationError(nil), closedSchema...)
 	}
 	p, n := cbytes(raw)
-	o := C.tg_go_check(s.ptr, p, n)
+	o := C.tg_go_check(s.ptr, p, n, arguments)
 	s.g.release()
 	runtime.KeepAlive(s)
 	if o.status != C.TG_OK {

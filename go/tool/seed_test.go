@@ -195,9 +195,24 @@ func TestValidateTable(t *testing.T) {
 		{`{"type":"object"}`, `{"x": "unterminated`, []string{"$: malformed JSON at line 1 column 20: unexpected end of input"}},
 		{`{"type":"object"}`, `{"a":1,}`, []string{"$: malformed JSON at line 1 column 8: trailing comma"}},
 		{`{"type":"object"}`, "{\"a\":1,\n\"a\":2}", []string{`$: malformed JSON at line 2 column 1: duplicate property "a"`}},
-		// empty arguments mean {}
+		// a JSON document is never empty (tool-call arguments are: see below)
+		{`{"type":"object"}`, ``, []string{`$: malformed JSON at line 1 column 1: unexpected end of input`}},
+	}
+	// Empty tool-call arguments mean {}: ValidateArguments, as the registry's Call.
+	arguments := []struct {
+		schema, instance string
+		want             []string
+	}{
 		{`{"type":"object","required":["a"]}`, ``, []string{`$: missing required property "a"`}},
 		{`{"type":"object"}`, " \n\t", nil},
+		{`{"type":"object"}`, `{"a":1,}`, []string{"$: malformed JSON at line 1 column 8: trailing comma"}},
+	}
+	for _, row := range arguments {
+		s := compile(t, row.schema)
+		want := append([]string{}, row.want...)
+		if got := lines(s.ValidateArguments([]byte(row.instance))); !reflect.DeepEqual(got, want) {
+			t.Errorf("arguments: schema %s instance %q:\n got %q\nwant %q", row.schema, row.instance, got, want)
+		}
 	}
 	for _, row := range rows {
 		s := compile(t, row.schema)

@@ -87,10 +87,22 @@ def test_depth_limit():
     assert not toolgate.compile({}).is_valid(deep)  # refused, never a stack overflow
 
 
-def test_empty_instance_is_an_empty_object():
+def test_empty_arguments_are_an_empty_object():
     schema = toolgate.compile({"type": "object", "required": ["a"]})
-    assert [e.path for e in schema.validate("")] == ["/a"]
-    assert [e.path for e in schema.validate(b"  ")] == ["/a"]
+    assert [e.path for e in schema.validate_arguments("")] == ["/a"]
+    assert [e.path for e in schema.validate_arguments(b"  ")] == ["/a"]
+    assert not schema.is_valid_arguments("")
+    assert toolgate.compile({"type": "object"}).is_valid_arguments(" ")
+
+
+def test_an_empty_document_is_malformed():
+    # A document is never empty (a validator of model outputs must not take "" for {}).
+    schema = toolgate.compile({})
+    for empty in ["", b"  "]:
+        assert not schema.is_valid(empty)
+        [error] = schema.validate(empty)
+        assert error.keyword == "json"
+        assert error.message.endswith(": unexpected end of input")
 
 
 def test_bytearray_and_memoryview_are_raw_text():

@@ -193,6 +193,8 @@ _PROTOTYPES = [
     ("tg_schema_compile", status_t, [c_char_p, c_size_t, c_size_t, handle_out, handle_out]),
     ("tg_schema_is_valid", status_t, [handle_t, c_char_p, c_size_t, POINTER(c_bool)]),
     ("tg_schema_validate", status_t, [handle_t, c_char_p, c_size_t, handle_out, handle_out]),
+    ("tg_schema_is_valid_arguments", status_t, [handle_t, c_char_p, c_size_t, POINTER(c_bool)]),
+    ("tg_schema_validate_arguments", status_t, [handle_t, c_char_p, c_size_t, handle_out, handle_out]),
     ("tg_schema_json", status_t, [handle_t, text_out, size_out]),
     ("tg_schema_free", None, [handle_t]),
     # tg_registry
@@ -279,6 +281,8 @@ glib = ctypes.PyDLL(path, handle=lib._handle)
 _GIL_HELD = {
     "tg_schema_is_valid",
     "tg_schema_validate",
+    "tg_schema_is_valid_arguments",
+    "tg_schema_validate_arguments",
     "tg_registry_validate",
     "tg_errors_count",
     "tg_errors_json",

@@ -17,6 +17,11 @@ _is_valid = _lib.tg_schema_is_valid
 _is_valid_small = _glib.tg_schema_is_valid
 _validate = _lib.tg_schema_validate
 _validate_small = _glib.tg_schema_validate
+# The same checks with the argument rule (empty arguments mean {}).
+_is_valid_args = _lib.tg_schema_is_valid_arguments
+_is_valid_args_small = _glib.tg_schema_is_valid_arguments
+_validate_args = _lib.tg_schema_validate_arguments
+_validate_args_small = _glib.tg_schema_validate_arguments
 _errors_free = _glib.tg_errors_free
 _errors_json = _glib.tg_errors_json
 _read_text = _native.read_text
@@ -44,7 +49,9 @@ class Schema:
     ``validate(args)`` returns :data:`OK` or a non-empty list of
     :class:`ValidationError`; ``is_valid(args)`` is the fast boolean path (no
     allocation on valid input). ``args`` is raw JSON text (``str``/``bytes``,
-    validated exactly as given) or a Python value (serialized losslessly).
+    validated exactly as given: empty text is malformed JSON) or a Python value
+    (serialized losslessly). ``validate_arguments`` and ``is_valid_arguments`` check
+    tool-call arguments as the registry does: empty text there means ``{}``.
 
     The native handle is released by :meth:`close`, by leaving a ``with`` block, or
     when the object is garbage-collected. Do not call ``close`` while another
@@ -76,7 +83,15 @@ class Schema:
         """True when ``args`` is well-formed JSON that satisfies the schema."""
         return self._fast_check(args)[0]
 
-    def _fast_check(self, args: Any):
+    def is_valid_arguments(self, args: Any) -> bool:
+        """:meth:`is_valid` for tool-call arguments: empty text means ``{}``."""
+        return self._fast_check(args, True)[0]
+
+    def validate_arguments(self, args: Any) -> Union[Ok, List[ValidationError]]:
+        """:meth:`validate` for tool-call arguments: empty text means ``{}``."""
+        return self.validate(args, _arguments=True)
+
+    def _fast_check(self, args: Any, arguments: bool = False):
         """(verdict, handle, bytes): the library's allocation-free yes/no, and what
         ``validate`` needs to build the error list without encoding twice."""
         ptr = self._handle()
@@ -89,24 +104,32 @@ class Schema:
             data = args_bytes(args)
         ok = c_bool()  # passed to a POINTER(c_bool) parameter: ctypes takes its address
         n = len(data)
-        if (_is_valid_small if n <= _SMALL else _is_valid)(ptr, data, n, ok):
+        if arguments:
+            check = _is_valid_args_small if n <= _SMALL else _is_valid_args
+        else:
+            check = _is_valid_small if n <= _SMALL else _is_valid
+        if check(ptr, data, n, ok):
             raise InvalidArgumentError("tg_schema_is_valid failed")
         return ok.value, ptr, data
 
-    def validate(self, args: Any) -> Union[Ok, List[ValidationError]]:
+    def validate(self, args: Any, *, _arguments: bool = False) -> Union[Ok, List[ValidationError]]:
         """:data:`OK`, or every violation sorted by path then message.
 
         The boolean fast path runs first; the error list is only built for input
         that fails it.
         """
-        valid, ptr, data = self._fast_check(args)
+        valid, ptr, data = self._fast_check(args, _arguments)
         if valid:
             return OK
         n = len(data)
         small = n <= _SMALL
         out = c_void_p()
         err = c_void_p()
-        status = (_validate_small if small else _validate)(ptr, data, n, out, err)
+        if _arguments:
+            validate = _validate_args_small if small else _validate_args
+        else:
+            validate = _validate_small if small else _validate
+        status = validate(ptr, data, n, out, err)
         if status != 0:
             raise error_for(*_native.take_error(status, err))
         result = take_errors(out.value)

@@ -234,6 +234,7 @@ impl CText {
         CText(text)
     }
 
+    #[cfg(test)]
     pub fn as_str(&self) -> &str {
         &self.0[..self.0.len() - 1]
     }

@@ -7,7 +7,6 @@ use super::boundary::{
     ffi_boundary, ffi_free, text_accessor, value_accessor, CText, Failure, FfiResult,
 };
 use super::status::tg_status;
-use crate::json::write_json_string;
 use crate::schema::ValidationError;
 
 /// The violations found by `tg_schema_validate` or `tg_registry_validate`, sorted by
@@ -20,6 +19,9 @@ use crate::schema::ValidationError;
 ///
 /// Thread-safety: immutable; may be read from several threads at once.
 pub struct tg_errors {
+    /// The core's violations, which render the list's text and JSON.
+    errors: Vec<ValidationError>,
+    /// The same, each text with its NUL, for the per-violation accessors.
     items: Vec<Item>,
     text: OnceLock<CText>,
     json: OnceLock<CText>,
@@ -35,15 +37,16 @@ struct Item {
 impl tg_errors {
     pub(crate) fn new(errors: Vec<ValidationError>) -> tg_errors {
         let items = errors
-            .into_iter()
+            .iter()
             .map(|e| Item {
-                path: CText::new(e.path),
-                pointer: CText::new(e.pointer),
+                path: CText::from(e.path.as_str()),
+                pointer: CText::from(e.pointer.as_str()),
                 keyword: CText::from(e.keyword),
-                message: CText::new(e.message),
+                message: CText::from(e.message.as_str()),
             })
             .collect();
         tg_errors {
+            errors,
             items,
             text: OnceLock::new(),
             json: OnceLock::new(),
@@ -63,43 +66,16 @@ impl tg_errors {
         })
     }
 
-    /// `path: message` lines joined by `\n`, no trailing newline.
+    /// `path: message` lines joined by `\n`, no trailing newline (the core's text).
     fn text(&self) -> &CText {
-        self.text.get_or_init(|| {
-            let mut out = String::new();
-            for (i, item) in self.items.iter().enumerate() {
-                if i > 0 {
-                    out.push('\n');
-                }
-                out.push_str(item.path.as_str());
-                out.push_str(": ");
-                out.push_str(item.message.as_str());
-            }
-            CText::new(out)
-        })
+        self.text
+            .get_or_init(|| CText::new(ValidationError::join_lines(&self.errors)))
     }
 
-    /// `[{"path":..,"pointer":..,"keyword":..,"message":..},...]`, compact.
+    /// The violations as a compact JSON array (the core's text).
     fn json(&self) -> &CText {
-        self.json.get_or_init(|| {
-            let mut out = String::from("[");
-            for (i, item) in self.items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str("{\"path\":");
-                write_json_string(&mut out, item.path.as_str());
-                out.push_str(",\"pointer\":");
-                write_json_string(&mut out, item.pointer.as_str());
-                out.push_str(",\"keyword\":");
-                write_json_string(&mut out, item.keyword.as_str());
-                out.push_str(",\"message\":");
-                write_json_string(&mut out, item.message.as_str());
-                out.push('}');
-            }
-            out.push(']');
-            CText::new(out)
-        })
+        self.json
+            .get_or_init(|| CText::new(ValidationError::json_array(&self.errors)))
     }
 }
 

@@ -14,7 +14,7 @@ use super::schema::compile_failure;
 use super::status::tg_status;
 use super::text::tg_text;
 use super::tool_info::tg_tool_info;
-use crate::registry::{NamePolicy, RegisterError, RegisterErrorKind, Registry, ToolSpec};
+use crate::registry::{message, NamePolicy, RegisterError, RegisterErrorKind, Registry, ToolSpec};
 
 /// Which tool names a registry accepts, chosen at creation (`int32_t` in C).
 #[repr(i32)]
@@ -87,7 +87,7 @@ fn register_failure(error: RegisterError) -> Failure {
 fn not_found(name: &str) -> Failure {
     Failure::new(
         tg_status::TG_ERR_NOT_FOUND,
-        format!("unknown tool {name:?}"),
+        message::unknown_tool_name(name),
     )
 }
 

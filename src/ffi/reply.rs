@@ -4,7 +4,7 @@ use std::ffi::{c_char, c_void};
 
 use super::boundary::{arg_bytes, arg_mut, ffi_boundary};
 use super::status::{tg_status, RawStatus};
-use crate::registry::{Handler, Written};
+use crate::registry::{message, Handler, Written};
 
 /// A tool's handler, called by `tg_registry_call` for a call whose arguments passed
 /// the tool's schema.
@@ -228,10 +228,7 @@ impl Handler for CHandler {
 impl CHandler {
     /// `tool NAME failed`: the error of a handler that failed without saying why.
     fn failed(&self, out: &mut String) -> Written {
-        out.clear();
-        out.push_str("tool ");
-        out.push_str(&self.name);
-        out.push_str(" failed");
+        message::write_tool_failed(out, &self.name);
         Written::Error
     }
 }

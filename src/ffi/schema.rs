@@ -66,13 +66,7 @@ pub unsafe extern "C" fn tg_schema_compile(
         let json = unsafe { arg_bytes(json, json_len, "json")? };
         // SAFETY: forwarded contract of this function.
         let schema_out = unsafe { out_ptr(schema_out, "schema_out")? };
-        let options = Options {
-            max_depth: if max_depth == 0 {
-                Options::DEFAULT_MAX_DEPTH
-            } else {
-                max_depth
-            },
-        };
+        let options = Options::default().with_max_depth(max_depth);
         let schema = Schema::compile_with(json, &options).map_err(compile_failure)?;
         let json = CText::from(schema.to_json());
         schema_out.write(into_handle(tg_schema { schema, json }));
@@ -82,7 +76,8 @@ pub unsafe extern "C" fn tg_schema_compile(
 
 /// Whether `instance[0..instance_len)` is well-formed JSON that satisfies `schema`:
 /// the fast path, which allocates nothing on valid input. Empty input (no bytes, or
-/// only whitespace) is read as `{}`.
+/// only whitespace) is malformed JSON, so not valid; for tool-call arguments, where
+/// empty means `{}`, use `tg_schema_is_valid_arguments`.
 ///
 /// On success writes the answer to `*valid_out`. Errors: `TG_ERR_NULL`.
 /// Ownership: everything is borrowed for the call. Thread-safety: any thread,
@@ -112,7 +107,9 @@ pub unsafe extern "C" fn tg_schema_is_valid(
 
 /// Validates `instance[0..instance_len)` against `schema` and lists every violation,
 /// sorted by path then message. Malformed JSON is one violation at `$` (keyword
-/// `json`) with line and column. Empty input is read as `{}`. An invalid instance is
+/// `json`) with line and column; empty input is malformed (`unexpected end of input`;
+/// for tool-call arguments, where empty means `{}`, use `tg_schema_validate_arguments`).
+/// An invalid instance is
 /// not a failure of the call: it returns `TG_OK` with a non-empty list.
 ///
 /// On success writes a new list to `*errors_out` (count 0 when valid); the caller owns
@@ -141,6 +138,70 @@ pub unsafe extern "C" fn tg_schema_validate(
         // SAFETY: forwarded contract of this function.
         let errors_out = unsafe { out_ptr(errors_out, "errors_out")? };
         let errors = schema.schema.validate_json(instance);
+        errors_out.write(into_handle(tg_errors::new(errors)));
+        Ok(())
+    })
+}
+
+/// `tg_schema_is_valid` for tool-call arguments: empty arguments (no bytes, or only
+/// whitespace) mean `{}`, as in `tg_registry_call` and `tg_registry_validate`. For a
+/// host that validates arguments outside a registry.
+///
+/// On success writes the answer to `*valid_out`. Errors: `TG_ERR_NULL`.
+/// Ownership: everything is borrowed for the call. Thread-safety: any thread,
+/// concurrently with other validations on the same schema.
+///
+/// # Safety
+/// `schema` is NULL or a live `tg_schema`; `args` is NULL or points to `args_len`
+/// readable bytes; `valid_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_schema_is_valid_arguments(
+    schema: *const tg_schema,
+    args: *const c_char,
+    args_len: usize,
+    valid_out: *mut bool,
+) -> tg_status {
+    ffi_boundary("tg_schema_is_valid_arguments", std::ptr::null_mut(), || {
+        // SAFETY: forwarded contract of this function.
+        let schema = unsafe { arg_ref(schema, "schema")? };
+        // SAFETY: forwarded contract of this function.
+        let args = unsafe { arg_bytes(args, args_len, "args")? };
+        // SAFETY: forwarded contract of this function.
+        let valid_out = unsafe { out_ptr(valid_out, "valid_out")? };
+        valid_out.write(schema.schema.is_valid_arguments(args));
+        Ok(())
+    })
+}
+
+/// `tg_schema_validate` for tool-call arguments: empty arguments (no bytes, or only
+/// whitespace) mean `{}`, as in `tg_registry_call` and `tg_registry_validate`.
+///
+/// On success writes a new list to `*errors_out` (count 0 when valid); the caller owns
+/// it and frees it with `tg_errors_free`. On failure `*errors_out` is untouched and
+/// `*error_out` (when not NULL) receives a `tg_error` to free with `tg_error_free`.
+///
+/// Errors: `TG_ERR_NULL`. Ownership: `schema` and `args` are borrowed for the call
+/// only. Thread-safety: any thread, concurrently with other validations.
+///
+/// # Safety
+/// `schema` is NULL or a live `tg_schema`; `args` is NULL or points to `args_len`
+/// readable bytes; `errors_out` and `error_out` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_schema_validate_arguments(
+    schema: *const tg_schema,
+    args: *const c_char,
+    args_len: usize,
+    errors_out: *mut *mut tg_errors,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_schema_validate_arguments", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let schema = unsafe { arg_ref(schema, "schema")? };
+        // SAFETY: forwarded contract of this function.
+        let args = unsafe { arg_bytes(args, args_len, "args")? };
+        // SAFETY: forwarded contract of this function.
+        let errors_out = unsafe { out_ptr(errors_out, "errors_out")? };
+        let errors = schema.schema.validate_arguments(args);
         errors_out.write(into_handle(tg_errors::new(errors)));
         Ok(())
     })

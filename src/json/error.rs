@@ -73,16 +73,6 @@ impl SyntaxError {
         SyntaxError(Box::new(Detail { kind, offset }))
     }
 
-    /// What is wrong.
-    pub fn kind(&self) -> SyntaxErrorKind {
-        self.0.kind
-    }
-
-    /// The byte offset of the offence in the input.
-    pub fn offset(&self) -> usize {
-        self.0.offset
-    }
-
     /// `malformed JSON at line L column C: what`, the text every host shows.
     pub fn message(&self, input: &[u8]) -> String {
         let pos = Position::of(input, self.0.offset);

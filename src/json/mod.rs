@@ -19,29 +19,13 @@ mod string;
 mod value;
 mod write;
 
-pub use error::{Position, SyntaxError, SyntaxErrorKind};
+pub use error::{SyntaxError, SyntaxErrorKind};
 pub(crate) use keys::KeySet;
 pub use number::Decimal;
 pub use reader::{Kind, Number, Reader};
 pub use string::JsonStr;
 pub use value::Value;
 pub use write::{write_compact_span, write_json_string};
-
-/// The arguments a call means: empty input (no bytes, or only whitespace) is `{}`,
-/// because some providers send `""` for a call without parameters. The validator and
-/// the registry both go through here, so the handler runs on exactly the bytes that
-/// were validated.
-#[inline]
-pub fn arguments_or_empty_object(args: &[u8]) -> &[u8] {
-    if args
-        .iter()
-        .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
-    {
-        b"{}"
-    } else {
-        args
-    }
-}
 
 /// `str::from_utf8`, with the all-ASCII case (most names, ids and values a model
 /// sends) decided by one word-at-a-time scan: on short text the general check costs

@@ -64,7 +64,7 @@ impl<'a> JsonStr<'a> {
     }
 
     /// The decoded value; borrows when there are no escapes.
-    pub fn to_cow(&self) -> Cow<'a, str> {
+    pub fn to_cow(self) -> Cow<'a, str> {
         match self.as_plain_str() {
             Some(s) => Cow::Borrowed(s),
             None => Cow::Owned(self.chars().collect()),
@@ -78,14 +78,6 @@ impl<'a> JsonStr<'a> {
             return short_eq(self.raw, s.as_bytes());
         }
         self.chars().eq(s.chars())
-    }
-
-    /// Equality of two tokens by decoded value.
-    pub fn eq_json_str(&self, other: &JsonStr<'_>) -> bool {
-        if !self.escaped && !other.escaped {
-            return self.raw == other.raw;
-        }
-        self.chars().eq(other.chars())
     }
 }
 

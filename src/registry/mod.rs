@@ -21,15 +21,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 use arc_swap::ArcSwap;
 
 use crate::schema::{CompileError, Schema};
-use crate::ValidationError;
+use text::push_json_string;
 
+pub mod message;
 mod names;
 mod snapshot;
 mod suggest;
 mod text;
 
 use snapshot::{Snapshot, Tool};
-use text::{push_json_string, quote};
 
 // The C ABI hands one registry to many threads; keep that a compile-time fact.
 const _: () = {
@@ -293,7 +293,7 @@ impl Registry {
         let current = self.current.load_full();
         if !allow_override && current.contains(&tool.name) {
             drop(guard);
-            let message = format!("tool {} is already registered", quote(&tool.name));
+            let message = message::already_registered(&tool.name);
             // Dropping `tool` here, outside the lock, runs the handler's destructor,
             // which may itself call into this registry.
             drop(tool);
@@ -371,7 +371,7 @@ impl Registry {
         self.current
             .load()
             .get(name)
-            .map(|entry| entry.load().schema.validate_json(args))
+            .map(|entry| entry.load().schema.validate_arguments(args))
     }
 
     /// Calls the named tool with context 0. See [`Registry::call_with_context`].
@@ -439,9 +439,7 @@ impl Registry {
             Ok(is_error) => is_error,
             Err(payload) => {
                 discard_panic(payload);
-                out.clear();
-                out.push_str("error: internal error while calling tool ");
-                push_json_string(out, name);
+                message::write_internal_error(out, name);
                 true
             }
         }
@@ -456,14 +454,20 @@ impl Registry {
             let snapshot = self.current.load();
             match snapshot.get(name) {
                 Some(entry) => entry.load(),
-                None => return put(out, unknown_tool(&snapshot, name)),
+                None => {
+                    let names = snapshot.sorted().iter().map(|e| e.name());
+                    return put(
+                        out,
+                        message::unknown_tool(name, snapshot.available(), names),
+                    );
+                }
             }
         };
-        let args = crate::json::arguments_or_empty_object(args);
+        let args = crate::schema::arguments_or_empty_object(args);
         // The fast path: a valid call never builds an error list.
         if !tool.schema.is_valid(args) {
             let errors = tool.schema.validate_json(args);
-            return put(out, invalid_arguments(&tool.name, &errors));
+            return put(out, message::invalid_arguments(&tool.name, &errors));
         }
         let run = || {
             if out.capacity() == 0 {
@@ -477,15 +481,12 @@ impl Registry {
         match catch_unwind(AssertUnwindSafe(run)) {
             Ok(Written::Answer) => false,
             Ok(Written::Error) => {
-                out.insert_str(0, "error: ");
+                out.insert_str(0, message::ERROR_PREFIX);
                 true
             }
             Err(payload) => {
                 discard_panic(payload);
-                out.clear();
-                out.push_str("error: tool ");
-                out.push_str(&tool.name);
-                out.push_str(" panicked");
+                message::write_tool_panicked(out, &tool.name);
                 true
             }
         }
@@ -510,59 +511,16 @@ fn with_spare_byte(text: &str) -> String {
 fn compile_parameters(name: &str, parameters: Option<&[u8]>) -> Result<Schema, RegisterError> {
     let json = parameters.unwrap_or(DEFAULT_PARAMETERS.as_bytes());
     let schema = Schema::compile(json).map_err(|e| RegisterError {
-        message: format!("invalid parameters for {}: {e}", quote(name)),
+        message: message::invalid_parameters(name, &e),
         kind: RegisterErrorKind::InvalidSchema(e),
     })?;
     if !schema.requires_object() {
         return Err(RegisterError {
             kind: RegisterErrorKind::NotObject,
-            message: format!(
-                r#"parameters for {} must declare "type": "object""#,
-                quote(name)
-            ),
+            message: message::not_object(name),
         });
     }
     Ok(schema)
-}
-
-/// `error: unknown tool "x"; available tools: a, b[; did you mean "y"?]`
-fn unknown_tool(snapshot: &Snapshot, name: &str) -> String {
-    let mut out = format!(
-        "error: unknown tool {}; available tools: {}",
-        quote(name),
-        snapshot.available()
-    );
-    let names = snapshot.sorted().iter().map(|e| e.name());
-    if let Some(close) = suggest::closest(name, names) {
-        out.push_str("; did you mean ");
-        push_json_string(&mut out, close);
-        out.push('?');
-    }
-    out
-}
-
-/// The refusal for arguments the schema rejected: malformed JSON on one line, schema
-/// violations one per line (`path: message`), exactly as seed 000 shows them.
-fn invalid_arguments(name: &str, errors: &[ValidationError]) -> String {
-    let mut out = format!("error: invalid arguments for {name}:");
-    match errors {
-        [only] if only.keyword == "json" => {
-            out.push(' ');
-            out.push_str(&only.message);
-        }
-        // `is_valid` and `validate_json` disagree: refuse anyway, since only
-        // arguments that passed may reach a handler.
-        [] => out.push_str(" rejected by the parameters schema"),
-        _ => {
-            for e in errors {
-                out.push('\n');
-                out.push_str(&e.path);
-                out.push_str(": ");
-                out.push_str(&e.message);
-            }
-        }
-    }
-    out
 }
 
 /// Drops a panic's payload without letting a payload whose own `Drop` panics escape.
