@@ -11,8 +11,8 @@ pub mod registry;
 pub mod schema;
 
 pub use registry::{
-    CallResult, Handler, NamePolicy, RegisterError, RegisterErrorKind, Registry, ToolInfo,
-    ToolSpec, Written,
+    CallResult, Handler, NamePolicy, RegisterError, RegisterErrorKind, Registry, RegistryOptions,
+    ToolInfo, ToolSpec, Written,
 };
 pub use schema::{CompileError, Options, Schema, ValidationError};
 

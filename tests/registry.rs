@@ -1159,3 +1159,86 @@ fn call_into_keeps_the_buffers() {
         "the content buffer was given up"
     );
 }
+
+/// A host bounds what one call may make it read: arguments over the limit are refused
+/// before they are parsed (the handler never runs), the limit is a registry option
+/// (default 4 MiB, or none), and validation applies it as a call does.
+#[test]
+fn argument_size_limit() {
+    use toolgate::RegistryOptions;
+    let echo = || boxed(|args: &[u8], _| Ok(format!("{} bytes", args.len())));
+    let big = format!(r#"{{"text":"{}"}}"#, "x".repeat(5 << 20));
+
+    let default = Registry::default();
+    assert_eq!(
+        default.options().max_argument_bytes(),
+        Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)
+    );
+    default.register(spec("echo", None), echo(), false).unwrap();
+    err(
+        &format!(
+            "error: invalid arguments for echo: {} bytes is more than the limit of 4194304",
+            big.len()
+        ),
+        &default.call("c", "echo", big.as_bytes()),
+    );
+
+    let small = Registry::with_options(RegistryOptions::default().with_max_argument_bytes(10));
+    small.register(spec("echo", None), echo(), false).unwrap();
+    ok("10 bytes", &small.call("c", "echo", br#"{"a":"12"}"#));
+    err(
+        "error: invalid arguments for echo: 11 bytes is more than the limit of 10",
+        &small.call("c", "echo", br#"{"a":"123"}"#),
+    );
+    let refusal = small.validate("echo", br#"{"a":"123"}"#).unwrap();
+    assert_eq!(refusal.len(), 1);
+    assert_eq!(
+        (refusal[0].path.as_str(), refusal[0].keyword),
+        ("$", "size")
+    );
+    assert_eq!(refusal[0].message, "11 bytes is more than the limit of 10");
+    // An unknown tool is named as such whatever the size.
+    assert!(small
+        .call("c", "nope", big.as_bytes())
+        .content
+        .starts_with("error: unknown tool \"nope\""));
+
+    let unlimited =
+        Registry::with_options(RegistryOptions::default().with_max_argument_bytes(usize::MAX));
+    assert_eq!(unlimited.options().max_argument_bytes(), None);
+    unlimited
+        .register(spec("echo", None), echo(), false)
+        .unwrap();
+    ok(
+        &format!("{} bytes", big.len()),
+        &unlimited.call("c", "echo", big.as_bytes()),
+    );
+}
+
+/// The nesting limit is set per registry, for the tools' schemas and the arguments.
+#[test]
+fn nesting_limit_per_registry() {
+    use toolgate::RegistryOptions;
+    let shallow = Registry::with_options(RegistryOptions::default().with_max_depth(3));
+    shallow
+        .register(spec("t", None), boxed(|_, _| Ok("ran".into())), false)
+        .unwrap();
+    ok("ran", &shallow.call("c", "t", br#"{"a":{"b":[]}}"#));
+    err(
+        "error: invalid arguments for t: malformed JSON at line 1 column 12: nesting deeper than 3 levels",
+        &shallow.call("c", "t", br#"{"a":{"b":[[]]}}"#),
+    );
+    let deep_schema = r#"{"type":"object","properties":{"a":{"properties":{"b":{"items":{}}}}}}"#;
+    let refused = shallow
+        .register(
+            spec("deep", Some(deep_schema)),
+            boxed(|_, _| Ok("".into())),
+            false,
+        )
+        .unwrap_err();
+    assert!(
+        refused.message.contains("nesting deeper than 3 levels"),
+        "{}",
+        refused.message
+    );
+}

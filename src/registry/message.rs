@@ -55,7 +55,8 @@ pub(crate) fn unknown_tool<'a>(
 pub fn invalid_arguments(name: &str, errors: &[ValidationError]) -> String {
     let mut out = format!("error: invalid arguments for {name}:");
     match errors {
-        [only] if only.keyword == "json" => {
+        // Malformed or over-long arguments: one line, after the colon.
+        [only] if only.keyword == "json" || only.keyword == "size" => {
             out.push(' ');
             out.push_str(&only.message);
         }
@@ -72,6 +73,11 @@ pub fn invalid_arguments(name: &str, errors: &[ValidationError]) -> String {
         }
     }
     out
+}
+
+/// `N bytes is more than the limit of M`: arguments longer than the registry reads.
+pub fn too_large(len: usize, limit: usize) -> String {
+    format!("{len} bytes is more than the limit of {limit}")
 }
 
 /// The prefix of every failure's content.

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use arc_swap::ArcSwap;
 
-use crate::schema::{CompileError, Schema};
+use crate::schema::{CompileError, Options, Schema, ValidationError};
 use text::push_json_string;
 
 pub mod message;
@@ -221,9 +221,89 @@ pub(crate) fn tool_message_json(call_id: &str, content: &str) -> String {
     out
 }
 
+/// How a registry is set up: its name policy, the largest arguments it reads, and the
+/// options its tools' schemas are compiled with (the nesting limit among them).
+/// Built from [`RegistryOptions::default`] with the `with_*` methods.
+///
+/// ```
+/// use toolgate::{NamePolicy, Registry, RegistryOptions};
+/// let registry = Registry::with_options(
+///     RegistryOptions::default()
+///         .with_names(NamePolicy::Mcp)
+///         .with_max_argument_bytes(64 * 1024)
+///         .with_max_depth(32),
+/// );
+/// assert_eq!(registry.options().max_argument_bytes(), Some(64 * 1024));
+/// ```
+#[derive(Clone, Debug)]
+pub struct RegistryOptions {
+    names: NamePolicy,
+    max_argument_bytes: Option<usize>,
+    schema: Options,
+}
+
+impl RegistryOptions {
+    /// The largest arguments a registry reads unless told otherwise: 4 MiB, far above
+    /// what a tool call carries and far below what would let one call tie up a host.
+    pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 4 << 20;
+
+    /// The tool names the registry accepts (default [`NamePolicy::Default`]).
+    pub fn with_names(mut self, names: NamePolicy) -> RegistryOptions {
+        self.names = names;
+        self
+    }
+
+    /// The largest argument text a call or a validation reads, in bytes; longer
+    /// arguments are refused before they are parsed
+    /// (`N bytes is more than the limit of M`). Default
+    /// [`RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES`]; `usize::MAX` means no limit.
+    pub fn with_max_argument_bytes(mut self, limit: usize) -> RegistryOptions {
+        self.max_argument_bytes = (limit != usize::MAX).then_some(limit);
+        self
+    }
+
+    /// The nesting limit, for the tools' schemas and for the arguments of calls
+    /// (default 128; see [`Options::with_max_depth`]).
+    pub fn with_max_depth(mut self, max_depth: usize) -> RegistryOptions {
+        self.schema = self.schema.with_max_depth(max_depth);
+        self
+    }
+
+    /// The options every tool's parameters schema is compiled with.
+    pub fn with_schema_options(mut self, schema: Options) -> RegistryOptions {
+        self.schema = schema;
+        self
+    }
+
+    /// The name policy.
+    pub fn names(&self) -> NamePolicy {
+        self.names
+    }
+
+    /// The argument limit in bytes; `None` when there is none.
+    pub fn max_argument_bytes(&self) -> Option<usize> {
+        self.max_argument_bytes
+    }
+
+    /// The options the tools' schemas are compiled with.
+    pub fn schema_options(&self) -> &Options {
+        &self.schema
+    }
+}
+
+impl Default for RegistryOptions {
+    fn default() -> Self {
+        RegistryOptions {
+            names: NamePolicy::Default,
+            max_argument_bytes: Some(Self::DEFAULT_MAX_ARGUMENT_BYTES),
+            schema: Options::default(),
+        }
+    }
+}
+
 /// The registry. Safe for concurrent use; no lock is held while a handler runs.
 pub struct Registry {
-    policy: NamePolicy,
+    options: RegistryOptions,
     /// The published snapshot. Calls only ever `load` it.
     current: ArcSwap<Snapshot>,
     /// Serializes writers, so each builds its snapshot from the latest one and no
@@ -232,26 +312,32 @@ pub struct Registry {
 }
 
 impl Default for Registry {
-    /// An empty registry with the default name policy.
+    /// An empty registry with the default options.
     fn default() -> Self {
-        Registry::new(NamePolicy::Default)
+        Registry::with_options(RegistryOptions::default())
     }
 }
 
 impl fmt::Debug for Registry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Registry")
-            .field("policy", &self.policy)
+            .field("options", &self.options)
             .field("names", &self.names())
             .finish()
     }
 }
 
 impl Registry {
-    /// An empty registry whose names must satisfy `policy`.
+    /// An empty registry whose names must satisfy `policy`, with the other options at
+    /// their defaults.
     pub fn new(policy: NamePolicy) -> Registry {
+        Registry::with_options(RegistryOptions::default().with_names(policy))
+    }
+
+    /// An empty registry set up by `options`.
+    pub fn with_options(options: RegistryOptions) -> Registry {
         Registry {
-            policy,
+            options,
             current: ArcSwap::from_pointee(Snapshot::default()),
             writer: Mutex::new(()),
         }
@@ -259,7 +345,12 @@ impl Registry {
 
     /// The name policy chosen at creation.
     pub fn policy(&self) -> NamePolicy {
-        self.policy
+        self.options.names
+    }
+
+    /// The options chosen at creation.
+    pub fn options(&self) -> &RegistryOptions {
+        &self.options
     }
 
     /// Registers `spec` with `handler`. On refusal the handler is dropped (so its
@@ -273,13 +364,15 @@ impl Registry {
     ) -> Result<(), RegisterError> {
         // Everything that can be checked without the writer lock is, so a slow schema
         // compile never holds up other writers. On any early return `handler` drops here.
-        if !self.policy.accepts(&spec.name) {
+        let policy = self.options.names;
+        if !policy.accepts(&spec.name) {
             return Err(RegisterError {
                 kind: RegisterErrorKind::InvalidName,
-                message: self.policy.refusal(&spec.name),
+                message: policy.refusal(&spec.name),
             });
         }
-        let schema = compile_parameters(&spec.name, spec.parameters.as_deref())?;
+        let schema =
+            compile_parameters(&spec.name, spec.parameters.as_deref(), &self.options.schema)?;
         let tool = Tool {
             name: spec.name,
             description: spec.description,
@@ -365,13 +458,24 @@ impl Registry {
         self.current.load().definitions()
     }
 
-    /// Validates `args` against the named tool's schema without running it.
-    /// `None` when the tool is unknown.
-    pub fn validate(&self, name: &str, args: &[u8]) -> Option<Vec<crate::ValidationError>> {
-        self.current
-            .load()
-            .get(name)
-            .map(|entry| entry.load().schema.validate_arguments(args))
+    /// Validates `args` against the named tool's schema without running it, as a call
+    /// would (empty arguments mean `{}`; arguments over the size limit are refused
+    /// unread). `None` when the tool is unknown.
+    pub fn validate(&self, name: &str, args: &[u8]) -> Option<Vec<ValidationError>> {
+        let entry = self.current.load().get(name)?.load();
+        if let Some(refusal) = self.too_large(args) {
+            return Some(vec![refusal]);
+        }
+        Some(entry.schema.validate_arguments(args))
+    }
+
+    /// The refusal of arguments longer than the limit, if they are.
+    #[inline]
+    fn too_large(&self, args: &[u8]) -> Option<ValidationError> {
+        match self.options.max_argument_bytes {
+            Some(limit) if args.len() > limit => Some(too_large(args.len(), limit)),
+            _ => None,
+        }
     }
 
     /// Calls the named tool with context 0. See [`Registry::call_with_context`].
@@ -463,6 +567,9 @@ impl Registry {
                 }
             }
         };
+        if let Some(refusal) = self.too_large(args) {
+            return put(out, message::invalid_arguments(&tool.name, &[refusal]));
+        }
         let args = crate::schema::arguments_or_empty_object(args);
         // The fast path: a valid call never builds an error list.
         if !tool.schema.is_valid(args) {
@@ -508,9 +615,13 @@ fn with_spare_byte(text: &str) -> String {
 }
 
 /// Compiles a tool's parameters, or the refusal naming the tool.
-fn compile_parameters(name: &str, parameters: Option<&[u8]>) -> Result<Schema, RegisterError> {
+fn compile_parameters(
+    name: &str,
+    parameters: Option<&[u8]>,
+    options: &Options,
+) -> Result<Schema, RegisterError> {
     let json = parameters.unwrap_or(DEFAULT_PARAMETERS.as_bytes());
-    let schema = Schema::compile(json).map_err(|e| RegisterError {
+    let schema = Schema::compile_with(json, options).map_err(|e| RegisterError {
         message: message::invalid_parameters(name, &e),
         kind: RegisterErrorKind::InvalidSchema(e),
     })?;
@@ -521,6 +632,17 @@ fn compile_parameters(name: &str, parameters: Option<&[u8]>) -> Result<Schema, R
         });
     }
     Ok(schema)
+}
+
+/// `N bytes is more than the limit of M`, at the whole value, keyword `size`.
+#[cold]
+fn too_large(len: usize, limit: usize) -> ValidationError {
+    ValidationError {
+        path: "$".to_owned(),
+        pointer: String::new(),
+        keyword: "size",
+        message: message::too_large(len, limit),
+    }
 }
 
 /// Drops a panic's payload without letting a payload whose own `Drop` panics escape.
