@@ -13,6 +13,7 @@
 
 mod error;
 mod keys;
+mod names;
 mod number;
 mod reader;
 mod string;
@@ -21,6 +22,7 @@ mod write;
 
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub(crate) use keys::KeySet;
+pub(crate) use names::{same_bytes, NameTable};
 pub use number::Decimal;
 pub use reader::{Kind, Number, Reader};
 pub use string::JsonStr;

@@ -1,4 +1,4 @@
-use super::{JsonStr, KeySet, SyntaxError, SyntaxErrorKind as E};
+use super::{JsonStr, KeySet, NameTable, SyntaxError, SyntaxErrorKind as E};
 
 /// A number token: its text, and a fast summary when it has no exponent and at most
 /// 18 integer digits (the common case), so that type checks and integer bounds need
@@ -494,37 +494,32 @@ impl<'a> Reader<'a> {
         Ok(key)
     }
 
-    /// Reads a member's key and its colon when `known` recognizes the key from the
-    /// bytes after its opening quote, without scanning it for its end: `known` returns
-    /// what it found and the key's length `n`, and vouches that the first `n` bytes are
-    /// valid UTF-8 with no quote, backslash or control byte, and byte `n` is a quote (it
-    /// has compared them with a name that has none). `None` when there is no quote or
-    /// `known` does not recognize the key: nothing is consumed but whitespace, and
-    /// [`Reader::read_key_unchecked`] reads it. Same places as that.
+    /// Reads a member's key and its colon when the key is one of `names` byte for byte
+    /// (no escapes), recognized from the bytes after its opening quote without scanning
+    /// them for the quote, escapes and control bytes; returns the key and its index in
+    /// `names`. `None` when there is no quote there or the key is not recognized: nothing
+    /// is consumed but whitespace, and [`Reader::read_key_unchecked`] reads it. Same
+    /// places as that. Returns the key, the name's index and its value.
     #[inline(always)]
-    pub fn read_known_key<T>(
+    pub fn read_known_key<'t, T>(
         &mut self,
-        known: impl FnOnce(&'a [u8]) -> Option<(T, usize)>,
-    ) -> Option<R<(JsonStr<'a>, T)>> {
+        names: &'t NameTable<T>,
+    ) -> Option<R<(JsonStr<'a>, usize, &'t T)>> {
         if !self.at_after_ws(b'"') {
             return None;
         }
         let buf = self.buf;
         let start = self.pos + 1;
-        let (found, len) = known(buf.get(start..)?)?;
-        let raw = buf.get(start..start + len)?;
-        debug_assert!(
-            buf.get(start + len) == Some(&b'"')
-                && std::str::from_utf8(raw).is_ok()
-                && !raw.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20),
-            "not a plain key"
-        );
+        let (found, len, value) = names.known_key(buf.get(start..)?)?;
+        // `known_key` matched a name with no quote, backslash or control byte, exactly,
+        // and the quote after it: these bytes are that name, a whole key, valid UTF-8.
+        let raw = &buf[start..start + len];
         self.pos = start + len + 1;
         if !self.at_after_ws(b':') {
             return Some(self.err(E::ExpectedColon));
         }
         self.pos += 1;
-        Some(Ok((JsonStr::new(raw, false, raw.is_ascii()), found)))
+        Some(Ok((JsonStr::new(raw, false, raw.is_ascii()), found, value)))
     }
 
     /// No key where one must be. `}` there can only follow a comma: an empty object

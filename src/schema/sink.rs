@@ -1,0 +1,142 @@
+//! Where a walk's violations go. The walk is generic over a [`Sink`]: [`FirstError`]
+//! stops at the first violation and tracks nothing (the allocation-free `is_valid`
+//! path); [`Collect`] tracks the path and gathers every violation (the `validate_json`
+//! path).
+
+use crate::json::{JsonStr, SyntaxError};
+
+use super::path::{render_path_and_pointer, PathStack, Seg};
+use super::ValidationError;
+
+/// Why the walk stopped early.
+pub(crate) enum Stop {
+    /// The input is not well-formed JSON: that is the only error reported.
+    Syntax(SyntaxError),
+    /// A violation, in first-error mode.
+    Invalid,
+}
+
+impl From<SyntaxError> for Stop {
+    fn from(e: SyntaxError) -> Self {
+        Stop::Syntax(e)
+    }
+}
+
+/// What a step of the walk returns.
+pub(crate) type W = Result<(), Stop>;
+
+/// The member a pointer should name, for errors whose fix goes inside the object.
+pub(crate) enum Member<'s, 'a> {
+    None,
+    /// A name from the schema (`required`).
+    Name(&'s str),
+    /// A key from the instance (an unexpected property).
+    Key(JsonStr<'a>),
+}
+
+pub(crate) trait Sink<'a> {
+    /// True when the sink gathers errors (and so needs paths and messages).
+    const COLLECT: bool;
+    fn push(&mut self, seg: Seg<'a>);
+    fn pop(&mut self);
+    /// Records a violation at the current path. `message` writes the message into the
+    /// buffer it is given (with room for `capacity` bytes), and runs only when
+    /// collecting.
+    fn report(
+        &mut self,
+        keyword: &'static str,
+        member: Member<'_, 'a>,
+        capacity: usize,
+        message: impl FnOnce(&mut String),
+    ) -> W;
+    /// The current path, for walking a branch again to explain a failure.
+    fn path(&self) -> Vec<Seg<'a>>;
+}
+
+/// First-error mode: no paths, no messages, no allocation.
+pub(crate) struct FirstError;
+
+impl<'a> Sink<'a> for FirstError {
+    const COLLECT: bool = false;
+    #[inline]
+    fn push(&mut self, _: Seg<'a>) {}
+    #[inline]
+    fn pop(&mut self) {}
+    #[inline]
+    fn report(
+        &mut self,
+        _: &'static str,
+        _: Member<'_, 'a>,
+        _: usize,
+        _: impl FnOnce(&mut String),
+    ) -> W {
+        Err(Stop::Invalid)
+    }
+    fn path(&self) -> Vec<Seg<'a>> {
+        Vec::new()
+    }
+}
+
+/// Collect mode: every violation, with its path and pointer.
+pub(crate) struct Collect<'a> {
+    pub path: PathStack<'a>,
+    pub errors: Vec<ValidationError>,
+}
+
+impl<'a> Collect<'a> {
+    pub(crate) fn new() -> Self {
+        Collect {
+            path: PathStack::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// A sink whose path starts at `path` (to walk a branch again at the same place).
+    pub(crate) fn at(path: &[Seg<'a>]) -> Self {
+        Collect {
+            path: PathStack::from_slice(path),
+            errors: Vec::new(),
+        }
+    }
+}
+
+impl<'a> Sink<'a> for Collect<'a> {
+    const COLLECT: bool = true;
+    fn push(&mut self, seg: Seg<'a>) {
+        self.path.push(seg);
+    }
+    fn pop(&mut self) {
+        self.path.pop();
+    }
+    fn report(
+        &mut self,
+        keyword: &'static str,
+        member: Member<'_, 'a>,
+        capacity: usize,
+        message: impl FnOnce(&mut String),
+    ) -> W {
+        let extra = match &member {
+            Member::None => None,
+            Member::Name(n) => Some(std::borrow::Cow::Borrowed(*n)),
+            Member::Key(k) => Some(k.to_cow()),
+        };
+        let (path, pointer) = render_path_and_pointer(self.path.as_slice(), extra.as_deref());
+        let mut text = String::with_capacity(capacity);
+        message(&mut text);
+        if self.errors.capacity() == 0 {
+            // A refused call rarely has one error: room for several at once spares
+            // the copies of growing 4 -> 8.
+            self.errors.reserve_exact(8);
+        }
+        self.errors.push(ValidationError {
+            path,
+            pointer,
+            keyword,
+            message: text,
+        });
+        Ok(())
+    }
+    fn path(&self) -> Vec<Seg<'a>> {
+        self.path.as_slice().to_vec()
+    }
+}

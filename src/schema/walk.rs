@@ -1,0 +1,134 @@
+//! The validating walk: the reader and the compiled program advance together, so the
+//! instance is checked while it is read and never built into a tree. Each value is
+//! dispatched on its JSON type to the keyword groups of its node that apply to that
+//! type; the keywords that look at the whole value again (`enum`, `const`, the in-place
+//! applicators) read it again from where it started.
+
+use crate::json::{Kind, Reader};
+
+use super::keywords::types::{self, T_ARRAY, T_BOOLEAN, T_NULL, T_OBJECT, T_STRING};
+use super::keywords::{applicator, array, choice, number, object, string};
+use super::program::{Node, Program, NONE};
+use super::sink::{Member, Sink, W};
+
+/// What one validation walks with: the program, and (later) the state a walk keeps.
+pub(crate) struct Cx<'p> {
+    pub prog: &'p Program,
+}
+
+impl<'p> Cx<'p> {
+    pub(crate) fn new(prog: &'p Program) -> Self {
+        Cx { prog }
+    }
+}
+
+/// Validates the value at the cursor against `node`, consuming it.
+pub(crate) fn walk<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    r: &mut Reader<'a>,
+    depth: usize,
+    sink: &mut S,
+) -> W {
+    walk_value(cx, node, r, depth, sink)
+}
+
+const NOTHING_ALLOWED: &str = "no value is allowed here";
+
+/// The body of [`walk`], inlined into the object and array loops so that a scalar
+/// member costs no call of its own (most members of a tool call are scalars).
+#[inline(always)]
+pub(crate) fn walk_value<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    r: &mut Reader<'a>,
+    depth: usize,
+    sink: &mut S,
+) -> W {
+    let prog = cx.prog;
+    let kind = r.peek_kind()?;
+    let start = r.pos();
+    let mut string = None;
+    match kind {
+        Kind::String => {
+            let s = r.read_string()?;
+            if node.types & T_STRING == 0 {
+                return mismatch(cx, node.types_text, kind, None, r, depth, sink);
+            }
+            if let Some(g) = prog.strings.get(node.string as usize) {
+                string::check(g, s, &r.input()[start..r.pos()], sink)?;
+            }
+            string = Some(s);
+        }
+        Kind::Number => {
+            let n = r.read_number()?;
+            if !types::accepts_number(node.types, &n) {
+                return mismatch(cx, node.types_text, kind, Some(n), r, depth, sink);
+            }
+            if let Some(g) = prog.numbers.get(node.number as usize) {
+                number::check(g, n, sink)?;
+            }
+        }
+        Kind::Object => {
+            if node.types & T_OBJECT == 0 {
+                return mismatch(cx, node.types_text, kind, None, r, depth, sink);
+            }
+            match prog.objects.get(node.object as usize) {
+                Some(g) => object::walk(cx, g, r, depth, sink)?,
+                None => r.skip_value(depth)?,
+            }
+        }
+        Kind::Array => {
+            if node.types & T_ARRAY == 0 {
+                return mismatch(cx, node.types_text, kind, None, r, depth, sink);
+            }
+            match prog.arrays.get(node.array as usize) {
+                Some(g) => array::walk(cx, g, r, depth, sink)?,
+                None => r.skip_value(depth)?,
+            }
+        }
+        Kind::True | Kind::False | Kind::Null => {
+            r.read_literal(kind)?;
+            let bit = if kind == Kind::Null {
+                T_NULL
+            } else {
+                T_BOOLEAN
+            };
+            if node.types & bit == 0 {
+                return mismatch(cx, node.types_text, kind, None, r, depth, sink);
+            }
+        }
+    }
+    if node.rereads {
+        if let Some(g) = prog.choices.get(node.choice as usize) {
+            choice::check(g, r, start, string, sink)?;
+        }
+        if let Some(g) = prog.applicators.get(node.applicator as usize) {
+            applicator::check(cx, g, r, start, depth, sink)?;
+        }
+    }
+    Ok(())
+}
+
+/// A value of a type the node refuses (or any value, for `false`).
+#[cold]
+fn mismatch<'a, S: Sink<'a>>(
+    cx: &Cx<'_>,
+    text: u32,
+    kind: Kind,
+    number: Option<crate::json::Number<'_>>,
+    r: &mut Reader<'a>,
+    depth: usize,
+    sink: &mut S,
+) -> W {
+    if text == NONE {
+        sink.report("false", Member::None, NOTHING_ALLOWED.len(), |m| {
+            m.push_str(NOTHING_ALLOWED)
+        })?;
+        if matches!(kind, Kind::Object | Kind::Array) {
+            r.skip_value(depth)?;
+        }
+        return Ok(());
+    }
+    types::mismatch(cx.prog.text(text), kind, number, r, depth, sink)
+}
