@@ -8,6 +8,7 @@
 use std::fmt;
 
 mod compile;
+pub(crate) mod format;
 mod node;
 mod pattern;
 mod validate;
