@@ -13,7 +13,7 @@
 //! | `ipv4` | RFC 2673 3.2 | four decimal octets, no leading zeros |
 //! | `ipv6` | RFC 4291 2.2 | with an embedded IPv4 tail; no zone id, prefix or brackets |
 //! | `uri`, `uri-reference` | RFC 3986 | the appendix A grammar; `999.1.1.1` is a valid reg-name host |
-//! | `iri`, `iri-reference` | RFC 3987 2.2 | `ucschar` where `unreserved` may stand, `iprivate` in queries |
+//! | `iri`, `iri-reference` | RFC 3987 2.2, 4.1 | `ucschar` where `unreserved` may stand, `iprivate` in queries; no bidirectional formatting characters |
 //! | `uri-template` | RFC 6570 2 | with verified erratum 6937 (the apostrophe is a literal); the reserved operators `= , ! @ \|` belong to the grammar |
 //! | `uuid` | RFC 4122 3 | `8-4-4-4-12` hex digits, either case, any version and variant |
 //! | `json-pointer` | RFC 6901 3 | |
@@ -50,6 +50,8 @@ mod template;
 mod uri;
 mod uuid;
 
+#[cfg(test)]
+mod alloc_tests;
 #[cfg(test)]
 mod suite_tests;
 
@@ -473,6 +475,112 @@ mod tests {
     fn regex_format_uses_the_pattern_dialect() {
         assert!(Format::Regex.is_valid_str("^[a-z]+$"));
         assert!(!Format::Regex.is_valid_str("(unclosed"));
+    }
+
+    /// Short strings drawn from the characters each grammar cares about, and some it
+    /// does not, never make a predicate panic.
+    #[test]
+    fn random_inputs_never_panic() {
+        const PIECES: &[&str] = &[
+            "a",
+            "Z",
+            "0",
+            "9",
+            "-",
+            ".",
+            ":",
+            "/",
+            "?",
+            "#",
+            "[",
+            "]",
+            "@",
+            "%",
+            "%4",
+            "%41",
+            "{",
+            "}",
+            ",",
+            "+",
+            "*",
+            "~",
+            "~0",
+            "~1",
+            "=",
+            "'",
+            "\"",
+            "\\",
+            " ",
+            "T",
+            "Z",
+            "z",
+            "P",
+            "W",
+            "Y",
+            "M",
+            "D",
+            "H",
+            "S",
+            "e",
+            "E",
+            "v",
+            "xn--",
+            "XN--",
+            "IPv6:",
+            "\u{e9}",
+            "\u{fc}",
+            "\u{0301}",
+            "\u{05D0}",
+            "\u{0627}",
+            "\u{0660}",
+            "\u{06F0}",
+            "\u{200C}",
+            "\u{200D}",
+            "\u{094D}",
+            "\u{00B7}",
+            "\u{0375}",
+            "\u{30FB}",
+            "\u{3002}",
+            "\u{FF0E}",
+            "\u{E000}",
+            "\u{1F600}",
+            "\u{10FFFD}",
+            "\u{FFFF}",
+            "\u{0}",
+            "\n",
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut s = String::new();
+        for round in 0..20_000 {
+            s.clear();
+            for _ in 0..next() % 24 {
+                s.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+            }
+            for f in ALL {
+                // Compiling a pattern is the pattern module's cost; sample it.
+                if f == Format::Regex && round % 50 != 0 {
+                    continue;
+                }
+                let _ = f.is_valid_str(&s);
+            }
+        }
+        for text in [
+            "0",
+            "-0",
+            "1e999999999999999999",
+            "-1.5E-7",
+            "123456789012345678901234567890",
+        ] {
+            for f in ALL {
+                let _ = f.is_valid_number(text.as_bytes());
+            }
+        }
     }
 
     /// Megabyte inputs of the shapes that could make a scanner rescan (long labels,

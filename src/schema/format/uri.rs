@@ -37,6 +37,12 @@ pub(super) fn is_iprivate(c: char) -> bool {
     matches!(c as u32, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
 }
 
+/// RFC 3987 4.1: an IRI holds no bidirectional formatting character (LRM, RLM,
+/// LRE, RLE, PDF, LRO, RLO), though `ucschar` covers them.
+fn is_bidi_format(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}')
+}
+
 #[derive(Clone, Copy)]
 enum NonAscii {
     /// A URI: none.
@@ -75,8 +81,10 @@ fn chars(s: &str, ascii: fn(u8) -> bool, non_ascii: NonAscii) -> bool {
             };
             let ok = match non_ascii {
                 NonAscii::Refused => false,
-                NonAscii::Ucschar => is_ucschar(ch),
-                NonAscii::UcscharOrPrivate => is_ucschar(ch) || is_iprivate(ch),
+                NonAscii::Ucschar => is_ucschar(ch) && !is_bidi_format(ch),
+                NonAscii::UcscharOrPrivate => {
+                    (is_ucschar(ch) || is_iprivate(ch)) && !is_bidi_format(ch)
+                }
             };
             if !ok {
                 return false;
@@ -309,6 +317,9 @@ mod tests {
         assert!(!is_uri("x:/\u{1FFFE}", IRI));
         assert!(is_uri("x:/\u{1F600}", IRI));
         assert!(is_uri("\u{e9}", IRI_REF));
+        assert!(!is_uri("x:/a\u{200F}b", IRI), "RFC 3987 4.1: no RLM");
+        assert!(!is_uri("x:?\u{202E}", IRI), "nor RLO, even in a query");
+        assert!(is_uri("x:/a\u{2010}b", IRI));
         assert!(!is_uri("\u{e9}", IRI));
     }
 }
