@@ -4,12 +4,9 @@
 /// Two ASCII digits at `b[i..i + 2]`.
 #[inline]
 fn two_digits(b: &[u8], i: usize) -> Option<u32> {
-    let (h, l) = (*b.get(i)?, *b.get(i + 1)?);
-    if h.is_ascii_digit() && l.is_ascii_digit() {
-        Some(u32::from(h - b'0') * 10 + u32::from(l - b'0'))
-    } else {
-        None
-    }
+    let h = u32::from(b.get(i)?.wrapping_sub(b'0'));
+    let l = u32::from(b.get(i + 1)?.wrapping_sub(b'0'));
+    (h < 10 && l < 10).then_some(h * 10 + l)
 }
 
 fn is_leap_year(year: u32) -> bool {

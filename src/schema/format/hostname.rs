@@ -30,19 +30,34 @@ fn is_separator(c: char) -> bool {
     matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
 }
 
-fn labels(s: &str, unicode: bool) -> impl Iterator<Item = &str> {
-    s.split(move |c: char| c == '.' || (unicode && is_separator(c)))
+fn labels(s: &str) -> impl Iterator<Item = &str> {
+    s.split(is_separator)
 }
 
+/// RFC 1123 2.1 label bytes: letters, digits, hyphen.
+static LDH: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'-';
+        b += 1;
+    }
+    t
+};
+
 fn domain(s: &str, unicode: bool) -> bool {
-    if s.is_empty() {
+    if s.is_ascii() {
+        return ascii_domain(s.as_bytes());
+    }
+    if !unicode {
         return false;
     }
     // The length of the name written with A-labels, which is what DNS carries.
     let mut wire_len = 0usize;
     let mut bidi_name = false;
-    for (i, label) in labels(s, unicode).enumerate() {
-        let Some((ascii_len, rtl)) = check_label(label, unicode) else {
+    for (i, label) in labels(s).enumerate() {
+        let Some((ascii_len, rtl)) = check_label(label) else {
             return false;
         };
         wire_len += ascii_len + usize::from(i > 0);
@@ -54,7 +69,7 @@ fn domain(s: &str, unicode: bool) -> bool {
     // RFC 5893 2: in a name with a right-to-left label, every label obeys the rule.
     if bidi_name {
         let mut buf: LabelBuf = ['\0'; MAX_LABEL];
-        for label in labels(s, unicode) {
+        for label in labels(s) {
             let n = code_points(label, &mut buf).unwrap_or(0);
             if !idna::bidi_rule(&buf[..n]) {
                 return false;
@@ -64,15 +79,83 @@ fn domain(s: &str, unicode: bool) -> bool {
     true
 }
 
-fn is_xn_label(label: &str) -> bool {
-    label.len() >= 4 && label.as_bytes()[..4].eq_ignore_ascii_case(b"xn--")
+/// The common case, in one pass over the bytes: LDH labels, the name as long as its
+/// text; only `xn--` labels are decoded.
+fn ascii_domain(b: &[u8]) -> bool {
+    if b.is_empty() || b.len() > MAX_NAME {
+        return false;
+    }
+    let mut bidi_name = false;
+    for label in b.split(|&c| c == b'.') {
+        if !is_ldh_label(label) {
+            return false;
+        }
+        if is_xn_label(label) {
+            match a_label(label) {
+                Some(rtl) => bidi_name |= rtl,
+                None => return false,
+            }
+        }
+    }
+    if bidi_name {
+        let mut buf: LabelBuf = ['\0'; MAX_LABEL];
+        for label in b.split(|&c| c == b'.') {
+            let n = ascii_code_points(label, &mut buf).unwrap_or(0);
+            if !idna::bidi_rule(&buf[..n]) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// RFC 1123 2.1: 1 to 63 letters, digits and hyphens, no hyphen first or last.
+fn is_ldh_label(label: &[u8]) -> bool {
+    match label {
+        [] | [b'-', ..] | [.., b'-'] => false,
+        _ => label.len() <= MAX_LABEL && label.iter().all(|&c| LDH[usize::from(c)]),
+    }
+}
+
+fn is_xn_label(label: &[u8]) -> bool {
+    label.len() >= 4 && label[..4].eq_ignore_ascii_case(b"xn--")
+}
+
+/// An ASCII label's code points: an A-label decoded, any other as written.
+fn ascii_code_points(label: &[u8], buf: &mut LabelBuf) -> Option<usize> {
+    if is_xn_label(label) {
+        return punycode::decode(&label[4..], buf);
+    }
+    for (slot, &c) in buf.iter_mut().zip(label) {
+        *slot = char::from(c);
+    }
+    (label.len() <= buf.len()).then_some(label.len())
+}
+
+/// An LDH label that starts with `xn--`: whether it is an A-label (RFC 5891 5.4:
+/// it decodes to a U-label that encodes back to it), and if so whether it makes the
+/// name a Bidi domain name.
+fn a_label(label: &[u8]) -> Option<bool> {
+    let mut buf: LabelBuf = ['\0'; MAX_LABEL];
+    let n = punycode::decode(&label[4..], &mut buf)?;
+    let u = &buf[..n];
+    // RFC 5890 2.3.2.1: a U-label holds at least one non-ASCII code point.
+    if u.iter().all(char::is_ascii) || !idna::is_u_label(u) {
+        return None;
+    }
+    let mut out = [0u8; MAX_PUNYCODE];
+    let m = punycode::encode(u, &mut out)?;
+    if !out[..m].eq_ignore_ascii_case(&label[4..]) {
+        return None;
+    }
+    Some(idna::needs_bidi_rule(u))
 }
 
 /// A label's code points: an A-label decoded, any other label as written. None when
 /// it does not fit or does not decode.
 fn code_points(label: &str, buf: &mut LabelBuf) -> Option<usize> {
-    if label.is_ascii() && is_xn_label(label) {
-        return punycode::decode(&label.as_bytes()[4..], buf);
+    if label.is_ascii() {
+        return ascii_code_points(label.as_bytes(), buf);
     }
     let mut n = 0;
     for c in label.chars() {
@@ -82,42 +165,18 @@ fn code_points(label: &str, buf: &mut LabelBuf) -> Option<usize> {
     Some(n)
 }
 
-/// Checks one label; returns the length of its A-label form and whether it makes the
-/// name a Bidi domain name.
-fn check_label(label: &str, unicode: bool) -> Option<(usize, bool)> {
+/// Checks one label of an internationalized name; returns the length of its A-label
+/// form and whether it makes the name a Bidi domain name.
+fn check_label(label: &str) -> Option<(usize, bool)> {
     let bytes = label.as_bytes();
     if label.is_ascii() {
-        // RFC 1123 2.1: letters, digits and hyphens, no hyphen first or last.
-        if bytes.is_empty()
-            || bytes.len() > MAX_LABEL
-            || bytes[0] == b'-'
-            || bytes[bytes.len() - 1] == b'-'
-            || !bytes
-                .iter()
-                .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
-        {
+        if !is_ldh_label(bytes) {
             return None;
         }
-        if !is_xn_label(label) {
+        if !is_xn_label(bytes) {
             return Some((bytes.len(), false));
         }
-        // RFC 5891 5.4: an A-label decodes to a U-label that encodes back to it.
-        let mut buf: LabelBuf = ['\0'; MAX_LABEL];
-        let n = punycode::decode(&bytes[4..], &mut buf)?;
-        let u = &buf[..n];
-        // RFC 5890 2.3.2.1: a U-label holds at least one non-ASCII code point.
-        if u.iter().all(char::is_ascii) || !idna::is_u_label(u) {
-            return None;
-        }
-        let mut out = [0u8; MAX_PUNYCODE];
-        let m = punycode::encode(u, &mut out)?;
-        if !out[..m].eq_ignore_ascii_case(&bytes[4..]) {
-            return None;
-        }
-        return Some((bytes.len(), idna::needs_bidi_rule(u)));
-    }
-    if !unicode {
-        return None;
+        return a_label(bytes).map(|rtl| (bytes.len(), rtl));
     }
     let mut buf: LabelBuf = ['\0'; MAX_LABEL];
     let n = code_points(label, &mut buf)?;

@@ -1,23 +1,9 @@
 //! `ipv4` (RFC 2673 3.2 dotted-quad, as RFC 3986 3.2.2 writes it) and `ipv6` (RFC
 //! 4291 2.2 text forms, as RFC 3986 3.2.2 writes them).
 
+/// `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet`, where
 /// `dec-octet = DIGIT / %x31-39 DIGIT / "1" 2DIGIT / "2" %x30-34 DIGIT / "25" %x30-35`:
-/// 0 to 255 with no leading zero. Returns the bytes it took.
-fn dec_octet(b: &[u8]) -> Option<usize> {
-    let n = b.iter().take(4).take_while(|d| d.is_ascii_digit()).count();
-    match n {
-        1 => Some(1),
-        2 | 3 if b[0] != b'0' => {
-            let v = b[..n]
-                .iter()
-                .fold(0u32, |v, d| v * 10 + u32::from(d - b'0'));
-            (v <= 255).then_some(n)
-        }
-        _ => None,
-    }
-}
-
-/// `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet`.
+/// 0 to 255 with no leading zero.
 pub(super) fn is_ipv4_bytes(b: &[u8]) -> bool {
     let mut i = 0;
     for part in 0..4 {
@@ -27,9 +13,19 @@ pub(super) fn is_ipv4_bytes(b: &[u8]) -> bool {
             }
             i += 1;
         }
-        match dec_octet(&b[i..]) {
-            Some(n) => i += n,
-            None => return false,
+        let start = i;
+        let mut value = 0u32;
+        while let Some(&c) = b.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 || i - start == 3 {
+                break;
+            }
+            value = value * 10 + u32::from(d);
+            i += 1;
+        }
+        let n = i - start;
+        if n == 0 || value > 255 || (n > 1 && b[start] == b'0') {
+            return false;
         }
     }
     i == b.len()

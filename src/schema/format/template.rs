@@ -7,12 +7,18 @@ use super::uri::{is_iprivate, is_ucschar};
 
 /// RFC 6570 2.1 `literals`, ASCII part: `%x21 / %x23-24 / %x26-3B / %x3D / %x3F-5B
 /// / %x5D / %x5F / %x61-7A / %x7E` (the `%` of pct-encoded is read apart).
-fn is_literal(b: u8) -> bool {
-    matches!(
-        b,
-        0x21 | 0x23..=0x24 | 0x26..=0x3B | 0x3D | 0x3F..=0x5B | 0x5D | 0x5F | 0x61..=0x7A | 0x7E
-    )
-}
+static LITERAL: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = matches!(
+            b,
+            0x21 | 0x23..=0x24 | 0x26..=0x3B | 0x3D | 0x3F..=0x5B | 0x5D | 0x5F | 0x61..=0x7A | 0x7E
+        );
+        b += 1;
+    }
+    t
+};
 
 fn is_hex(b: Option<&u8>) -> bool {
     b.is_some_and(u8::is_ascii_hexdigit)
@@ -39,7 +45,7 @@ pub(super) fn is_uri_template(s: &str) -> bool {
                 i += 3;
             }
             c if c.is_ascii() => {
-                if !is_literal(c) {
+                if !LITERAL[usize::from(c)] {
                     return false;
                 }
                 i += 1;

@@ -6,23 +6,60 @@
 
 use super::net::is_ipv6_bytes;
 
-/// `unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"`
-fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+// Character classes of RFC 3986 appendix A, one bit each, for a table lookup per
+// byte (`pct-encoded` is read apart).
+const UNRESERVED: u8 = 1; // ALPHA / DIGIT / "-" / "." / "_" / "~"
+const SUB_DELIM: u8 = 2; // "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
+const COLON: u8 = 4;
+const AT: u8 = 8;
+const SLASH: u8 = 16;
+const QUESTION: u8 = 32;
+
+/// `pchar = unreserved / pct-encoded / sub-delims / ":" / "@"`
+const PCHAR: u8 = UNRESERVED | SUB_DELIM | COLON | AT;
+/// A path: `pchar` and "/".
+const PATH: u8 = PCHAR | SLASH;
+/// `query = fragment = *( pchar / "/" / "?" )`
+const QUERY: u8 = PATH | QUESTION;
+/// `userinfo = *( unreserved / pct-encoded / sub-delims / ":" )`
+const USERINFO: u8 = UNRESERVED | SUB_DELIM | COLON;
+/// `reg-name = *( unreserved / pct-encoded / sub-delims )`
+const REG_NAME: u8 = UNRESERVED | SUB_DELIM;
+/// `segment-nz-nc`: `pchar` less ":".
+const NO_COLON: u8 = UNRESERVED | SUB_DELIM | AT;
+
+static CLASS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~') {
+            UNRESERVED
+        } else {
+            match c {
+                b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' => {
+                    SUB_DELIM
+                }
+                b':' => COLON,
+                b'@' => AT,
+                b'/' => SLASH,
+                b'?' => QUESTION,
+                _ => 0,
+            }
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The first `byte` (ASCII) in `s`: a plain loop, cheaper than `str::find`'s
+/// searcher on the short strings a URI is.
+fn find(s: &str, byte: u8) -> Option<usize> {
+    s.as_bytes().iter().position(|&c| c == byte)
 }
 
-/// `sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="`
-fn is_sub_delim(b: u8) -> bool {
-    matches!(
-        b,
-        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
-    )
-}
-
-/// `pchar = unreserved / pct-encoded / sub-delims / ":" / "@"` (less pct-encoded,
-/// which [`chars`] reads).
-fn is_pchar(b: u8) -> bool {
-    is_unreserved(b) || is_sub_delim(b) || b == b':' || b == b'@'
+fn class(b: u8) -> u8 {
+    CLASS.get(usize::from(b)).copied().unwrap_or(0)
 }
 
 /// RFC 3987 2.2 `ucschar`.
@@ -57,28 +94,26 @@ fn is_hex(b: Option<&u8>) -> bool {
     b.is_some_and(u8::is_ascii_hexdigit)
 }
 
-/// Whether every character of `s` is an ASCII byte `ascii` admits, a `pct-encoded`
-/// triplet, or a non-ASCII character `non_ascii` admits.
-fn chars(s: &str, ascii: fn(u8) -> bool, non_ascii: NonAscii) -> bool {
+/// From `i`, steps over ASCII bytes of the classes in `ascii`, `pct-encoded`
+/// triplets and the non-ASCII characters `non_ascii` admits. Returns where it
+/// stopped (the end, or a byte it does not admit, for the caller to read), or None
+/// at a malformed triplet or a non-ASCII character it refuses.
+fn scan(s: &str, mut i: usize, ascii: u8, non_ascii: NonAscii) -> Option<usize> {
     let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
+    while let Some(&c) = b.get(i) {
         if c == b'%' {
             if !(is_hex(b.get(i + 1)) && is_hex(b.get(i + 2))) {
-                return false;
+                return None;
             }
             i += 3;
         } else if c.is_ascii() {
-            if !ascii(c) {
-                return false;
+            if class(c) & ascii == 0 {
+                return Some(i);
             }
             i += 1;
         } else {
             // `i` is at a character boundary: only whole characters were stepped over.
-            let Some(ch) = s[i..].chars().next() else {
-                return false;
-            };
+            let ch = s[i..].chars().next()?;
             let ok = match non_ascii {
                 NonAscii::Refused => false,
                 NonAscii::Ucschar => is_ucschar(ch) && !is_bidi_format(ch),
@@ -87,12 +122,28 @@ fn chars(s: &str, ascii: fn(u8) -> bool, non_ascii: NonAscii) -> bool {
                 }
             };
             if !ok {
-                return false;
+                return None;
             }
             i += ch.len_utf8();
         }
     }
-    true
+    Some(i)
+}
+
+/// Whether all of `s` is what [`scan`] steps over.
+fn chars(s: &str, ascii: u8, non_ascii: NonAscii) -> bool {
+    scan(s, 0, ascii, non_ascii) == Some(s.len())
+}
+
+/// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, followed by ":"; its length.
+fn scheme(b: &[u8]) -> Option<usize> {
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let n = b
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')))?;
+    (b[n] == b':').then_some(n)
 }
 
 /// Which of the four formats.
@@ -113,63 +164,62 @@ pub(super) fn is_uri(s: &str, kind: Kind) -> bool {
     } else {
         NonAscii::Refused
     };
-    // `fragment = *( pchar / "/" / "?" )`
-    let (rest, fragment) = match s.find('#') {
-        Some(p) => (&s[..p], Some(&s[p + 1..])),
-        None => (s, None),
-    };
-    let query_char = |b: u8| is_pchar(b) || b == b'/' || b == b'?';
-    if fragment.is_some_and(|f| !chars(f, query_char, text)) {
-        return false;
-    }
-    // `query = *( pchar / "/" / "?" )`
-    let (rest, query) = match rest.find('?') {
-        Some(p) => (&rest[..p], Some(&rest[p + 1..])),
-        None => (rest, None),
-    };
-    if query.is_some_and(|q| !chars(q, query_char, query_text)) {
-        return false;
-    }
-    // `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, then ":". A relative
-    // reference cannot be read as one: its first segment holds no colon.
-    let scheme = rest.find(':').filter(|&p| {
-        let s = &rest.as_bytes()[..p];
-        !s.is_empty()
-            && s[0].is_ascii_alphabetic()
-            && s[1..]
-                .iter()
-                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-    });
-    let (has_scheme, rest) = match scheme {
-        Some(p) => (true, &rest[p + 1..]),
-        None if kind.reference => (false, rest),
+    // One pass: scheme, hier-part (or relative-part), query, fragment.
+    let b = s.as_bytes();
+    let scheme = scheme(b);
+    let mut i = match scheme {
+        Some(n) => n + 1,
+        None if kind.reference => 0,
         None => return false,
     };
-    let path_char = |b: u8| is_pchar(b) || b == b'/';
-    if let Some(after) = rest.strip_prefix("//") {
-        // "//" authority path-abempty
-        let end = after.find('/').unwrap_or(after.len());
-        return authority(&after[..end], text) && chars(&after[end..], path_char, text);
-    }
-    // path-absolute / path-rootless / path-empty after a scheme; path-absolute /
-    // path-noscheme / path-empty in a relative reference, whose first segment
-    // (`segment-nz-nc`) holds no colon.
-    if !has_scheme && !rest.starts_with('/') {
-        let first = rest.split('/').next().unwrap_or("");
-        if first.contains(':') {
+    if b[i..].starts_with(b"//") {
+        // "//" authority path-abempty: the authority ends at "/", "?", "#".
+        let start = i + 2;
+        let end = b[start..]
+            .iter()
+            .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+            .map_or(b.len(), |n| start + n);
+        if !authority(&s[start..end], text) {
             return false;
         }
+        i = end;
+    } else if scheme.is_none() {
+        // path-noscheme: its first segment (`segment-nz-nc`) holds no colon. A
+        // reference whose first segment has one and reads as no scheme is invalid.
+        let Some(end) = scan(s, i, NO_COLON, text) else {
+            return false;
+        };
+        if b.get(end) == Some(&b':') {
+            return false;
+        }
+        i = end;
     }
-    chars(rest, path_char, text)
+    // path-abempty / path-absolute / path-rootless / path-noscheme / path-empty (a
+    // path cannot start with "//" here: that was an authority).
+    let Some(end) = scan(s, i, PATH, text) else {
+        return false;
+    };
+    i = end;
+    if b.get(i) == Some(&b'?') {
+        match scan(s, i + 1, QUERY, query_text) {
+            Some(end) => i = end,
+            None => return false,
+        }
+    }
+    if b.get(i) == Some(&b'#') {
+        match scan(s, i + 1, QUERY, text) {
+            Some(end) => i = end,
+            None => return false,
+        }
+    }
+    i == b.len()
 }
 
 /// `authority = [ userinfo "@" ] host [ ":" port ]`
 fn authority(a: &str, text: NonAscii) -> bool {
-    let host_port = match a.find('@') {
+    let host_port = match find(a, b'@') {
         Some(p) => {
-            // `userinfo = *( unreserved / pct-encoded / sub-delims / ":" )`
-            let userinfo = |b: u8| is_unreserved(b) || is_sub_delim(b) || b == b':';
-            if !chars(&a[..p], userinfo, text) {
+            if !chars(&a[..p], USERINFO, text) {
                 return false;
             }
             &a[p + 1..]
@@ -178,7 +228,7 @@ fn authority(a: &str, text: NonAscii) -> bool {
     };
     let port = if let Some(literal) = host_port.strip_prefix('[') {
         // `IP-literal = "[" ( IPv6address / IPvFuture ) "]"`
-        let Some(close) = literal.find(']') else {
+        let Some(close) = find(literal, b']') else {
             return false;
         };
         if !ip_literal(&literal.as_bytes()[..close]) {
@@ -192,14 +242,13 @@ fn authority(a: &str, text: NonAscii) -> bool {
             },
         }
     } else {
-        // `reg-name = *( unreserved / pct-encoded / sub-delims )`, which also covers
-        // every `IPv4address` (and leaves "999.1.1.1" a valid reg-name).
-        let (host, port) = match host_port.find(':') {
+        // `reg-name` also covers every `IPv4address` (and leaves "999.1.1.1" a valid
+        // reg-name).
+        let (host, port) = match find(host_port, b':') {
             Some(p) => (&host_port[..p], &host_port[p + 1..]),
             None => (host_port, ""),
         };
-        let reg_name = |b: u8| is_unreserved(b) || is_sub_delim(b);
-        if !chars(host, reg_name, text) {
+        if !chars(host, REG_NAME, text) {
             return false;
         }
         port
@@ -217,9 +266,7 @@ fn ip_literal(b: &[u8]) -> bool {
         return hex > 0
             && tail.first() == Some(&b'.')
             && tail.len() > 1
-            && tail[1..]
-                .iter()
-                .all(|&c| is_unreserved(c) || is_sub_delim(c) || c == b':');
+            && tail[1..].iter().all(|&c| class(c) & USERINFO != 0);
     }
     is_ipv6_bytes(b)
 }

@@ -3,11 +3,17 @@
 
 pub(super) fn is_uuid(s: &str) -> bool {
     let b = s.as_bytes();
+    let hex = |r: &[u8]| r.iter().all(u8::is_ascii_hexdigit);
     b.len() == 36
-        && b.iter().enumerate().all(|(i, &c)| match i {
-            8 | 13 | 18 | 23 => c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        })
+        && b[8] == b'-'
+        && b[13] == b'-'
+        && b[18] == b'-'
+        && b[23] == b'-'
+        && hex(&b[..8])
+        && hex(&b[9..13])
+        && hex(&b[14..18])
+        && hex(&b[19..23])
+        && hex(&b[24..])
 }
 
 #[cfg(test)]
