@@ -20,6 +20,7 @@ use std::fmt;
 mod compile;
 mod equal;
 mod error;
+pub(crate) mod format;
 mod keywords;
 mod message;
 mod options;
