@@ -20,8 +20,8 @@
 # here (a probe leak must be reported); where it cannot run (ptrace-restricted
 # containers) the script sets ASAN_OPTIONS=detect_leaks=0 and says so.
 #
-# Needs: cargo, cmake (>= 3.16), a C and a C++ compiler, pkg-config (installed with
-# apt-get when missing and running as root). Environment: TOOLGATE_CI_KEEP=1 keeps the
+# Needs: cargo, cmake (>= 3.16), a C and a C++ compiler, pkg-config, readelf and nm
+# (binutils); a missing one stops the check with its name. Environment: TOOLGATE_CI_KEEP=1 keeps the
 # temporary directory; JOBS (default 2) is the build parallelism.
 set -euo pipefail
 
@@ -38,17 +38,16 @@ die() {
 }
 
 # --- tools ----------------------------------------------------------------------------------
-apt_install() {
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@") >/dev/null
-    else
-        die "missing $* (and cannot apt-get install it)"
-    fi
+# A missing tool stops the check with its name (installing it is .ci/run's job).
+need() { # tool, Debian package
+    command -v "$1" >/dev/null 2>&1 || die "$1 is required (Debian package $2)"
 }
-command -v pkg-config >/dev/null 2>&1 || apt_install pkg-config
-command -v cmake >/dev/null 2>&1 || apt_install cmake
-command -v c++ >/dev/null 2>&1 || apt_install g++
-command -v readelf >/dev/null 2>&1 || apt_install binutils
+need pkg-config pkg-config
+need cmake cmake
+need "${CC:-cc}" gcc
+need "${CXX:-c++}" g++
+need readelf binutils
+need nm binutils
 CC="${CC:-cc}"
 CXX="${CXX:-c++}"
 
