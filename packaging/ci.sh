@@ -73,7 +73,7 @@ VERSION="$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\([^"]*\)".*/\1/p' "$ROOT
 MAJOR="${VERSION%%.*}"
 L="$PREFIX/lib"
 for f in "$L/libtoolgate.so.$VERSION" "$L/libtoolgate.a" "$PREFIX/include/toolgate.h" \
-    "$PREFIX/include/toolgate.hpp" "$L/pkgconfig/toolgate.pc" \
+    "$PREFIX/include/toolgate.hpp" "$L/pkgconfig/toolgate.pc" "$L/pkgconfig/toolgate-static.pc" \
     "$L/cmake/toolgate/toolgateConfig.cmake" "$L/cmake/toolgate/toolgateConfigVersion.cmake"; do
     [ -f "$f" ] && [ ! -L "$f" ] || die "$f is not an installed file"
 done
@@ -99,6 +99,12 @@ echo "pkg-config --cflags --libs toolgate:   $(pkg-config --cflags --libs toolga
 echo "pkg-config --static --libs toolgate:   $(pkg-config --static --libs toolgate)"
 contains "$(pkg-config --static --libs toolgate)" '-lpthread' || die "Libs.private is missing"
 pkg-config --validate toolgate 2>/dev/null || pkg-config --exists toolgate || die "toolgate.pc is invalid"
+# toolgate-static.pc (what the Go binding links): libtoolgate.a by its path, the same
+# system libraries.
+[ "$(pkg-config --modversion toolgate-static)" = "$VERSION" ] || die "pkg-config --modversion toolgate-static"
+echo "pkg-config --libs toolgate-static:     $(pkg-config --libs toolgate-static)"
+contains "$(pkg-config --libs toolgate-static)" "$L/libtoolgate.a" || die "toolgate-static.pc does not name $L/libtoolgate.a"
+contains "$(pkg-config --libs toolgate-static)" '-lpthread' || die "toolgate-static.pc lacks the system libraries"
 
 # --- 2a. C consumer through pkg-config ----------------------------------------------------
 say "C consumer (pkg-config), shared"
