@@ -55,14 +55,19 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/toolgate-go.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 echo "== a new module outside the repository, against an installed toolgate"
-"$root/scripts/install.sh" --prefix "$work/prefix" --no-build >/dev/null
+# Always the same prefix, under build/: the go command caches the compiled binding with
+# the flags pkg-config gave when it was first built (it does not hash pkg-config's
+# output), so a prefix that changed from run to run would be linked from a stale path.
+prefix="$root/build/go-install"
+rm -rf "$prefix"
+"$root/scripts/install.sh" --prefix "$prefix" --no-build >/dev/null
 mkdir "$work/app"
 cp "$root/examples/go/main.go" "$work/app/"
 (
 	cd "$work/app"
 	go mod init example.com/weather >/dev/null 2>&1
 	go mod edit -require=toolgate@v0.0.0 -replace=toolgate="$here"
-	PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" go build -o weather .
+	PKG_CONFIG_PATH="$prefix/lib/pkgconfig" go build -o weather .
 )
 deps="$(ldd "$work/app/weather")"
 if grep -q libtoolgate <<<"$deps"; then
@@ -71,7 +76,7 @@ fi
 "$work/app/weather" >"$work/app/out.txt"
 diff -u "$root/examples/expected/go.txt" "$work/app/out.txt" ||
 	die "the installed-library build prints something else than examples/expected/go.txt"
-echo "built with pkg-config toolgate-static from $work/prefix; needs no toolgate .so; output as expected"
+echo "built with pkg-config toolgate-static from $prefix; needs no toolgate .so; output as expected"
 
 echo "== a missing library names the command that provides it"
 mkdir -p "$work/bare/include"
