@@ -30,18 +30,12 @@ MODE=${1:-all}
 JOBS=${JOBS:-2}
 STRESS=${TOOLGATE_STRESS_SECONDS:-2}
 
+# A missing tool stops the run with its name (installing it is .ci/run's job).
 need() {
     local tool=$1 package=$2
     if ! command -v "$tool" >/dev/null 2>&1; then
-        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-            echo "run.sh: installing $package"
-            apt-get install -y -q "$package" >/dev/null || {
-                apt-get update -q >/dev/null && apt-get install -y -q "$package" >/dev/null
-            }
-        else
-            echo "run.sh: $tool is required (Debian package $package)" >&2
-            exit 1
-        fi
+        echo "run.sh: $tool is required (Debian package $package)" >&2
+        exit 1
     fi
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs each Go fuzz target for a bounded number of executions, one after the other (the
 # machine has two cores). A crasher is written to tool/testdata/fuzz/<Target>/ and from
-# then on runs as a regression case of plain `go test`; commit it with the fix.
+# then on runs as a regression case of `go test -tags toolgate_checkout`; commit it with
+# the fix.
 #
 #   FUZZTIME=400000x ./fuzz.sh      (default: 400,000 inputs per target, ~20 s here)
 #
@@ -14,8 +15,8 @@ cd "$(dirname "$0")"
 FUZZTIME="${FUZZTIME:-400000x}"
 status=0
 for target in FuzzValidateJSON FuzzCall; do
-	echo "== go test -fuzz=^${target}\$ -fuzztime=${FUZZTIME} ./tool"
-	if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "${FUZZTIME}" ./tool; then
+	echo "== go test -tags toolgate_checkout -fuzz=^${target}\$ -fuzztime=${FUZZTIME} ./tool"
+	if ! go test -tags toolgate_checkout -run '^$' -fuzz "^${target}\$" -fuzztime "${FUZZTIME}" ./tool; then
 		echo "fuzz.sh: ${target} failed; the crasher is in go/tool/testdata/fuzz/${target}/" >&2
 		status=1
 	fi

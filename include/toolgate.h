@@ -45,6 +45,11 @@
 #define TG_REGISTER_OVERRIDE 1
 
 /**
+ * The argument limit of a registry made without one (`max_argument_bytes` 0): 4 MiB.
+ */
+#define TG_DEFAULT_MAX_ARGUMENT_BYTES (4 << 20)
+
+/**
  * The default nesting limit for schemas and instances (`max_depth` 0 means this).
  */
 #define TG_DEFAULT_MAX_DEPTH 128
@@ -224,6 +229,41 @@ typedef struct tg_text tg_text;
  * Thread-safety: immutable; may be read from several threads at once.
  */
 typedef struct tg_tool_info tg_tool_info;
+
+/**
+ * How a registry is set up, for `tg_registry_new_with`.
+ *
+ * Every field's zero value means its default, so the way to make one is
+ * `tg_registry_options options = { .size = sizeof options };` (C++:
+ * `tg_registry_options options{}; options.size = sizeof options;`) and then to set only
+ * the fields that differ. Fields are only ever appended: the library reads the first `size` bytes,
+ * takes the defaults for fields beyond them (a caller built with an older header), and
+ * refuses non-zero bytes beyond the fields it knows (a caller built with a newer header
+ * asking for an option this library cannot honour).
+ */
+typedef struct tg_registry_options {
+    /**
+     * `sizeof(tg_registry_options)` as the caller compiled it.
+     */
+    size_t size;
+    /**
+     * Which tool names the registry accepts (`TG_NAMES_DEFAULT` is 0).
+     */
+    tg_name_policy name_policy;
+    /**
+     * The largest argument text a call or a validation reads, in bytes; longer
+     * arguments are refused unread with `error: invalid arguments for NAME: N bytes is
+     * more than the limit of M`. 0 means the default,
+     * `TG_DEFAULT_MAX_ARGUMENT_BYTES` (4 MiB); `SIZE_MAX` means no limit.
+     */
+    size_t max_argument_bytes;
+    /**
+     * The nesting limit, for the tools' parameters schemas and for the arguments of
+     * calls. 0 means the default (`TG_DEFAULT_MAX_DEPTH`, 128); values above
+     * `TG_MAX_DEPTH_LIMIT` are clamped to it.
+     */
+    size_t max_depth;
+} tg_registry_options;
 
 /**
  * A tool to register. Every text is pointer + length (not NUL-terminated), borrowed
@@ -504,7 +544,8 @@ tg_status tg_errors_json(const struct tg_errors *errors,
 void tg_errors_free(struct tg_errors *errors);
 
 /**
- * Creates an empty registry whose tool names follow `policy`.
+ * Creates an empty registry whose tool names follow `policy`, with the other options
+ * at their defaults (see `tg_registry_new_with`).
  *
  * On success writes the new registry to `*registry_out`; the caller owns it and frees
  * it with `tg_registry_free`. On failure `*registry_out` is untouched and
@@ -519,6 +560,37 @@ void tg_errors_free(struct tg_errors *errors);
 tg_status tg_registry_new(tg_name_policy policy,
                           struct tg_registry **registry_out,
                           struct tg_error **error_out);
+
+/**
+ * Creates an empty registry set up by `options`: its name policy, the largest
+ * arguments it reads and its nesting limit.
+ *
+ * ```c
+ * tg_registry_options options = { .size = sizeof options };   // the rest: defaults
+ * options.max_argument_bytes = 64 * 1024;
+ * options.max_depth = 32;
+ * tg_registry *reg = NULL;
+ * tg_status s = tg_registry_new_with(&options, &reg, &err);
+ * ```
+ *
+ * On success writes the new registry to `*registry_out`; the caller owns it and frees
+ * it with `tg_registry_free`. On failure `*registry_out` is untouched and
+ * `*error_out` (when not NULL) receives a `tg_error` to free with `tg_error_free`.
+ *
+ * Errors: `TG_ERR_NULL` (`options` or `registry_out` NULL), `TG_ERR_ARGUMENT`
+ * (`options->size` smaller than the first version of the struct, non-zero bytes
+ * beyond the fields this library knows, or a `name_policy` that is not a
+ * `tg_name_policy` value).
+ *
+ * Ownership: `options` is borrowed for the call only. Thread-safety: any thread.
+ *
+ * # Safety
+ * `options` is NULL or points to `options->size` readable bytes; `registry_out` and
+ * `error_out` are NULL or writable.
+ */
+tg_status tg_registry_new_with(const struct tg_registry_options *options,
+                               struct tg_registry **registry_out,
+                               struct tg_error **error_out);
 
 /**
  * Frees a registry and every tool in it: each tool's destructor runs once, here.

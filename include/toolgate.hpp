@@ -571,6 +571,37 @@ private:
     detail::Handle<tg_result, &tg_result_free> h_;
 };
 
+/// How a registry is set up: its name policy, the largest arguments it reads and its
+/// nesting limit. Every field's zero value is its default, so set only what differs:
+///
+///     toolgate::RegistryOptions options;
+///     options.max_argument_bytes = 64 * 1024;
+///     toolgate::Registry reg(options);
+struct RegistryOptions {
+    /// Which tool names the registry accepts.
+    tg_name_policy names = TG_NAMES_DEFAULT;
+    /// The largest argument text a call or a validation reads, in bytes; longer arguments
+    /// are refused unread (`error: invalid arguments for NAME: N bytes is more than the
+    /// limit of M`). 0: the default, TG_DEFAULT_MAX_ARGUMENT_BYTES (4 MiB); no_limit: none.
+    std::size_t max_argument_bytes = 0;
+    /// The nesting limit of the tools' schemas and of the arguments of calls. 0: the
+    /// default, TG_DEFAULT_MAX_DEPTH (128); above TG_MAX_DEPTH_LIMIT: clamped to it.
+    std::size_t max_depth = 0;
+
+    /// max_argument_bytes for a registry that reads arguments of any size.
+    static constexpr std::size_t no_limit = SIZE_MAX;
+
+    /// The C struct these options stand for.
+    [[nodiscard]] tg_registry_options c_options() const noexcept {
+        tg_registry_options o{};
+        o.size = sizeof o;
+        o.name_policy = names;
+        o.max_argument_bytes = max_argument_bytes;
+        o.max_depth = max_depth;
+        return o;
+    }
+};
+
 /// A registry of tools. Move-only; destroying it (or assigning another registry to it)
 /// destroys every tool's callable, once. No call may be running on it then, in
 /// particular not from inside one of its tools.
@@ -595,6 +626,21 @@ public:
     }
     [[nodiscard]] static std::optional<Registry> create(Error& err) noexcept {
         return create(TG_NAMES_DEFAULT, err);
+    }
+    /// A new, empty registry set up by `options` (TG_ERR_ARGUMENT for a name policy that
+    /// is not a tg_name_policy value).
+    [[nodiscard]] static std::optional<Registry> create(const RegistryOptions& options,
+                                                        Error& err) noexcept {
+        const tg_registry_options o = options.c_options();
+        tg_registry* r = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_registry_new_with(&o, &r, &e);
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return std::nullopt;
+        }
+        err = Error();
+        return Registry(r);
     }
 
     /// Registers `fn` as the tool `def`; fails with TG_ERR_DUPLICATE when the name is
@@ -726,6 +772,13 @@ public:
     explicit Registry(tg_name_policy policy = TG_NAMES_DEFAULT) : h_(nullptr) {
         Error err;
         std::optional<Registry> r = create(policy, err);
+        if (!r) throw err;
+        *this = std::move(*r);
+    }
+    /// A new registry, without tools, set up by `options`; throws Error.
+    explicit Registry(const RegistryOptions& options) : h_(nullptr) {
+        Error err;
+        std::optional<Registry> r = create(options, err);
         if (!r) throw err;
         *this = std::move(*r);
     }

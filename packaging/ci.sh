@@ -20,8 +20,8 @@
 # here (a probe leak must be reported); where it cannot run (ptrace-restricted
 # containers) the script sets ASAN_OPTIONS=detect_leaks=0 and says so.
 #
-# Needs: cargo, cmake (>= 3.16), a C and a C++ compiler, pkg-config (installed with
-# apt-get when missing and running as root). Environment: TOOLGATE_CI_KEEP=1 keeps the
+# Needs: cargo, cmake (>= 3.16), a C and a C++ compiler, pkg-config, readelf and nm
+# (binutils); a missing one stops the check with its name. Environment: TOOLGATE_CI_KEEP=1 keeps the
 # temporary directory; JOBS (default 2) is the build parallelism.
 set -euo pipefail
 
@@ -38,17 +38,16 @@ die() {
 }
 
 # --- tools ----------------------------------------------------------------------------------
-apt_install() {
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@") >/dev/null
-    else
-        die "missing $* (and cannot apt-get install it)"
-    fi
+# A missing tool stops the check with its name (installing it is .ci/run's job).
+need() { # tool, Debian package
+    command -v "$1" >/dev/null 2>&1 || die "$1 is required (Debian package $2)"
 }
-command -v pkg-config >/dev/null 2>&1 || apt_install pkg-config
-command -v cmake >/dev/null 2>&1 || apt_install cmake
-command -v c++ >/dev/null 2>&1 || apt_install g++
-command -v readelf >/dev/null 2>&1 || apt_install binutils
+need pkg-config pkg-config
+need cmake cmake
+need "${CC:-cc}" gcc
+need "${CXX:-c++}" g++
+need readelf binutils
+need nm binutils
 CC="${CC:-cc}"
 CXX="${CXX:-c++}"
 
@@ -74,7 +73,7 @@ VERSION="$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\([^"]*\)".*/\1/p' "$ROOT
 MAJOR="${VERSION%%.*}"
 L="$PREFIX/lib"
 for f in "$L/libtoolgate.so.$VERSION" "$L/libtoolgate.a" "$PREFIX/include/toolgate.h" \
-    "$PREFIX/include/toolgate.hpp" "$L/pkgconfig/toolgate.pc" \
+    "$PREFIX/include/toolgate.hpp" "$L/pkgconfig/toolgate.pc" "$L/pkgconfig/toolgate-static.pc" \
     "$L/cmake/toolgate/toolgateConfig.cmake" "$L/cmake/toolgate/toolgateConfigVersion.cmake"; do
     [ -f "$f" ] && [ ! -L "$f" ] || die "$f is not an installed file"
 done
@@ -100,6 +99,12 @@ echo "pkg-config --cflags --libs toolgate:   $(pkg-config --cflags --libs toolga
 echo "pkg-config --static --libs toolgate:   $(pkg-config --static --libs toolgate)"
 contains "$(pkg-config --static --libs toolgate)" '-lpthread' || die "Libs.private is missing"
 pkg-config --validate toolgate 2>/dev/null || pkg-config --exists toolgate || die "toolgate.pc is invalid"
+# toolgate-static.pc (what the Go binding links): libtoolgate.a by its path, the same
+# system libraries.
+[ "$(pkg-config --modversion toolgate-static)" = "$VERSION" ] || die "pkg-config --modversion toolgate-static"
+echo "pkg-config --libs toolgate-static:     $(pkg-config --libs toolgate-static)"
+contains "$(pkg-config --libs toolgate-static)" "$L/libtoolgate.a" || die "toolgate-static.pc does not name $L/libtoolgate.a"
+contains "$(pkg-config --libs toolgate-static)" '-lpthread' || die "toolgate-static.pc lacks the system libraries"
 
 # --- 2a. C consumer through pkg-config ----------------------------------------------------
 say "C consumer (pkg-config), shared"

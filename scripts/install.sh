@@ -9,6 +9,8 @@
 #   PREFIX/include/toolgate.h                the C API
 #   PREFIX/include/toolgate.hpp              the C++17 header-only wrapper
 #   PREFIX/lib/pkgconfig/toolgate.pc         pkg-config (Libs.private for --static)
+#   PREFIX/lib/pkgconfig/toolgate-static.pc  pkg-config for static linking only
+#                                            (libtoolgate.a by path; what Go links)
 #   PREFIX/lib/cmake/toolgate/toolgateConfig.cmake, toolgateConfigVersion.cmake
 #                                            find_package(toolgate CONFIG):
 #                                            toolgate::toolgate, toolgate::toolgate_static
@@ -176,9 +178,11 @@ subst() {
     chmod 0644 "$2"
 }
 subst "$ROOT/packaging/toolgate.pc.in" "$L/pkgconfig/toolgate.pc"
+subst "$ROOT/packaging/toolgate-static.pc.in" "$L/pkgconfig/toolgate-static.pc"
 subst "$ROOT/packaging/toolgateConfig.cmake.in" "$L/cmake/toolgate/toolgateConfig.cmake"
 subst "$ROOT/packaging/toolgateConfigVersion.cmake.in" "$L/cmake/toolgate/toolgateConfigVersion.cmake"
 
 echo "install.sh: installed toolgate $VERSION (SONAME $SONAME):"
 echo "  C:   pkg-config --cflags --libs toolgate   (PKG_CONFIG_PATH=$PREFIX/$LIBDIR/pkgconfig)"
 echo "  C++: find_package(toolgate $MAJOR.$MINOR CONFIG REQUIRED)   (CMAKE_PREFIX_PATH=$PREFIX)"
+echo "  Go:  the toolgate module (go/) links toolgate-static through pkg-config (PKG_CONFIG_PATH as for C)"

@@ -18,3 +18,9 @@ pub use schema::{CompileError, Options, Schema, ValidationError};
 
 /// The library version, `MAJOR.MINOR.PATCH`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+// The README's Rust snippets are doctests of this item (it exists only when rustdoc
+// collects them), so the front page cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -12,8 +12,10 @@
 //!   promises more than it checks.
 //!
 //! The suite lives in `../shared/testdata/json-schema-test-suite/` next to the crate;
-//! `TOOLGATE_SUITE` overrides the location. When it is missing the test is skipped
-//! loudly, unless `TOOLGATE_REQUIRE_SUITE=1` (CI) makes that a failure.
+//! `TOOLGATE_SUITE` overrides the location (`scripts/test-all.sh` sets it to what
+//! `scripts/fetch-suite.sh` finds or fetches). When it is missing the test is skipped
+//! loudly, unless `TOOLGATE_REQUIRE_SUITE=1` (set by `scripts/test-all.sh`) makes that a
+//! failure.
 //!
 //! The per-file table is written straight to stderr (so it shows in `cargo test`
 //! output with or without `-- --nocapture`) and, as markdown, to
@@ -555,13 +557,13 @@ fn json_schema_test_suite_draft2020_12() {
             .unwrap_or(false);
         if require {
             panic!(
-                "JSON-Schema-Test-Suite not found at {} (TOOLGATE_REQUIRE_SUITE=1 makes this a failure; set TOOLGATE_SUITE to its location)",
+                "JSON-Schema-Test-Suite not found at {} (TOOLGATE_REQUIRE_SUITE=1 makes this a failure; set TOOLGATE_SUITE to its location, or run scripts/fetch-suite.sh, which prints it)",
                 dir.display()
             );
         }
         let banner = "*".repeat(78);
         say!(
-            "\n{banner}\n*** SKIPPED: JSON-Schema-Test-Suite not found at {}\n*** (set TOOLGATE_SUITE=/path/to/JSON-Schema-Test-Suite; CI sets TOOLGATE_REQUIRE_SUITE=1)\n{banner}\n",
+            "\n{banner}\n*** SKIPPED: JSON-Schema-Test-Suite not found at {}\n*** (set TOOLGATE_SUITE=/path/to/JSON-Schema-Test-Suite, or TOOLGATE_SUITE=$(scripts/fetch-suite.sh);\n*** scripts/test-all.sh does that and sets TOOLGATE_REQUIRE_SUITE=1)\n{banner}\n",
             dir.display()
         );
         return;

@@ -1,8 +1,9 @@
 package tool
 
-// The native side: the header of the Rust core, the static library, and the C
-// helpers of tg_go.c that fold several C calls into one cgo call each (a cgo call
-// costs far more than the C work behind these accessors).
+// The native side: the C helpers of tg_go.c that fold several C calls into one cgo
+// call each (a cgo call costs far more than the C work behind these accessors). Where
+// the header and the static library come from is link_installed.go (pkg-config, the
+// default) or link_checkout.go (build tag toolgate_checkout).
 //
 // Rules kept here:
 //   - No Go pointer is stored in C memory, and no integer is turned into a Go
@@ -16,8 +17,6 @@ package tool
 //     the goroutine's stack.
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: ${SRCDIR}/../../target/release/libtoolgate.a -lgcc_s -lutil -lrt -lpthread -lm -ldl
 #cgo noescape tg_go_check
 #cgo nocallback tg_go_check
 #cgo nocallback tg_go_errors_release
@@ -26,6 +25,7 @@ package tool
 #cgo nocallback tg_go_text
 #cgo nocallback tg_text_free
 #cgo nocallback tg_go_registry_new
+#cgo nocallback tg_version
 #cgo nocallback tg_result_free
 #cgo nocallback tg_schema_free
 

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"runtime"
 	"runtime/cgo"
 	"sort"
@@ -32,15 +31,66 @@ type Registry struct {
 }
 
 // NewRegistry returns an empty registry whose tool names must match NamePattern.
-func NewRegistry() *Registry {
-	o := C.tg_go_registry_new()
-	if o.status != C.TG_OK {
-		// Only an allocation failure or a library bug gets here.
-		panic(takeError(o.status, o.error, o.view))
+// Options change its limits (WithMaxArgumentBytes, WithMaxDepth); without any, a
+// call reads at most 4 MiB of arguments nested at most 128 levels deep.
+func NewRegistry(opts ...Option) *Registry {
+	var o registryOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
 	}
-	r := &Registry{ptr: o.registry, g: newGuard(), tools: make(map[string]Tool)}
+	out := C.tg_go_registry_new(o.maxArgumentBytes, o.maxDepth)
+	if out.status != C.TG_OK {
+		// Only an allocation failure or a library bug gets here: every option value
+		// is one the library accepts.
+		panic(takeError(out.status, out.error, out.view))
+	}
+	r := &Registry{ptr: out.registry, g: newGuard(), tools: make(map[string]Tool)}
 	runtime.SetFinalizer(r, (*Registry).Close)
 	return r
+}
+
+// Option sets up a Registry made by NewRegistry.
+type Option func(*registryOptions)
+
+// registryOptions holds the C values: 0 means the library's default.
+type registryOptions struct {
+	maxArgumentBytes C.size_t
+	maxDepth         C.size_t
+}
+
+// NoArgumentLimit, given to WithMaxArgumentBytes, lets calls read arguments of any size.
+const NoArgumentLimit = -1
+
+// WithMaxArgumentBytes sets the largest argument text a call reads, in bytes. Longer
+// arguments are refused before they are parsed, and the tool does not run:
+//
+//	error: invalid arguments for NAME: N bytes is more than the limit of M
+//
+// 0 means the default (4 MiB); a negative n (NoArgumentLimit) means no limit.
+func WithMaxArgumentBytes(n int) Option {
+	return func(o *registryOptions) {
+		switch {
+		case n < 0:
+			o.maxArgumentBytes = ^C.size_t(0) // SIZE_MAX: none
+		default:
+			o.maxArgumentBytes = C.size_t(n)
+		}
+	}
+}
+
+// WithMaxDepth sets the nesting limit, for the tools' parameters schemas and for the
+// arguments of calls: deeper arguments are refused as malformed JSON
+// ("nesting deeper than D levels"). 0 or less means the default (128); values above
+// 1024 are taken as 1024.
+func WithMaxDepth(d int) Option {
+	return func(o *registryOptions) {
+		if d < 0 {
+			d = 0
+		}
+		o.maxDepth = C.size_t(d)
+	}
 }
 
 // Close releases the native registry and the tools in it. It is idempotent and safe
@@ -74,9 +124,6 @@ func (r *Registry) Register(t Tool) error {
 		return &Error{Kind: ErrNative, Msg: "tool is nil"}
 	}
 	def := t.Definition()
-	if !NamePattern.MatchString(def.Name) {
-		return &Error{Kind: ErrInvalidName, Msg: fmt.Sprintf("tool name %q does not match %s", def.Name, NamePattern)}
-	}
 	if r == nil || !r.g.acquire() {
 		return closedError()
 	}
@@ -87,7 +134,9 @@ func (r *Registry) Register(t Tool) error {
 		hasParams = 0
 		params = nil
 	}
-	name, nameLen := cstring(def.Name)
+	// The library checks the name (and refuses it with its own message); it takes UTF-8
+	// only, so bytes that are not become U+FFFD, which no name policy allows.
+	name, nameLen := cstring(strings.ToValidUTF8(def.Name, "\uFFFD"))
 	desc, descLen := cstring(def.Description)
 	par, parLen := cbytes(params)
 	h := cgo.NewHandle(&toolEntry{tool: t, name: def.Name})

@@ -19,7 +19,7 @@ type Schema struct {
 	g   guard
 }
 
-// ValidationError is one violation: Path in the seed's form ("$", "$.days",
+// ValidationError is one violation: Path in the registry's form ("$", "$.days",
 // `$["a.b"]`, "$.tags[1]"), Msg the terse message ("expected integer, got string"),
 // Pointer the RFC 6901 pointer to where the fix goes ("/city" for a missing required
 // city) and Keyword the schema keyword that failed ("json" for malformed input).

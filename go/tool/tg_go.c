@@ -79,10 +79,16 @@ void tg_go_errors_release(tg_errors *e, tg_go_str *views) {
 	tg_errors_free(e);
 }
 
-tg_go_registry_out tg_go_registry_new(void) {
+tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes, size_t max_depth) {
 	tg_go_registry_out o;
+	tg_registry_options options;
 	memset(&o, 0, sizeof o);
-	o.status = tg_registry_new(TG_NAMES_DEFAULT, &o.registry, &o.error);
+	memset(&options, 0, sizeof options);
+	options.size = sizeof options;
+	options.name_policy = TG_NAMES_DEFAULT;
+	options.max_argument_bytes = max_argument_bytes;
+	options.max_depth = max_depth;
+	o.status = tg_registry_new_with(&options, &o.registry, &o.error);
 	if (o.status != TG_OK) o.view = view_of(o.error);
 	return o;
 }

@@ -64,7 +64,9 @@ typedef struct {
 	tg_go_error_view view;
 } tg_go_registry_out;
 
-tg_go_registry_out tg_go_registry_new(void);
+// A registry with the default name policy and these limits (0: the library's default;
+// SIZE_MAX arguments: no limit).
+tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes, size_t max_depth);
 
 typedef struct {
 	tg_status status;

@@ -11,6 +11,11 @@
 // Python host. See README.md for the build step.
 package tool // import "toolgate/tool"
 
+/*
+#include "tg_go.h"
+*/
+import "C"
+
 import (
 	"context"
 	"encoding/json"
@@ -62,6 +67,10 @@ func New(name, description, schema string, fn func(context.Context, json.RawMess
 	return Func{Def: types.ToolDef{Name: name, Description: description, Parameters: params}, Fn: fn}
 }
 
+// Version is the version of the toolgate library the program is linked with (its
+// tg_version()), such as "0.1.0".
+func Version() string { return C.GoString(C.tg_version()) }
+
 // Result is the outcome of one call: the call's id, the tool's name, the content the
 // model reads, and whether the call failed (the content then starts with "error: ").
 type Result struct {
@@ -76,7 +85,8 @@ func (r Result) Message() types.Message {
 }
 
 // NamePattern is what a tool name must match (the names OpenAI and Anthropic accept).
-// Register checks it, and the native registry enforces the same rule.
+// The native registry enforces it: Register refuses another name with the library's
+// message, e.g. `invalid tool name "has space": must match ^[A-Za-z0-9_-]{1,64}$`.
 var NamePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // Errors that Register and Compile wrap; test with errors.Is.

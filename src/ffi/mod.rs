@@ -35,7 +35,10 @@ pub mod version;
 
 pub use error::tg_error;
 pub use errors::tg_errors;
-pub use registry::{tg_name_policy, tg_registry, tg_tool_def, TG_REGISTER_OVERRIDE};
+pub use registry::{
+    tg_name_policy, tg_registry, tg_registry_options, tg_tool_def, TG_DEFAULT_MAX_ARGUMENT_BYTES,
+    TG_REGISTER_OVERRIDE,
+};
 pub use reply::{tg_destroy_fn, tg_handler_fn, tg_reply};
 pub use result::tg_result;
 pub use schema::tg_schema;

@@ -14,7 +14,9 @@ use super::schema::compile_failure;
 use super::status::tg_status;
 use super::text::tg_text;
 use super::tool_info::tg_tool_info;
-use crate::registry::{message, NamePolicy, RegisterError, RegisterErrorKind, Registry, ToolSpec};
+use crate::registry::{
+    message, NamePolicy, RegisterError, RegisterErrorKind, Registry, RegistryOptions, ToolSpec,
+};
 
 /// Which tool names a registry accepts, chosen at creation (`int32_t` in C).
 #[repr(i32)]
@@ -91,7 +93,105 @@ fn not_found(name: &str) -> Failure {
     )
 }
 
-/// Creates an empty registry whose tool names follow `policy`.
+/// How a registry is set up, for `tg_registry_new_with`.
+///
+/// Every field's zero value means its default, so the way to make one is
+/// `tg_registry_options options = { .size = sizeof options };` (C++:
+/// `tg_registry_options options{}; options.size = sizeof options;`) and then to set only
+/// the fields that differ. Fields are only ever appended: the library reads the first `size` bytes,
+/// takes the defaults for fields beyond them (a caller built with an older header), and
+/// refuses non-zero bytes beyond the fields it knows (a caller built with a newer header
+/// asking for an option this library cannot honour).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct tg_registry_options {
+    /// `sizeof(tg_registry_options)` as the caller compiled it.
+    pub size: usize,
+    /// Which tool names the registry accepts (`TG_NAMES_DEFAULT` is 0).
+    pub name_policy: RawNamePolicy,
+    /// The largest argument text a call or a validation reads, in bytes; longer
+    /// arguments are refused unread with `error: invalid arguments for NAME: N bytes is
+    /// more than the limit of M`. 0 means the default,
+    /// `TG_DEFAULT_MAX_ARGUMENT_BYTES` (4 MiB); `SIZE_MAX` means no limit.
+    pub max_argument_bytes: usize,
+    /// The nesting limit, for the tools' parameters schemas and for the arguments of
+    /// calls. 0 means the default (`TG_DEFAULT_MAX_DEPTH`, 128); values above
+    /// `TG_MAX_DEPTH_LIMIT` are clamped to it.
+    pub max_depth: usize,
+}
+
+/// The argument limit of a registry made without one (`max_argument_bytes` 0): 4 MiB.
+pub const TG_DEFAULT_MAX_ARGUMENT_BYTES: usize = 4 << 20;
+
+const _: () = assert!(TG_DEFAULT_MAX_ARGUMENT_BYTES == RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES);
+
+fn name_policy(policy: RawNamePolicy, param: &str) -> FfiResult<NamePolicy> {
+    match policy {
+        p if p == tg_name_policy::TG_NAMES_DEFAULT as RawNamePolicy => Ok(NamePolicy::Default),
+        p if p == tg_name_policy::TG_NAMES_DOTTED as RawNamePolicy => Ok(NamePolicy::Dotted),
+        p if p == tg_name_policy::TG_NAMES_MCP as RawNamePolicy => Ok(NamePolicy::Mcp),
+        other => Err(Failure::argument(
+            tg_status::TG_ERR_ARGUMENT,
+            param,
+            &format!("is {other}, not a tg_name_policy value"),
+        )),
+    }
+}
+
+/// Reads a caller's `tg_registry_options` of `size` bytes (see its doc for the rule).
+///
+/// # Safety
+/// `options` is NULL or points to at least `options->size` readable bytes (its first
+/// field), not written during the call.
+unsafe fn read_options(options: *const tg_registry_options) -> FfiResult<RegistryOptions> {
+    if options.is_null() {
+        return Err(Failure::argument(
+            tg_status::TG_ERR_NULL,
+            "options",
+            "is NULL",
+        ));
+    }
+    // SAFETY: `options` is not NULL and, per this function's contract, readable for at
+    // least its first field, `size`; read unaligned, so a caller's packed copy works too.
+    let size = unsafe { std::ptr::read_unaligned(options.cast::<usize>()) };
+    let known = std::mem::size_of::<tg_registry_options>();
+    if size < known {
+        return Err(Failure::argument(
+            tg_status::TG_ERR_ARGUMENT,
+            "options",
+            &format!(
+                "has size {size}, less than that of the first tg_registry_options ({known}): \
+                 set size to sizeof(tg_registry_options)"
+            ),
+        ));
+    }
+    // SAFETY: per this function's contract the caller's `size` bytes are readable and
+    // unchanged during the call; `size` fits in one object, so in isize.
+    let bytes = unsafe { std::slice::from_raw_parts(options.cast::<u8>(), size) };
+    if bytes[known..].iter().any(|&b| b != 0) {
+        return Err(Failure::argument(
+            tg_status::TG_ERR_ARGUMENT,
+            "options",
+            &format!(
+                "sets fields beyond the {known} bytes this library (toolgate {}) knows: \
+                 leave them 0 or use a newer library",
+                env!("CARGO_PKG_VERSION")
+            ),
+        ));
+    }
+    // SAFETY: `bytes` holds at least `known` bytes, and every field of
+    // tg_registry_options is an integer, for which any bytes are a value.
+    let o = unsafe { std::ptr::read_unaligned(bytes.as_ptr().cast::<tg_registry_options>()) };
+    let mut out =
+        RegistryOptions::default().with_names(name_policy(o.name_policy, "options->name_policy")?);
+    if o.max_argument_bytes != 0 {
+        out = out.with_max_argument_bytes(o.max_argument_bytes);
+    }
+    Ok(out.with_max_depth(o.max_depth))
+}
+
+/// Creates an empty registry whose tool names follow `policy`, with the other options
+/// at their defaults (see `tg_registry_new_with`).
 ///
 /// On success writes the new registry to `*registry_out`; the caller owns it and frees
 /// it with `tg_registry_free`. On failure `*registry_out` is untouched and
@@ -109,22 +209,54 @@ pub unsafe extern "C" fn tg_registry_new(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_registry_new", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: the caller promises a NULL or writable `registry_out`.
         let registry_out = unsafe { out_ptr(registry_out, "registry_out")? };
-        let policy = match policy {
-            p if p == tg_name_policy::TG_NAMES_DEFAULT as RawNamePolicy => NamePolicy::Default,
-            p if p == tg_name_policy::TG_NAMES_DOTTED as RawNamePolicy => NamePolicy::Dotted,
-            p if p == tg_name_policy::TG_NAMES_MCP as RawNamePolicy => NamePolicy::Mcp,
-            other => {
-                return Err(Failure::argument(
-                    tg_status::TG_ERR_ARGUMENT,
-                    "policy",
-                    &format!("is {other}, not a tg_name_policy value"),
-                ))
-            }
-        };
+        let policy = name_policy(policy, "policy")?;
         registry_out.write(into_handle(tg_registry {
             registry: Registry::new(policy),
+        }));
+        Ok(())
+    })
+}
+
+/// Creates an empty registry set up by `options`: its name policy, the largest
+/// arguments it reads and its nesting limit.
+///
+/// ```c
+/// tg_registry_options options = { .size = sizeof options };   // the rest: defaults
+/// options.max_argument_bytes = 64 * 1024;
+/// options.max_depth = 32;
+/// tg_registry *reg = NULL;
+/// tg_status s = tg_registry_new_with(&options, &reg, &err);
+/// ```
+///
+/// On success writes the new registry to `*registry_out`; the caller owns it and frees
+/// it with `tg_registry_free`. On failure `*registry_out` is untouched and
+/// `*error_out` (when not NULL) receives a `tg_error` to free with `tg_error_free`.
+///
+/// Errors: `TG_ERR_NULL` (`options` or `registry_out` NULL), `TG_ERR_ARGUMENT`
+/// (`options->size` smaller than the first version of the struct, non-zero bytes
+/// beyond the fields this library knows, or a `name_policy` that is not a
+/// `tg_name_policy` value).
+///
+/// Ownership: `options` is borrowed for the call only. Thread-safety: any thread.
+///
+/// # Safety
+/// `options` is NULL or points to `options->size` readable bytes; `registry_out` and
+/// `error_out` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_new_with(
+    options: *const tg_registry_options,
+    registry_out: *mut *mut tg_registry,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_new_with", error_out, || {
+        // SAFETY: the caller promises `options` readable for its `size` bytes.
+        let options = unsafe { read_options(options)? };
+        // SAFETY: the caller promises a NULL or writable `registry_out`.
+        let registry_out = unsafe { out_ptr(registry_out, "registry_out")? };
+        registry_out.write(into_handle(tg_registry {
+            registry: Registry::with_options(options),
         }));
         Ok(())
     })
