@@ -14,7 +14,7 @@ pub use registry::{
     CallResult, Handler, NamePolicy, RegisterError, RegisterErrorKind, Registry, RegistryOptions,
     ToolInfo, ToolSpec, Written,
 };
-pub use schema::{CompileError, Options, Schema, ValidationError};
+pub use schema::{CompileError, Draft, Options, Profile, Schema, SchemaProblem, ValidationError};
 
 /// The library version, `MAJOR.MINOR.PATCH`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

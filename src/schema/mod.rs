@@ -31,7 +31,7 @@ mod sink;
 mod walk;
 
 pub use error::{CompileError, SchemaProblem, ValidationError};
-pub use options::Options;
+pub use options::{Draft, Options, Profile};
 
 use crate::json::{Reader, Value};
 use program::{Node, Program};
