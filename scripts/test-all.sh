@@ -68,6 +68,7 @@ if want rust; then
     step "rust: fmt, clippy, tests"
     need_suite
     cargo fmt --all -- --check
+    bash scripts/check-msrv.sh
     cargo clippy --workspace --all-targets -- -D warnings
     cargo test --workspace
     # The vector paths are x86-64 only; the others must build lint-free too.

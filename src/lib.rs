@@ -9,6 +9,7 @@ pub mod ffi;
 pub(crate) mod json;
 pub mod registry;
 pub mod schema;
+mod suggest;
 
 pub use registry::{
     CallResult, Handler, NamePolicy, RegisterError, RegisterErrorKind, Registry, RegistryOptions,

@@ -218,6 +218,11 @@ impl<T> NameTable<T> {
         &self.text[e.start as usize..e.end as usize]
     }
 
+    /// Every name's value, in order.
+    pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.entries.iter_mut().map(|e| &mut e.value)
+    }
+
     /// Name `i`'s value.
     pub(crate) fn value(&self, i: usize) -> &T {
         &self.entries[i].value

@@ -106,6 +106,21 @@ impl<'a> Decimal<'a> {
         self.int.len() as i64 - lead as i64 + self.exp
     }
 
+    /// The significant digits (no leading or trailing zeros; none for zero), as
+    /// values 0-9, and the power of ten of the last one, when it fits an i64: the value
+    /// is `± digits × 10^exponent`. `None` for the exponent when it does not fit (its
+    /// sign then says which way: `Err(true)` far above, `Err(false)` far below).
+    pub(crate) fn scaled_digits(&self) -> (impl Iterator<Item = u8> + '_, Result<i64, bool>) {
+        let (lead, n) = self.significant();
+        let exponent = self.magnitude(lead).checked_sub(n as i64).ok_or(false);
+        ((lead..lead + n).map(|i| self.digit(i) - b'0'), exponent)
+    }
+
+    /// True for a negative nonzero value.
+    pub(crate) fn is_negative(&self) -> bool {
+        self.neg && !self.is_zero()
+    }
+
     pub fn is_zero(&self) -> bool {
         self.significant().1 == 0
     }

@@ -458,6 +458,13 @@ impl<'a> Reader<'a> {
         self.begin(depth, b'}')
     }
 
+    /// The position of the next non-whitespace byte (whitespace consumed).
+    #[inline]
+    pub fn pos_after_ws(&mut self) -> usize {
+        self.skip_ws();
+        self.pos
+    }
+
     /// Where the token whose text is `raw` (a slice of this reader's input) starts,
     /// counting its opening quote: for errors about a key already read.
     pub(crate) fn quote_before(&self, raw: &[u8]) -> usize {

@@ -67,6 +67,14 @@ impl Value {
         })
     }
 
+    /// The member `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
     /// The number, read exactly.
     pub fn as_decimal(&self) -> Option<Decimal<'_>> {
         match self {

@@ -2,9 +2,9 @@
 //! and registration refusals. The C surface and the bindings pass these bytes on and
 //! never build their own, so every host shows the same text for the same event.
 
-use super::suggest;
 use super::text::{push_json_string, quote};
 use crate::schema::{CompileError, ValidationError};
+use crate::suggest;
 
 /// `tool "x" is already registered`.
 pub fn already_registered(name: &str) -> String {

@@ -26,7 +26,7 @@ use text::push_json_string;
 pub mod message;
 mod names;
 mod snapshot;
-mod suggest;
+
 mod text;
 
 use snapshot::{Snapshot, Tool};

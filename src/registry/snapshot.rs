@@ -19,10 +19,10 @@ use std::sync::{Arc, OnceLock};
 
 use arc_swap::{ArcSwap, Guard};
 
-use super::suggest;
 use super::text::push_json_string;
 use super::{Handler, ToolInfo};
 use crate::schema::Schema;
+use crate::suggest;
 
 /// A registered tool. Dropping it drops the handler, which is how a C destructor
 /// ends up running once, after the last call on it.

@@ -2,37 +2,80 @@
 //! uses a keyword outside the profile, or a keyword with an invalid value, is refused
 //! with the pointer to the keyword, so no schema promises more than it checks. Every
 //! problem is recorded and compiling goes on, so one refusal names them all.
+//!
+//! In the full profile a subschema is also a *location* (document and pointer) that
+//! references can name. Each location compiles once; a reference to one not compiled
+//! yet gets its node id at once and is compiled from a worklist, so recursive schemas
+//! (`"$ref": "#"`) are cycles of ids. After the worklist, [`Compiler::finish`] replaces
+//! every node that is only a reference by its target, and refuses a cycle of in-place
+//! applicators and references that never steps into the instance (it would never end).
+
+use std::collections::HashMap;
 
 use crate::json::Value;
 
 use super::error::{CompileError, SchemaProblem};
 use super::keywords::applicator::MAX_ALTERNATIVES;
-use super::keywords::{Keyword, NodeBuilder};
+use super::keywords::{Keyword, NodeBuilder, Reference};
 use super::message::quoted;
+use super::options::{Draft, Options, Profile};
 use super::path::push_pointer_token;
-use super::program::{Node, Program};
+use super::program::{Node, NodeId, Program, SpecialKind};
 
 /// The state of one compile: the program so far, the pointer to where it is in the
 /// document, and the problems found.
-pub(crate) struct Compiler<'o> {
+pub(crate) struct Compiler<'a> {
     pub prog: Program,
     problems: Vec<SchemaProblem>,
     /// RFC 6901 pointer to the current location in the schema document.
     ptr: String,
     /// Where `ptr` was before each `enter`.
     marks: Vec<usize>,
-    _options: &'o super::Options,
+    options: &'a Options,
+    /// The document being compiled.
+    root: &'a Value,
+    draft: Draft,
+    /// Full profile: the node of each location compiled (or queued), by pointer.
+    located: HashMap<String, NodeId>,
+    /// Full profile: locations a reference named, to compile (node id, pointer).
+    pending: Vec<(NodeId, String)>,
+    /// Full profile: each node's location, for the problems the last checks find.
+    pointers: Vec<String>,
 }
 
-impl<'o> Compiler<'o> {
-    pub(crate) fn new(options: &'o super::Options) -> Self {
+impl<'a> Compiler<'a> {
+    pub(crate) fn new(options: &'a Options, root: &'a Value) -> Self {
         Compiler {
             prog: Program::default(),
             problems: Vec::new(),
             ptr: String::new(),
             marks: Vec::new(),
-            _options: options,
+            options,
+            root,
+            draft: options.default_draft(),
+            located: HashMap::new(),
+            pending: Vec::new(),
+            pointers: Vec::new(),
         }
+    }
+
+    fn full(&self) -> bool {
+        self.options.profile() == Profile::Full
+    }
+
+    /// True in the full profile.
+    pub(crate) fn is_full(&self) -> bool {
+        self.full()
+    }
+
+    /// The draft in effect.
+    pub(crate) fn draft(&self) -> Draft {
+        self.draft
+    }
+
+    /// True when the caller declared `name` a format to accept as an annotation.
+    pub(crate) fn is_annotation_format(&self, name: &str) -> bool {
+        self.options.annotation_formats().iter().any(|f| f == name)
     }
 
     /// Records a problem with `keyword` at the current location.
@@ -56,14 +99,79 @@ impl<'o> Compiler<'o> {
         self.ptr.truncate(mark);
     }
 
+    /// Compiles the root schema, then what references named.
+    pub(crate) fn root(&mut self, v: &Value) -> Node {
+        if self.full() {
+            if let Some(Value::String(uri)) = v.get("$schema") {
+                match Draft::from_uri(uri) {
+                    Some(d) => self.draft = d,
+                    None => {
+                        self.enter("$schema");
+                        self.problem(
+                            "$schema",
+                            format!(
+                                "unsupported $schema {} (supported: {} and {})",
+                                quoted(uri),
+                                Draft::Draft2020_12.uri(),
+                                Draft::Draft7.uri()
+                            ),
+                        );
+                        self.leave();
+                    }
+                }
+            }
+        }
+        let id = self.subschema_id(v);
+        while let Some((id, pointer)) = self.pending.pop() {
+            let root = self.root;
+            let Some(target) = pointer_get(root, &pointer) else {
+                continue;
+            };
+            let saved = std::mem::replace(&mut self.ptr, pointer);
+            let node = self.node(target);
+            self.prog.nodes[id as usize] = node;
+            self.ptr = saved;
+        }
+        *self.prog.node(id)
+    }
+
     /// Compiles the subschema `v` at the current location and returns its node, which
-    /// is also kept in the program under the next [`NodeId`].
+    /// is also kept in the program under a [`NodeId`].
     pub(crate) fn subschema(&mut self, v: &Value) -> Node {
-        let id = self.prog.nodes.len();
-        self.prog.nodes.push(Node::ANY);
+        let id = self.subschema_id(v);
+        *self.prog.node(id)
+    }
+
+    /// Compiles the subschema `v` at the current location and returns its node's id.
+    pub(crate) fn subschema_id(&mut self, v: &Value) -> NodeId {
+        if self.full() {
+            if let Some(&id) = self.located.get(&self.ptr) {
+                // Compiled (or queued) already, through a reference.
+                if let Some(i) = self.pending.iter().position(|&(p, _)| p == id) {
+                    self.pending.swap_remove(i);
+                } else {
+                    return id;
+                }
+                let node = self.node(v);
+                self.prog.nodes[id as usize] = node;
+                return id;
+            }
+        }
+        let id = self.reserve();
         let node = self.node(v);
-        self.prog.nodes[id] = node;
-        node
+        self.prog.nodes[id as usize] = node;
+        id
+    }
+
+    /// A new node id for the current location (its node filled in later).
+    fn reserve(&mut self) -> NodeId {
+        let id = self.prog.nodes.len() as NodeId;
+        self.prog.nodes.push(Node::ANY);
+        if self.full() {
+            self.located.insert(self.ptr.clone(), id);
+            self.pointers.push(self.ptr.clone());
+        }
+        id
     }
 
     /// The node of the schema `v`.
@@ -83,12 +191,90 @@ impl<'o> Compiler<'o> {
                 return Node::ANY;
             }
         };
+        let (profile, draft) = (self.options.profile(), self.draft);
+        if self.full() && draft == Draft::Draft7 {
+            if let Some((_, reference)) = members.iter().find(|(k, _)| k == "$ref") {
+                return self.draft7_reference(members, reference);
+            }
+        }
         let mut builder = NodeBuilder::default();
         for (key, val) in members {
             self.enter(key);
-            match Keyword::lookup(key) {
+            match Keyword::lookup(key, profile, draft) {
                 Some(kw) => builder.keyword(self, kw, val),
-                None => self.problem(key, format!("unsupported keyword {}", quoted(key))),
+                None => self.unknown_keyword(key),
+            }
+            self.leave();
+        }
+        self.finish_node(builder)
+    }
+
+    /// Draft-07: `$ref` makes its siblings ignored (their names must still be keywords).
+    fn draft7_reference(&mut self, members: &[(String, Value)], reference: &Value) -> Node {
+        for (key, _) in members {
+            if Keyword::lookup(key, Profile::Full, Draft::Draft7).is_none() {
+                self.enter(key);
+                self.unknown_keyword(key);
+                self.leave();
+            }
+        }
+        self.enter("$ref");
+        let target = match reference {
+            Value::String(target) => self.resolve_reference(target),
+            _ => {
+                self.problem("$ref", "\"$ref\" must be a string");
+                None
+            }
+        };
+        self.leave();
+        match target {
+            Some(id) => self.prog.special(SpecialKind::Alias, id),
+            None => Node::ANY,
+        }
+    }
+
+    /// `unsupported keyword "x"`, with what was meant when it is a near miss.
+    fn unknown_keyword(&mut self, key: &str) {
+        let mut message = format!("unsupported keyword {}", quoted(key));
+        if self.full() {
+            if key == "nullable" {
+                message.push_str(
+                    " (an OpenAPI keyword; in JSON Schema write \"type\": [\"string\", \"null\"], with the type it has)",
+                );
+            } else {
+                let names = Keyword::names(self.options.profile(), self.draft);
+                if let Some(near) = crate::suggest::closest(key, names.iter().copied()) {
+                    message.push_str("; did you mean ");
+                    message.push_str(&quoted(near));
+                    message.push('?');
+                }
+            }
+        }
+        self.problem(key, message);
+    }
+
+    /// The node of a finished builder, with the bound on alternatives checked.
+    fn finish_node(&mut self, builder: NodeBuilder<'_>) -> Node {
+        if builder.dynamic_reference.is_some() {
+            self.problem("$dynamicRef", "\"$dynamicRef\" is not supported yet");
+        }
+        let reference = builder.reference.filter(|_| builder.asserts_nothing());
+        if let Some(target) = reference {
+            // Only a reference (and annotations): the node stands for its target.
+            self.enter("$ref");
+            let target = self.resolve_reference(target);
+            self.leave();
+            return match target {
+                Some(id) => self.prog.special(SpecialKind::Alias, id),
+                None => Node::ANY,
+            };
+        }
+        let annotations = builder.needs_annotations();
+        let mut builder = builder;
+        if let Some(target) = builder.reference {
+            self.enter("$ref");
+            if let Some(id) = self.resolve_reference(target) {
+                builder.add_ref(id);
             }
             self.leave();
         }
@@ -99,17 +285,265 @@ impl<'o> Compiler<'o> {
                 format!("anyOf nesting asks for more than {MAX_ALTERNATIVES} alternatives to be tried for one value"),
             );
         }
+        if annotations {
+            let inner = self.prog.nodes.len() as NodeId;
+            self.prog.nodes.push(node);
+            self.pointers.push(self.ptr.clone());
+            return self.prog.special(SpecialKind::Annotations, inner);
+        }
         node
     }
 
+    /// `$ref`, `$dynamicRef`, `$defs`, `$id` and the anchors.
+    pub(crate) fn reference_keyword<'v>(
+        &mut self,
+        builder: &mut NodeBuilder<'v>,
+        kind: Reference,
+        v: &'v Value,
+    ) {
+        match kind {
+            Reference::Ref | Reference::DynamicRef => {
+                let keyword = if kind == Reference::Ref {
+                    "$ref"
+                } else {
+                    "$dynamicRef"
+                };
+                let Value::String(target) = v else {
+                    self.problem(keyword, format!("\"{keyword}\" must be a string"));
+                    return;
+                };
+                if kind == Reference::Ref {
+                    builder.reference = Some(target);
+                } else {
+                    builder.dynamic_reference = Some(target);
+                }
+            }
+            Reference::Defs => {
+                let Value::Object(defs) = v else {
+                    self.problem("$defs", "the definitions must be an object of schemas");
+                    return;
+                };
+                // Compiled for their problems, and for references to reach.
+                for (name, schema) in defs {
+                    self.enter(name);
+                    self.subschema_id(schema);
+                    self.leave();
+                }
+            }
+            Reference::Id | Reference::Anchor | Reference::DynamicAnchor => {
+                if !matches!(v, Value::String(_)) {
+                    let keyword = match kind {
+                        Reference::Id => "$id",
+                        Reference::Anchor => "$anchor",
+                        _ => "$dynamicAnchor",
+                    };
+                    self.problem(keyword, format!("\"{keyword}\" must be a string"));
+                }
+            }
+            Reference::Vocabulary => {
+                let ok = matches!(v, Value::Object(m) if m.iter().all(|(_, b)| matches!(b, Value::Bool(_))));
+                if !ok {
+                    self.problem(
+                        "$vocabulary",
+                        "\"$vocabulary\" must be an object of booleans",
+                    );
+                }
+            }
+        }
+    }
+
+    /// The node a `$ref` names (queued for compiling if it is not yet), or `None` after
+    /// recording why it names nothing.
+    fn resolve_reference(&mut self, target: &str) -> Option<NodeId> {
+        let Some(pointer) = local_pointer(target) else {
+            self.problem(
+                "$ref",
+                format!(
+                    "cannot resolve {}: only references inside the schema are supported",
+                    quoted(target)
+                ),
+            );
+            return None;
+        };
+        if let Some(&id) = self.located.get(&pointer) {
+            return Some(id);
+        }
+        if pointer_get(self.root, &pointer).is_none() {
+            self.problem(
+                "$ref",
+                format!("{} points to nothing in the schema", quoted(target)),
+            );
+            return None;
+        }
+        let saved = std::mem::replace(&mut self.ptr, pointer.clone());
+        let id = self.reserve();
+        self.ptr = saved;
+        self.pending.push((id, pointer));
+        Some(id)
+    }
+
     /// The program, or every problem found.
-    pub(crate) fn finish(self) -> Result<Program, CompileError> {
+    pub(crate) fn finish(mut self, root: &mut Node) -> Result<Program, CompileError> {
+        if self.full() {
+            self.link(root);
+        }
         if self.problems.is_empty() {
             Ok(self.prog)
         } else {
+            // One location compiled twice (inline and through a reference) reports its
+            // problems twice: once is enough.
+            let mut seen = std::collections::HashSet::new();
+            self.problems
+                .retain(|p| seen.insert((p.pointer.clone(), p.message.clone())));
             Err(CompileError::new(self.problems))
         }
     }
+
+    /// Replaces each node that only refers to another by that node, everywhere, and
+    /// refuses cycles that never step into the instance.
+    fn link(&mut self, root: &mut Node) {
+        let count = self.prog.nodes.len();
+        let is_alias = |prog: &Program, node: &Node| {
+            node.special && prog.special_of(node).kind == SpecialKind::Alias
+        };
+        // The first node that is not an alias along each one's chain of aliases.
+        let mut finals: Vec<Node> = Vec::with_capacity(count);
+        for id in 0..count {
+            let mut node = self.prog.nodes[id];
+            let mut steps = 0;
+            while is_alias(&self.prog, &node) && steps <= count {
+                node = *self.prog.node(self.prog.special_of(&node).inner);
+                steps += 1;
+            }
+            if is_alias(&self.prog, &node) {
+                let ptr = self.pointers.get(id).cloned().unwrap_or_default();
+                self.problems.push(SchemaProblem {
+                    pointer: ptr,
+                    keyword: "$ref".into(),
+                    message: "the reference leads back to itself without applying to any value"
+                        .into(),
+                });
+                node = Node::ANY;
+            }
+            finals.push(node);
+        }
+        let specials = self.prog.specials.clone();
+        let fix = |node: &mut Node| {
+            if node.special && specials[node.applicator as usize].kind == SpecialKind::Alias {
+                *node = finals[specials[node.applicator as usize].inner as usize];
+            }
+        };
+        fix(root);
+        self.prog.for_each_copy_mut(fix);
+        self.prog.nodes = finals;
+        self.check_cycles();
+    }
+
+    /// Refuses a cycle of in-place applicators (and aliases) that never steps into the
+    /// instance: walking it would never end.
+    fn check_cycles(&mut self) {
+        let count = self.prog.nodes.len();
+        // 0 unvisited, 1 on the stack, 2 done.
+        let mut state = vec![0u8; count];
+        for start in 0..count {
+            if state[start] != 0 {
+                continue;
+            }
+            let mut stack: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
+            state[start] = 1;
+            stack.push((start as NodeId, self.in_place(start as NodeId)));
+            while let Some((id, next)) = stack.last_mut() {
+                let id = *id;
+                match next.pop() {
+                    Some(n) => match state[n as usize] {
+                        0 => {
+                            state[n as usize] = 1;
+                            let edges = self.in_place(n);
+                            stack.push((n, edges));
+                        }
+                        1 => {
+                            let ptr = self.pointers.get(n as usize).cloned().unwrap_or_default();
+                            self.problems.push(SchemaProblem {
+                                pointer: ptr,
+                                keyword: "$ref".into(),
+                                message: "the schema applies itself to the same value without end (a reference cycle that never steps into the value)".into(),
+                            });
+                            state[n as usize] = 2;
+                        }
+                        _ => {}
+                    },
+                    None => {
+                        state[id as usize] = 2;
+                        stack.pop();
+                    }
+                }
+            }
+        }
+    }
+
+    /// The nodes node `id` applies to the same value.
+    fn in_place(&self, id: NodeId) -> Vec<NodeId> {
+        let prog = &self.prog;
+        let node = prog.node(id);
+        let mut out = Vec::new();
+        if node.special {
+            out.push(prog.special_of(node).inner);
+            return out;
+        }
+        if let Some(g) = prog.applicators.get(node.applicator as usize) {
+            out.extend(g.branches());
+        }
+        if let Some(o) = prog.objects.get(node.object as usize) {
+            if let Some(e) = &o.extra {
+                out.extend(e.dependent_schemas.iter().map(|&(_, id)| id));
+            }
+        }
+        out
+    }
+}
+
+/// The JSON pointer a reference inside the schema names (`#`, `#/$defs/a`), with its
+/// percent-encoding decoded; `None` for any other reference.
+fn local_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if !fragment.is_empty() && !fragment.starts_with('/') {
+        return None;
+    }
+    percent_decode(fragment)
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The value `pointer` (RFC 6901) names in `root`.
+fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let mut at = root;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        at = match at {
+            Value::Object(m) => &m.iter().find(|(k, _)| *k == token)?.1,
+            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(at)
 }
 
 /// An ECMA group name we can pass on: an ASCII identifier.

@@ -17,6 +17,7 @@
 
 use std::fmt;
 
+mod bits;
 mod compile;
 mod equal;
 mod error;
@@ -63,18 +64,20 @@ impl Schema {
                 format!("schema is not valid JSON: {}", e.message(json)),
             )
         })?;
-        if !matches!(value, Value::Object(_)) {
-            // Booleans are schemas only below the root: a tool's parameters, and any
-            // schema handed to compile, must say what they accept.
+        let boolean_root = matches!(value, Value::Bool(_)) && opts.profile() == Profile::Full;
+        if !matches!(value, Value::Object(_)) && !boolean_root {
+            // Booleans are schemas only below the root in the core profile: a tool's
+            // parameters, and any schema handed to compile, must say what they accept.
+            // The full profile takes them as the drafts do.
             return Err(CompileError::single(
                 "",
                 "",
                 format!("a schema must be a JSON object, got {}", value.type_name()),
             ));
         }
-        let mut compiler = compile::Compiler::new(opts);
-        let root = compiler.subschema(&value);
-        let prog = compiler.finish()?;
+        let mut compiler = compile::Compiler::new(opts, &value);
+        let mut root = compiler.root(&value);
+        let prog = compiler.finish(&mut root)?;
         Ok(Schema {
             prog,
             root,

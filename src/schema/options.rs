@@ -46,9 +46,8 @@ impl Draft {
     pub fn from_uri(uri: &str) -> Option<Draft> {
         let trimmed = uri.strip_suffix('#').unwrap_or(uri);
         match trimmed {
-            "http://json-schema.org/draft-07/schema" | "https://json-schema.org/draft-07/schema" => {
-                Some(Draft::Draft7)
-            }
+            "http://json-schema.org/draft-07/schema"
+            | "https://json-schema.org/draft-07/schema" => Some(Draft::Draft7),
             "https://json-schema.org/draft/2020-12/schema"
             | "http://json-schema.org/draft/2020-12/schema" => Some(Draft::Draft2020_12),
             _ => None,

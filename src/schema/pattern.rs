@@ -977,7 +977,7 @@ impl Parser {
         };
         let ok = !a.is_empty()
             && a.chars().all(|c| c.is_ascii_digit())
-            && b.map_or(true, |b| b.chars().all(|c| c.is_ascii_digit()));
+            && b.is_none_or(|b| b.chars().all(|c| c.is_ascii_digit()));
         ok.then_some(close + 1)
     }
 

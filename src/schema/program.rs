@@ -16,6 +16,9 @@ use super::keywords::object::ObjectGroup;
 use super::keywords::string::StringGroup;
 use super::keywords::types::{T_ALL, T_OBJECT};
 
+/// A node's index in [`Program::nodes`].
+pub(crate) type NodeId = u32;
+
 /// The index of a group, or of a node, that is not there.
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -29,6 +32,10 @@ pub(crate) struct Node {
     /// Keywords that look at the whole value again after the per-type checks (`enum`,
     /// `const`, the in-place applicators): the walk remembers where the value started.
     pub rereads: bool,
+    /// A node the walk hands to [`Program::specials`] before reading its value: it has
+    /// no types (so the type check sends it out of the hot path, at no cost to other
+    /// nodes) and its `applicator` field is its index there.
+    pub special: bool,
     /// `type`'s text for messages (`string or null`), in [`Program::texts`].
     pub types_text: u32,
     pub object: u32,
@@ -51,6 +58,7 @@ impl Node {
         Node {
             types,
             rereads: false,
+            special: false,
             types_text: NONE,
             object: NONE,
             array: NONE,
@@ -73,6 +81,25 @@ pub(crate) struct Program {
     pub numbers: Vec<NumberGroup>,
     pub choices: Vec<ChoiceGroup>,
     pub applicators: Vec<ApplicatorGroup>,
+    pub specials: Vec<Special>,
+}
+
+/// What a special node does before its value is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SpecialKind {
+    /// A schema that is only a reference: the value is walked against the target. The
+    /// compiler replaces these by their targets wherever it can.
+    Alias,
+    /// A schema with `unevaluatedProperties` or `unevaluatedItems`: its applicators'
+    /// annotations are gathered first, then the value is walked against it.
+    Annotations,
+}
+
+/// A special node's work and the node it stands for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Special {
+    pub kind: SpecialKind,
+    pub inner: NodeId,
 }
 
 /// Adds `item` to `table` and returns its index.
@@ -82,20 +109,105 @@ pub(crate) fn push<T>(table: &mut Vec<T>, item: T) -> u32 {
 }
 
 impl Program {
+    /// The node at `id`.
+    #[inline(always)]
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
     /// The text at `index` of [`Program::texts`].
     pub(crate) fn text(&self, index: u32) -> &str {
         &self.texts[index as usize]
     }
 
-    /// True when the node accepts objects only (`"type": "object"`): what a tool's
-    /// parameters must declare.
+    /// True when the node accepts objects only: what a tool's parameters must declare.
+    /// `"type": "object"`, or (in the full profile) an object required through the
+    /// applicators every value must pass: a `$ref` or an `allOf` branch that requires
+    /// one, or `anyOf`/`oneOf` whose every branch does (as pydantic's roots do).
     pub(crate) fn requires_object(&self, node: &Node) -> bool {
-        node.types == T_OBJECT
+        self.requires_object_within(node, 64)
+    }
+
+    fn requires_object_within(&self, node: &Node, budget: u32) -> bool {
+        let node = self.resolve(node);
+        if node.types == T_OBJECT {
+            return true;
+        }
+        let Some(budget) = budget.checked_sub(1) else {
+            return false;
+        };
+        let Some(g) = self.applicators.get(node.applicator as usize) else {
+            return false;
+        };
+        let requires = |&b: &NodeId| self.requires_object_within(self.node(b), budget);
+        g.all_of.iter().chain(g.refs.iter()).any(requires)
+            || (!g.any_of.is_empty() && g.any_of.iter().all(requires))
+            || (!g.one_of.is_empty() && g.one_of.iter().all(requires))
     }
 
     /// True for `false`.
     pub(crate) fn is_never(node: &Node) -> bool {
-        node.types == 0
+        node.types == 0 && !node.special
+    }
+
+    /// A special node of `kind` standing for node `inner`.
+    pub(crate) fn special(&mut self, kind: SpecialKind, inner: NodeId) -> Node {
+        Node {
+            types: 0,
+            special: true,
+            applicator: push(&mut self.specials, Special { kind, inner }),
+            ..Node::ANY
+        }
+    }
+
+    /// Runs `f` on every node copy the groups hold (a property's node, `items`, ...):
+    /// what a reference resolved after compiling must reach.
+    pub(crate) fn for_each_copy_mut(&mut self, mut f: impl FnMut(&mut Node)) {
+        for o in &mut self.objects {
+            for node in o.names.values_mut().flatten() {
+                f(node);
+            }
+            if let Some(node) = &mut o.additional {
+                f(node);
+            }
+            if let Some(e) = &mut o.extra {
+                for (_, node) in e.patterns.iter_mut() {
+                    f(node);
+                }
+                for node in e.property_names.iter_mut().chain(e.unevaluated.iter_mut()) {
+                    f(node);
+                }
+            }
+        }
+        for a in &mut self.arrays {
+            if let Some(node) = &mut a.items {
+                f(node);
+            }
+            if let Some(e) = &mut a.extra {
+                for node in e.prefix.iter_mut() {
+                    f(node);
+                }
+                if let Some((node, _)) = &mut e.contains {
+                    f(node);
+                }
+                if let Some(node) = &mut e.unevaluated {
+                    f(node);
+                }
+            }
+        }
+    }
+
+    /// The special node's entry.
+    pub(crate) fn special_of(&self, node: &Node) -> &Special {
+        &self.specials[node.applicator as usize]
+    }
+
+    /// The node whose keywords apply: `node` itself, or what a special node stands for.
+    pub(crate) fn resolve<'p>(&'p self, mut node: &'p Node) -> &'p Node {
+        while node.special {
+            node = self.node(self.special_of(node).inner);
+        }
+        node
     }
 
     /// How many schemas `anyOf` nesting may make the walk try for one value at `node`.

@@ -6,19 +6,38 @@
 
 use crate::json::{Kind, Reader};
 
+use super::bits::Bits;
 use super::keywords::types::{self, T_ARRAY, T_BOOLEAN, T_NULL, T_OBJECT, T_STRING};
+use super::keywords::unevaluated::{self, Target};
 use super::keywords::{applicator, array, choice, number, object, string};
-use super::program::{Node, Program, NONE};
+use super::program::{Node, Program, SpecialKind, NONE};
 use super::sink::{Member, Sink, W};
 
-/// What one validation walks with: the program, and (later) the state a walk keeps.
+/// What one validation walks with: the program, and the little state a walk keeps.
 pub(crate) struct Cx<'p> {
     pub prog: &'p Program,
+    /// What the in-place applicators evaluated in the value that starts at the
+    /// position given, for the `unevaluated*` keyword about to walk it.
+    evaluated: Option<(usize, Bits)>,
 }
 
 impl<'p> Cx<'p> {
     pub(crate) fn new(prog: &'p Program) -> Self {
-        Cx { prog }
+        Cx {
+            prog,
+            evaluated: None,
+        }
+    }
+
+    /// The annotations gathered for the value at `start`, if any.
+    pub(crate) fn take_evaluated(&mut self, start: usize) -> Option<Bits> {
+        match self.evaluated.take() {
+            Some((at, bits)) if at == start => Some(bits),
+            other => {
+                self.evaluated = other;
+                None
+            }
+        }
     }
 }
 
@@ -53,7 +72,7 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
         Kind::String => {
             let s = r.read_string()?;
             if node.types & T_STRING == 0 {
-                return mismatch(cx, node.types_text, kind, None, r, depth, sink);
+                return mismatch(cx, node, kind, None, r, start, depth, sink);
             }
             if let Some(g) = prog.strings.get(node.string as usize) {
                 string::check(g, s, &r.input()[start..r.pos()], sink)?;
@@ -63,7 +82,7 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
         Kind::Number => {
             let n = r.read_number()?;
             if !types::accepts_number(node.types, &n) {
-                return mismatch(cx, node.types_text, kind, Some(n), r, depth, sink);
+                return mismatch(cx, node, kind, Some(n), r, start, depth, sink);
             }
             if let Some(g) = prog.numbers.get(node.number as usize) {
                 number::check(g, n, sink)?;
@@ -71,19 +90,19 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
         }
         Kind::Object => {
             if node.types & T_OBJECT == 0 {
-                return mismatch(cx, node.types_text, kind, None, r, depth, sink);
+                return mismatch(cx, node, kind, None, r, start, depth, sink);
             }
             match prog.objects.get(node.object as usize) {
-                Some(g) => object::walk(cx, g, r, depth, sink)?,
+                Some(g) => object::walk(cx, g, r, start, depth, sink)?,
                 None => r.skip_value(depth)?,
             }
         }
         Kind::Array => {
             if node.types & T_ARRAY == 0 {
-                return mismatch(cx, node.types_text, kind, None, r, depth, sink);
+                return mismatch(cx, node, kind, None, r, start, depth, sink);
             }
             match prog.arrays.get(node.array as usize) {
-                Some(g) => array::walk(cx, g, r, depth, sink)?,
+                Some(g) => array::walk(cx, g, r, start, depth, sink)?,
                 None => r.skip_value(depth)?,
             }
         }
@@ -95,7 +114,7 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
                 T_BOOLEAN
             };
             if node.types & bit == 0 {
-                return mismatch(cx, node.types_text, kind, None, r, depth, sink);
+                return mismatch(cx, node, kind, None, r, start, depth, sink);
             }
         }
     }
@@ -110,17 +129,25 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
     Ok(())
 }
 
-/// A value of a type the node refuses (or any value, for `false`).
+/// A value of a type the node refuses (or any value, for `false`), or a special node,
+/// which accepts no type so as to come here, out of the hot path.
 #[cold]
+#[allow(clippy::too_many_arguments)]
 fn mismatch<'a, S: Sink<'a>>(
-    cx: &Cx<'_>,
-    text: u32,
+    cx: &mut Cx<'_>,
+    node: &Node,
     kind: Kind,
     number: Option<crate::json::Number<'_>>,
     r: &mut Reader<'a>,
+    start: usize,
     depth: usize,
     sink: &mut S,
 ) -> W {
+    if node.special {
+        r.seek(start);
+        return walk_special(cx, node, r, start, depth, sink);
+    }
+    let text = node.types_text;
     if text == NONE {
         sink.report("false", Member::None, NOTHING_ALLOWED.len(), |m| {
             m.push_str(NOTHING_ALLOWED)
@@ -131,4 +158,35 @@ fn mismatch<'a, S: Sink<'a>>(
         return Ok(());
     }
     types::mismatch(cx.prog.text(text), kind, number, r, depth, sink)
+}
+
+/// A special node: the work its kind asks for before its value is read, then the walk
+/// of the node it stands for.
+#[inline(never)]
+fn walk_special<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    r: &mut Reader<'a>,
+    start: usize,
+    depth: usize,
+    sink: &mut S,
+) -> W {
+    let prog = cx.prog;
+    let special = *prog.special_of(node);
+    let inner = prog.node(special.inner);
+    match special.kind {
+        SpecialKind::Alias => {}
+        SpecialKind::Annotations => {
+            let target = match r.peek_kind()? {
+                Kind::Object => Some(Target::Members),
+                Kind::Array => Some(Target::Items),
+                _ => None,
+            };
+            if let Some(target) = target {
+                let bits = unevaluated::by_applicators(cx, inner, target, r, start, depth);
+                cx.evaluated = Some((start, bits));
+            }
+        }
+    }
+    walk_value(cx, inner, r, depth, sink)
 }

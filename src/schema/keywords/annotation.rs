@@ -1,10 +1,15 @@
 //! Keywords that assert nothing: `title`, `description`, `default`, `examples`,
-//! `$schema` and `$comment`. Their values are still checked for shape (`title` must
-//! be a string), so a schema that misspells one's type is refused rather than ignored.
+//! `$schema` and `$comment` in every profile; in the full profile also `deprecated`,
+//! `readOnly`, `writeOnly` (meta-data), `contentEncoding`, `contentMediaType` and
+//! `contentSchema` (draft 2020-12 makes the content vocabulary annotations only),
+//! vendor extensions (`x-...`) and `discriminator` (which pydantic writes beside a
+//! `oneOf` whose branches already decide). Their values are still checked for shape
+//! (`title` must be a string), so a schema that gets one wrong is refused, not ignored.
 
 use crate::json::Value;
 
 use super::super::compile::Compiler;
+use super::super::options::{Draft, Profile};
 
 /// An annotation keyword.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,50 +20,80 @@ pub(crate) enum Annotation {
     Schema,
     Default,
     Examples,
+    Deprecated,
+    ReadOnly,
+    WriteOnly,
+    ContentEncoding,
+    ContentMediaType,
+    ContentSchema,
+    Discriminator,
+    Vendor,
 }
 
 impl Annotation {
-    pub(crate) fn lookup(name: &str) -> Option<Annotation> {
-        Some(match name {
-            "title" => Annotation::Title,
-            "description" => Annotation::Description,
-            "$comment" => Annotation::Comment,
-            "$schema" => Annotation::Schema,
-            "default" => Annotation::Default,
-            "examples" => Annotation::Examples,
+    pub(crate) fn lookup(name: &str, profile: Profile, draft: Draft) -> Option<Annotation> {
+        let core = match name {
+            "title" => Some(Annotation::Title),
+            "description" => Some(Annotation::Description),
+            "$comment" => Some(Annotation::Comment),
+            "$schema" => Some(Annotation::Schema),
+            "default" => Some(Annotation::Default),
+            "examples" => Some(Annotation::Examples),
+            _ => None,
+        };
+        if core.is_some() || profile == Profile::Core {
+            return core;
+        }
+        Some(match (name, draft) {
+            ("deprecated", Draft::Draft2020_12) => Annotation::Deprecated,
+            ("readOnly", _) => Annotation::ReadOnly,
+            ("writeOnly", _) => Annotation::WriteOnly,
+            ("contentEncoding", _) => Annotation::ContentEncoding,
+            ("contentMediaType", _) => Annotation::ContentMediaType,
+            ("contentSchema", Draft::Draft2020_12) => Annotation::ContentSchema,
+            ("discriminator", _) => Annotation::Discriminator,
+            (n, _) if n.starts_with("x-") => Annotation::Vendor,
             _ => return None,
         })
     }
 
-    fn name(self) -> &'static str {
-        match self {
+    /// Checks the value's shape.
+    pub(crate) fn check(self, c: &mut Compiler<'_>, v: &Value) {
+        let name = match self {
             Annotation::Title => "title",
             Annotation::Description => "description",
             Annotation::Comment => "$comment",
             Annotation::Schema => "$schema",
-            Annotation::Default => "default",
+            Annotation::ContentEncoding => "contentEncoding",
+            Annotation::ContentMediaType => "contentMediaType",
             Annotation::Examples => "examples",
-        }
-    }
-
-    /// Checks the value's shape.
-    pub(crate) fn check(self, c: &mut Compiler<'_>, v: &Value) {
-        let name = self.name();
-        match self {
-            Annotation::Title
-            | Annotation::Description
-            | Annotation::Comment
-            | Annotation::Schema => {
-                if !matches!(v, Value::String(_)) {
-                    c.problem(name, format!("\"{name}\" must be a string"));
-                }
+            Annotation::Deprecated => "deprecated",
+            Annotation::ReadOnly => "readOnly",
+            Annotation::WriteOnly => "writeOnly",
+            Annotation::ContentSchema => {
+                // A schema (for the content once decoded), compiled for its problems;
+                // it asserts nothing on the string itself.
+                c.subschema(v);
+                return;
             }
-            Annotation::Examples => {
-                if !matches!(v, Value::Array(_)) {
-                    c.problem(name, "\"examples\" must be an array");
-                }
+            Annotation::Default | Annotation::Discriminator | Annotation::Vendor => return,
+        };
+        let ok = match self {
+            Annotation::Examples => matches!(v, Value::Array(_)),
+            Annotation::Deprecated | Annotation::ReadOnly | Annotation::WriteOnly => {
+                matches!(v, Value::Bool(_))
             }
-            Annotation::Default => {}
+            _ => matches!(v, Value::String(_)),
+        };
+        if !ok {
+            let what = match self {
+                Annotation::Examples => "an array",
+                Annotation::Deprecated | Annotation::ReadOnly | Annotation::WriteOnly => {
+                    "a boolean"
+                }
+                _ => "a string",
+            };
+            c.problem(name, format!("\"{name}\" must be {what}"));
         }
     }
 }

@@ -47,11 +47,14 @@ fn choices(values: Vec<Value>, text: String) -> Choices {
 }
 
 /// Compiles `enum` into `group`.
+/// An empty `enum` is refused in the core profile; the full profile takes it as the
+/// drafts do (an array that matches nothing).
 pub(crate) fn compile_enum(c: &mut Compiler<'_>, group: &mut ChoiceGroup, v: &Value) {
     match v {
-        Value::Array(vals) if !vals.is_empty() => {
+        Value::Array(vals) if !vals.is_empty() || c.is_full() => {
             group.enum_ = Some(choices(vals.clone(), v.to_compact()));
         }
+        _ if c.is_full() => c.problem("enum", "\"enum\" must be an array"),
         _ => c.problem("enum", "\"enum\" must be a non-empty array"),
     }
 }

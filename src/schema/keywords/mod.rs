@@ -5,31 +5,37 @@
 //! |---|---|
 //! | [`types`] | `type` |
 //! | [`choice`] | `enum`, `const` |
-//! | [`object`] | `properties`, `required`, `additionalProperties` |
-//! | [`array`] | `items`, `minItems`, `maxItems` |
+//! | [`object`] | `properties`, `required`, `additionalProperties`; full profile: `patternProperties`, `propertyNames`, `minProperties`, `maxProperties`, `dependentRequired`, `dependentSchemas`, `unevaluatedProperties`, draft-07 `dependencies` |
+//! | [`array`] | `items`, `minItems`, `maxItems`; full profile: `prefixItems`, `contains`, `minContains`, `maxContains`, `uniqueItems`, `unevaluatedItems`, draft-07 `additionalItems` and array `items` |
 //! | [`string`] | `minLength`, `maxLength`, `pattern` |
-//! | [`number`] | `minimum`, `maximum` |
-//! | [`applicator`] | `anyOf` |
-//! | [`annotation`] | `title`, `description`, `default`, `examples`, `$schema`, `$comment` |
+//! | [`number`] | `minimum`, `maximum`; full profile: `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` |
+//! | [`format`] | full profile: `format`, asserted |
+//! | [`applicator`] | `anyOf`; full profile: `allOf`, `oneOf`, `not`, `if`/`then`/`else`, `$ref` beside other keywords |
+//! | [`unevaluated`] | full profile: the annotations `unevaluated*` read |
+//! | [`annotation`] | keywords that assert nothing (`title`, `description`, ...; full profile: `deprecated`, `readOnly`, `content*`, `x-*`, ...) |
 //!
-//! [`count`] holds the count bounds that `minItems`/`maxItems` and
-//! `minLength`/`maxLength` share. [`Keyword::lookup`] is the table of what a profile
-//! knows; [`NodeBuilder`] gathers one schema object's keywords and builds its node.
+//! [`count`] holds the count bounds several groups share. [`Keyword::lookup`] is the
+//! table of what each profile and draft knows; [`NodeBuilder`] gathers one schema
+//! object's keywords and builds its node.
 
 pub(crate) mod annotation;
 pub(crate) mod applicator;
 pub(crate) mod array;
 pub(crate) mod choice;
 pub(crate) mod count;
+pub(crate) mod format;
 pub(crate) mod number;
 pub(crate) mod object;
 pub(crate) mod string;
 pub(crate) mod types;
+pub(crate) mod unevaluated;
 
 use crate::json::Value;
 
 use super::compile::Compiler;
-use super::program::{push, Node};
+use super::options::{Draft, Profile};
+use super::program::{push, Node, NodeId};
+use annotation::Annotation;
 use applicator::ApplicatorGroup;
 use array::ArrayBuilder;
 use choice::ChoiceGroup;
@@ -55,31 +61,200 @@ pub(crate) enum Keyword {
     Minimum,
     Maximum,
     AnyOf,
+    // The full profile's.
+    AllOf,
+    OneOf,
+    Not,
+    If,
+    Then,
+    Else,
+    DependentSchemas,
+    PrefixItems,
+    Contains,
+    MinContains,
+    MaxContains,
+    PatternProperties,
+    PropertyNames,
+    UnevaluatedItems,
+    UnevaluatedProperties,
+    MultipleOf,
+    ExclusiveMaximum,
+    ExclusiveMinimum,
+    UniqueItems,
+    MaxProperties,
+    MinProperties,
+    DependentRequired,
+    Format,
+    /// Draft-07's `items` (a schema, or an array of schemas for the first elements).
+    ItemsDraft7,
+    AdditionalItems,
+    Dependencies,
+    /// `$ref`, `$dynamicRef`, `$defs`, `$id` and the anchors: handled by the compiler
+    /// itself, which knows the document and the resolver.
+    Reference(Reference),
     /// A keyword that asserts nothing (its value's shape is still checked).
-    Annotation(annotation::Annotation),
+    Annotation(Annotation),
+}
+
+/// The keywords that locate schemas rather than check values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reference {
+    Ref,
+    DynamicRef,
+    /// `$defs` and `definitions`: schemas for references to point into.
+    Defs,
+    Id,
+    Anchor,
+    DynamicAnchor,
+    Vocabulary,
 }
 
 impl Keyword {
-    /// The keyword `name` is in the core profile, if it is one.
-    pub(crate) fn lookup(name: &str) -> Option<Keyword> {
-        Some(match name {
-            "type" => Keyword::Type,
-            "enum" => Keyword::Enum,
-            "const" => Keyword::Const,
-            "properties" => Keyword::Properties,
-            "required" => Keyword::Required,
-            "additionalProperties" => Keyword::AdditionalProperties,
-            "items" => Keyword::Items,
-            "minItems" => Keyword::MinItems,
-            "maxItems" => Keyword::MaxItems,
-            "minLength" => Keyword::MinLength,
-            "maxLength" => Keyword::MaxLength,
-            "pattern" => Keyword::Pattern,
-            "minimum" => Keyword::Minimum,
-            "maximum" => Keyword::Maximum,
-            "anyOf" => Keyword::AnyOf,
-            other => Keyword::Annotation(annotation::Annotation::lookup(other)?),
-        })
+    /// The keyword `name` is in `profile` (and, in the full profile, in `draft`).
+    pub(crate) fn lookup(name: &str, profile: Profile, draft: Draft) -> Option<Keyword> {
+        let core = match name {
+            "type" => Some(Keyword::Type),
+            "enum" => Some(Keyword::Enum),
+            "const" => Some(Keyword::Const),
+            "properties" => Some(Keyword::Properties),
+            "required" => Some(Keyword::Required),
+            "additionalProperties" => Some(Keyword::AdditionalProperties),
+            "items" if profile == Profile::Full && draft == Draft::Draft7 => {
+                Some(Keyword::ItemsDraft7)
+            }
+            "items" => Some(Keyword::Items),
+            "minItems" => Some(Keyword::MinItems),
+            "maxItems" => Some(Keyword::MaxItems),
+            "minLength" => Some(Keyword::MinLength),
+            "maxLength" => Some(Keyword::MaxLength),
+            "pattern" => Some(Keyword::Pattern),
+            "minimum" => Some(Keyword::Minimum),
+            "maximum" => Some(Keyword::Maximum),
+            "anyOf" => Some(Keyword::AnyOf),
+            _ => None,
+        };
+        if core.is_some() {
+            return core;
+        }
+        if profile == Profile::Core {
+            return Annotation::lookup(name, profile, draft).map(Keyword::Annotation);
+        }
+        let both = match name {
+            "allOf" => Keyword::AllOf,
+            "oneOf" => Keyword::OneOf,
+            "not" => Keyword::Not,
+            "if" => Keyword::If,
+            "then" => Keyword::Then,
+            "else" => Keyword::Else,
+            "contains" => Keyword::Contains,
+            "patternProperties" => Keyword::PatternProperties,
+            "propertyNames" => Keyword::PropertyNames,
+            "multipleOf" => Keyword::MultipleOf,
+            "exclusiveMaximum" => Keyword::ExclusiveMaximum,
+            "exclusiveMinimum" => Keyword::ExclusiveMinimum,
+            "uniqueItems" => Keyword::UniqueItems,
+            "maxProperties" => Keyword::MaxProperties,
+            "minProperties" => Keyword::MinProperties,
+            "format" => Keyword::Format,
+            "$ref" => Keyword::Reference(Reference::Ref),
+            "$id" => Keyword::Reference(Reference::Id),
+            // Accepted in every draft as a container of subschemas: OpenAI's and zod's
+            // converters write it without `$schema`.
+            "definitions" => Keyword::Reference(Reference::Defs),
+            _ => return Self::lookup_draft(name, draft),
+        };
+        Some(both)
+    }
+
+    /// The full profile's keywords that only one draft has.
+    fn lookup_draft(name: &str, draft: Draft) -> Option<Keyword> {
+        let kw = match (draft, name) {
+            (Draft::Draft2020_12, "dependentSchemas") => Keyword::DependentSchemas,
+            (Draft::Draft2020_12, "dependentRequired") => Keyword::DependentRequired,
+            (Draft::Draft2020_12, "prefixItems") => Keyword::PrefixItems,
+            (Draft::Draft2020_12, "minContains") => Keyword::MinContains,
+            (Draft::Draft2020_12, "maxContains") => Keyword::MaxContains,
+            (Draft::Draft2020_12, "unevaluatedItems") => Keyword::UnevaluatedItems,
+            (Draft::Draft2020_12, "unevaluatedProperties") => Keyword::UnevaluatedProperties,
+            (Draft::Draft2020_12, "$dynamicRef") => Keyword::Reference(Reference::DynamicRef),
+            (Draft::Draft2020_12, "$defs") => Keyword::Reference(Reference::Defs),
+            (Draft::Draft2020_12, "$anchor") => Keyword::Reference(Reference::Anchor),
+            (Draft::Draft2020_12, "$dynamicAnchor") => Keyword::Reference(Reference::DynamicAnchor),
+            (Draft::Draft2020_12, "$vocabulary") => Keyword::Reference(Reference::Vocabulary),
+            (Draft::Draft7, "additionalItems") => Keyword::AdditionalItems,
+            (Draft::Draft7, "dependencies") => Keyword::Dependencies,
+            _ => return Annotation::lookup(name, Profile::Full, draft).map(Keyword::Annotation),
+        };
+        Some(kw)
+    }
+
+    /// Every keyword name a profile and draft know, for "did you mean".
+    pub(crate) fn names(profile: Profile, draft: Draft) -> Vec<&'static str> {
+        const ALL: [&str; 58] = [
+            "type",
+            "enum",
+            "const",
+            "properties",
+            "required",
+            "additionalProperties",
+            "items",
+            "minItems",
+            "maxItems",
+            "minLength",
+            "maxLength",
+            "pattern",
+            "minimum",
+            "maximum",
+            "anyOf",
+            "allOf",
+            "oneOf",
+            "not",
+            "if",
+            "then",
+            "else",
+            "dependentSchemas",
+            "prefixItems",
+            "contains",
+            "minContains",
+            "maxContains",
+            "patternProperties",
+            "propertyNames",
+            "unevaluatedItems",
+            "unevaluatedProperties",
+            "multipleOf",
+            "exclusiveMaximum",
+            "exclusiveMinimum",
+            "uniqueItems",
+            "maxProperties",
+            "minProperties",
+            "dependentRequired",
+            "format",
+            "additionalItems",
+            "dependencies",
+            "$ref",
+            "$dynamicRef",
+            "$defs",
+            "$id",
+            "$anchor",
+            "$dynamicAnchor",
+            "$vocabulary",
+            "definitions",
+            "title",
+            "description",
+            "default",
+            "examples",
+            "$schema",
+            "$comment",
+            "deprecated",
+            "readOnly",
+            "writeOnly",
+            "contentMediaType",
+        ];
+        ALL.iter()
+            .copied()
+            .chain(["contentEncoding", "contentSchema"])
+            .filter(|n| Keyword::lookup(n, profile, draft).is_some())
+            .collect()
     }
 }
 
@@ -93,6 +268,11 @@ pub(crate) struct NodeBuilder<'v> {
     string: StringGroup,
     number: NumberGroup,
     applicator: ApplicatorGroup,
+    /// `if`, `then` and `else` as read: `then` and `else` count only beside `if`.
+    then_else: (Option<&'v Value>, Option<&'v Value>),
+    /// The value of `$ref`, when the schema has one.
+    pub reference: Option<&'v str>,
+    pub dynamic_reference: Option<&'v str>,
 }
 
 impl<'v> NodeBuilder<'v> {
@@ -106,6 +286,7 @@ impl<'v> NodeBuilder<'v> {
             Keyword::Required => self.object.required(c, v),
             Keyword::AdditionalProperties => self.object.additional(c, v),
             Keyword::Items => self.array.items(c, v),
+            Keyword::ItemsDraft7 => self.array.items_draft7(c, v),
             Keyword::MinItems => self.array.count.min = count::compile(c, "minItems", v),
             Keyword::MaxItems => self.array.count.max = count::compile(c, "maxItems", v),
             Keyword::MinLength => self.string.length.min = count::compile(c, "minLength", v),
@@ -113,16 +294,126 @@ impl<'v> NodeBuilder<'v> {
             Keyword::Pattern => string::compile_pattern(c, &mut self.string, v),
             Keyword::Minimum => self.number.minimum = number::compile_bound(c, "minimum", v),
             Keyword::Maximum => self.number.maximum = number::compile_bound(c, "maximum", v),
-            Keyword::AnyOf => applicator::compile_any_of(c, &mut self.applicator, v),
-            Keyword::Annotation(a) => a.check(c, v),
+            Keyword::AnyOf => self.applicator.any_of = applicator::compile_list(c, "anyOf", v),
+            Keyword::AllOf => self.applicator.all_of = applicator::compile_list(c, "allOf", v),
+            Keyword::OneOf => self.applicator.one_of = applicator::compile_list(c, "oneOf", v),
+            Keyword::Not => self.applicator.not = Some(c.subschema_id(v)),
+            Keyword::If => self.applicator.if_ = Some(c.subschema_id(v)),
+            Keyword::Then => self.then_else.0 = Some(v),
+            Keyword::Else => self.then_else.1 = Some(v),
+            Keyword::DependentSchemas => self.object.dependent_schemas(c, v),
+            Keyword::DependentRequired => self.object.dependent_required(c, v),
+            Keyword::Dependencies => self.object.dependencies(c, v),
+            Keyword::PrefixItems => self.array.prefix_items(c, v),
+            Keyword::AdditionalItems => self.array.additional_items(c, v),
+            Keyword::Contains => self.array.contains(c, v),
+            Keyword::MinContains => {
+                self.array.contains_count.min = count::compile(c, "minContains", v)
+            }
+            Keyword::MaxContains => {
+                self.array.contains_count.max = count::compile(c, "maxContains", v)
+            }
+            Keyword::PatternProperties => self.object.pattern_properties(c, v),
+            Keyword::PropertyNames => self.object.property_names(c, v),
+            Keyword::UnevaluatedItems => self.array.unevaluated(c, v),
+            Keyword::UnevaluatedProperties => self.object.unevaluated(c, v),
+            Keyword::MultipleOf => number::compile_multiple_of(c, &mut self.number, v),
+            Keyword::ExclusiveMaximum => {
+                self.number.exclusive_maximum = number::compile_bound(c, "exclusiveMaximum", v)
+            }
+            Keyword::ExclusiveMinimum => {
+                self.number.exclusive_minimum = number::compile_bound(c, "exclusiveMinimum", v)
+            }
+            Keyword::UniqueItems => self.array.unique(c, v),
+            Keyword::MaxProperties => self.object.count.max = count::compile(c, "maxProperties", v),
+            Keyword::MinProperties => self.object.count.min = count::compile(c, "minProperties", v),
+            Keyword::Format => {
+                if let Some(rule) = format::compile(c, v) {
+                    if rule.format.applies_to_numbers() {
+                        self.number.format = Some(rule);
+                    } else {
+                        self.string.format = Some(rule);
+                    }
+                }
+            }
+            Keyword::Reference(r) => c.reference_keyword(self, r, v),
+            Keyword::Annotation(a) => {
+                a.check(c, v);
+                // Draft-07 lets the content keywords assert, and its suite expects it
+                // of base64 and JSON; draft 2020-12 makes them annotations only.
+                if c.is_full() && c.draft() == Draft::Draft7 {
+                    match (a, v) {
+                        (Annotation::ContentEncoding, Value::String(e)) if e == "base64" => {
+                            self.string.content.base64 = true
+                        }
+                        (Annotation::ContentMediaType, Value::String(m))
+                            if m == "application/json" =>
+                        {
+                            self.string.content.json = true
+                        }
+                        _ => {}
+                    }
+                }
+            }
         }
+    }
+
+    /// Adds a `$ref` target (beside other keywords: an `allOf` of one).
+    pub(crate) fn add_ref(&mut self, target: NodeId) {
+        let mut refs = std::mem::take(&mut self.applicator.refs).into_vec();
+        refs.push(target);
+        self.applicator.refs = refs.into_boxed_slice();
+    }
+
+    /// True when the builder holds no keyword that asserts anything (so a lone `$ref`
+    /// can stand for its target).
+    pub(crate) fn asserts_nothing(&self) -> bool {
+        self.types.is_none()
+            && self.choice.is_empty()
+            && self.object.is_empty()
+            && self.array.is_empty()
+            && self.string.is_empty()
+            && self.number.is_empty()
+            && self.applicator.is_empty()
+            && self.then_else == (None, None)
+    }
+
+    /// True when `unevaluatedProperties` or `unevaluatedItems` is present: the node
+    /// must gather its applicators' annotations before its own walk.
+    pub(crate) fn needs_annotations(&self) -> bool {
+        self.object.has_unevaluated() || self.array.has_unevaluated()
     }
 
     /// Builds the node (the compiler's pointer is back at the schema object): the
     /// deferred subschemas are compiled, each group that has keywords goes into its
     /// table, and a schema with no assertion at all is `Any`.
-    pub(crate) fn finish(self, c: &mut Compiler<'_>) -> Node {
+    pub(crate) fn finish(mut self, c: &mut Compiler<'_>) -> Node {
+        // `then` and `else` without `if` assert nothing (and are not compiled, as
+        // annotations would not be); beside `if` they are its branches.
+        if self.applicator.if_.is_some() {
+            if let Some(v) = self.then_else.0 {
+                c.enter("then");
+                self.applicator.then_ = Some(c.subschema_id(v));
+                c.leave();
+            }
+            if let Some(v) = self.then_else.1 {
+                c.enter("else");
+                self.applicator.else_ = Some(c.subschema_id(v));
+                c.leave();
+            }
+        } else {
+            for (keyword, v) in [("then", self.then_else.0), ("else", self.then_else.1)] {
+                if let Some(v) = v {
+                    // Still a schema: compiled for its problems, never applied.
+                    c.enter(keyword);
+                    c.subschema(v);
+                    c.leave();
+                }
+            }
+        }
         let object = (!self.object.is_empty()).then(|| self.object.finish(c));
+        let mut applicator = self.applicator;
+        applicator.count_alternatives(&c.prog);
         let prog = &mut c.prog;
         let mut node = Node::ANY;
         if let Some((mask, text)) = self.types {
@@ -145,8 +436,8 @@ impl<'v> NodeBuilder<'v> {
             node.choice = push(&mut prog.choices, self.choice);
             node.rereads = true;
         }
-        if !self.applicator.is_empty() {
-            node.applicator = push(&mut prog.applicators, self.applicator);
+        if !applicator.is_empty() {
+            node.applicator = push(&mut prog.applicators, applicator);
             node.rereads = true;
         }
         node

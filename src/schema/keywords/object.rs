@@ -1,19 +1,25 @@
-//! `properties`, `required` and `additionalProperties`: the members of an object. The
-//! walk reads each member once: its key is looked up among the property names, its
-//! value validated against that property's schema (or `additionalProperties`) as it is
-//! read, and which names were present is kept in a few bits for `required` and for
-//! refusing a duplicate key.
+//! `properties`, `required` and `additionalProperties`, and in the full profile
+//! `patternProperties`, `propertyNames`, `minProperties`, `maxProperties`,
+//! `dependentRequired`, `dependentSchemas`, draft-07's `dependencies` and
+//! `unevaluatedProperties`: the members of an object. The walk reads each member
+//! once: its key is looked up among the names the group knows, its value validated as
+//! it is read against the schemas that apply to it (a second one reads the value
+//! again), and which names were present is kept in a few bits for `required`, the
+//! dependencies and refusing a duplicate key.
 
 use crate::json::{
-    write_json_string, KeySet, NameTable, Reader, SyntaxError, SyntaxErrorKind, Value,
+    write_json_string, JsonStr, KeySet, NameTable, Reader, SyntaxError, SyntaxErrorKind, Value,
 };
 
+use super::super::bits::Bits;
 use super::super::compile::Compiler;
 use super::super::message::quoted;
 use super::super::path::Seg;
-use super::super::program::{Node, Program};
-use super::super::sink::{Member, Sink, Stop, W};
-use super::super::walk::{walk_value, Cx};
+use super::super::program::{Node, NodeId, Program};
+use super::super::sink::{Collect, FirstError, Member, Sink, Stop, W};
+use super::super::walk::{walk as walk_node, walk_value, Cx};
+use super::count::{self, Bounds};
+use super::string::Pattern;
 
 /// One name of `required`.
 pub(crate) struct Required {
@@ -26,13 +32,40 @@ pub(crate) struct Required {
 
 /// The object keywords of one schema, built finished by [`ObjectBuilder::finish`].
 pub(crate) struct ObjectGroup {
-    /// The names of `properties`, then the names only `required` lists, each with its
-    /// `properties` subschema (`None` for a name only `required` lists: such a
-    /// property is still "additional" for `additionalProperties`).
+    /// The names of `properties`, then the other names the group must know (only
+    /// `required` or the dependencies list them), each with its `properties`
+    /// subschema (`None` for the others: such a property is still "additional" for
+    /// `additionalProperties`).
     pub names: NameTable<Option<Node>>,
     /// The required names, in the author's order.
     pub required: Box<[Required]>,
     pub additional: Option<Node>,
+    /// The full profile's keywords, when the schema has any.
+    pub extra: Option<Box<ObjectExtra>>,
+}
+
+/// The object keywords only the full profile has.
+#[derive(Default)]
+pub(crate) struct ObjectExtra {
+    /// `patternProperties`.
+    pub patterns: Box<[(Pattern, Node)]>,
+    pub property_names: Option<Node>,
+    /// `minProperties` / `maxProperties`.
+    pub count: Bounds,
+    /// `dependentRequired` (or draft-07 `dependencies` with an array): when the name
+    /// at the first index is present, those at the others must be.
+    pub dependent_required: Box<[Dependency]>,
+    /// `dependentSchemas` (or draft-07 `dependencies` with a schema): when the name is
+    /// present, the whole object must validate against the schema.
+    pub dependent_schemas: Box<[(usize, NodeId)]>,
+    pub unevaluated: Option<Node>,
+}
+
+/// One entry of `dependentRequired`.
+pub(crate) struct Dependency {
+    pub keyword: &'static str,
+    pub trigger: usize,
+    pub required: Box<[usize]>,
 }
 
 /// The object keywords as they are read, before the group is built.
@@ -41,11 +74,62 @@ pub(crate) struct ObjectBuilder<'v> {
     properties: Option<&'v [(String, Value)]>,
     required: Option<&'v [Value]>,
     additional: Option<Node>,
+    patterns: Option<&'v [(String, Value)]>,
+    property_names: Option<Node>,
+    pub count: Bounds,
+    dependent_required: Vec<(&'static str, &'v str, Vec<&'v str>)>,
+    dependent_schemas: Vec<(&'v str, NodeId)>,
+    unevaluated: Option<Node>,
+}
+
+const MUST_BE_NAMES: &str = "must be an array of strings";
+
+/// The strings of `v`, an array of distinct strings, or `None` after recording a
+/// problem (`keyword` names what `v` is, e.g. `"required"`).
+fn distinct_names<'v>(
+    c: &mut Compiler<'_>,
+    keyword: &str,
+    what: &str,
+    v: &'v Value,
+) -> Option<Vec<&'v str>> {
+    let Value::Array(names) = v else {
+        c.problem(keyword, format!("{what} {MUST_BE_NAMES}"));
+        return None;
+    };
+    let mut out: Vec<&str> = Vec::with_capacity(names.len());
+    for n in names {
+        let Value::String(s) = n else {
+            c.problem(keyword, format!("{what} {MUST_BE_NAMES}"));
+            return None;
+        };
+        if out.contains(&s.as_str()) {
+            c.problem(keyword, format!("{what} lists {} twice", quoted(s)));
+            return None;
+        }
+        out.push(s);
+    }
+    Some(out)
 }
 
 impl<'v> ObjectBuilder<'v> {
     pub(crate) fn is_empty(&self) -> bool {
-        self.properties.is_none() && self.required.is_none() && self.additional.is_none()
+        self.properties.is_none()
+            && self.required.is_none()
+            && self.additional.is_none()
+            && !self.has_extra()
+    }
+
+    pub(crate) fn has_unevaluated(&self) -> bool {
+        self.unevaluated.is_some()
+    }
+
+    fn has_extra(&self) -> bool {
+        self.patterns.is_some()
+            || self.property_names.is_some()
+            || !self.count.is_empty()
+            || !self.dependent_required.is_empty()
+            || !self.dependent_schemas.is_empty()
+            || self.unevaluated.is_some()
     }
 
     /// `properties`: its subschemas are compiled by [`ObjectBuilder::finish`], after
@@ -59,35 +143,92 @@ impl<'v> ObjectBuilder<'v> {
     }
 
     pub(crate) fn required(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
-        const MUST_BE: &str = "\"required\" must be an array of strings";
-        let Value::Array(names) = v else {
-            c.problem("required", MUST_BE);
-            return;
-        };
-        for (i, n) in names.iter().enumerate() {
-            let Value::String(s) = n else {
-                c.problem("required", MUST_BE);
-                return;
-            };
-            if names[..i]
-                .iter()
-                .any(|m| matches!(m, Value::String(t) if t == s))
-            {
-                c.problem(
-                    "required",
-                    format!("\"required\" lists {} twice", quoted(s)),
-                );
-                return;
-            }
+        if distinct_names(c, "required", "\"required\"", v).is_some() {
+            let Value::Array(names) = v else { return };
+            self.required = Some(names);
         }
-        self.required = Some(names);
     }
 
     pub(crate) fn additional(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
         self.additional = Some(c.subschema(v));
     }
 
-    /// Compiles the properties' subschemas and builds the group.
+    pub(crate) fn pattern_properties(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+        match v {
+            Value::Object(m) => self.patterns = Some(m),
+            _ => c.problem(
+                "patternProperties",
+                "\"patternProperties\" must be an object",
+            ),
+        }
+    }
+
+    pub(crate) fn property_names(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+        self.property_names = Some(c.subschema(v));
+    }
+
+    pub(crate) fn unevaluated(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+        self.unevaluated = Some(c.subschema(v));
+    }
+
+    /// `dependentRequired`: an object of arrays of distinct names.
+    pub(crate) fn dependent_required(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+        let Value::Object(m) = v else {
+            c.problem(
+                "dependentRequired",
+                "\"dependentRequired\" must be an object",
+            );
+            return;
+        };
+        for (trigger, names) in m {
+            c.enter(trigger);
+            let what = format!("\"dependentRequired\" of {}", quoted(trigger));
+            if let Some(names) = distinct_names(c, "dependentRequired", &what, names) {
+                self.dependent_required
+                    .push(("dependentRequired", trigger, names));
+            }
+            c.leave();
+        }
+    }
+
+    /// `dependentSchemas`: an object of schemas.
+    pub(crate) fn dependent_schemas(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+        let Value::Object(m) = v else {
+            c.problem("dependentSchemas", "\"dependentSchemas\" must be an object");
+            return;
+        };
+        for (trigger, schema) in m {
+            c.enter(trigger);
+            let id = c.subschema_id(schema);
+            self.dependent_schemas.push((trigger, id));
+            c.leave();
+        }
+    }
+
+    /// Draft-07's `dependencies`: per name, an array (as `dependentRequired`) or a
+    /// schema (as `dependentSchemas`).
+    pub(crate) fn dependencies(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+        let Value::Object(m) = v else {
+            c.problem("dependencies", "\"dependencies\" must be an object");
+            return;
+        };
+        for (trigger, dep) in m {
+            c.enter(trigger);
+            if matches!(dep, Value::Array(_)) {
+                let what = format!("\"dependencies\" of {}", quoted(trigger));
+                if let Some(names) = distinct_names(c, "dependencies", &what, dep) {
+                    self.dependent_required
+                        .push(("dependencies", trigger, names));
+                }
+            } else {
+                let id = c.subschema_id(dep);
+                self.dependent_schemas.push((trigger, id));
+            }
+            c.leave();
+        }
+    }
+
+    /// Compiles the deferred subschemas and builds the group.
     pub(crate) fn finish(self, c: &mut Compiler<'_>) -> ObjectGroup {
         let mut names: Vec<&str> = Vec::new();
         let mut nodes: Vec<Option<Node>> = Vec::new();
@@ -101,10 +242,9 @@ impl<'v> ObjectBuilder<'v> {
             }
             c.leave();
         }
-        let mut required = Vec::new();
-        for n in self.required.into_iter().flatten() {
-            let Value::String(name) = n else { continue };
-            let index = match names.iter().position(|p| p == name) {
+        // Every other name the group must know about is looked up like a property.
+        let mut index_of =
+            |name: &'v str, names: &mut Vec<&'v str>| match names.iter().position(|p| *p == name) {
                 Some(i) => i,
                 None => {
                     names.push(name);
@@ -112,21 +252,64 @@ impl<'v> ObjectBuilder<'v> {
                     names.len() - 1
                 }
             };
+        let mut required = Vec::new();
+        for n in self.required.into_iter().flatten() {
+            let Value::String(name) = n else { continue };
+            let index = index_of(name, &mut names);
             let mut message = String::from("missing required property ");
             write_json_string(&mut message, name);
             required.push(Required { index, message });
         }
+        let extra = self.has_extra().then(|| {
+            let dependent_required = self
+                .dependent_required
+                .iter()
+                .map(|(keyword, trigger, deps)| Dependency {
+                    keyword,
+                    trigger: index_of(trigger, &mut names),
+                    required: deps.iter().map(|d| index_of(d, &mut names)).collect(),
+                })
+                .collect();
+            let dependent_schemas = self
+                .dependent_schemas
+                .iter()
+                .map(|&(trigger, id)| (index_of(trigger, &mut names), id))
+                .collect();
+            let mut patterns = Vec::new();
+            if let Some(m) = self.patterns {
+                c.enter("patternProperties");
+                for (src, sub) in m {
+                    c.enter(src);
+                    let pattern = Pattern::compile(c, "patternProperties", src);
+                    let node = c.subschema(sub);
+                    if let Some(p) = pattern {
+                        patterns.push((p, node));
+                    }
+                    c.leave();
+                }
+                c.leave();
+            }
+            Box::new(ObjectExtra {
+                patterns: patterns.into_boxed_slice(),
+                property_names: self.property_names,
+                count: self.count,
+                dependent_required,
+                dependent_schemas,
+                unevaluated: self.unevaluated,
+            })
+        });
         ObjectGroup {
             names: NameTable::new(names.into_iter().zip(nodes)),
             required: required.into_boxed_slice(),
             additional: self.additional,
+            extra,
         }
     }
 }
 
-/// Which known properties an object had: their duplicate check and the `required`
-/// check. Two kinds, chosen per object so that the common one costs a word and no
-/// dispatch: [`u64`] bits for up to 64 properties, [`Seen`] beyond.
+/// Which known names an object had: their duplicate check, `required` and the
+/// dependencies. Two kinds, chosen per object so that the common one costs a word and
+/// no dispatch: [`u64`] bits for up to 64 names, [`Seen`] beyond.
 trait Marks {
     fn with_room(n: usize) -> Self;
     /// Marks `i`; false when it was already marked (a duplicate key).
@@ -152,7 +335,7 @@ impl Marks for u64 {
     }
 }
 
-/// Marks for more than 64 properties, without allocating for up to 256.
+/// Marks for more than 64 names, without allocating for up to 256.
 enum Seen {
     Wide([u64; 4]),
     Heap(Vec<bool>),
@@ -179,15 +362,20 @@ impl Marks for Seen {
     }
 }
 
-/// Walks the object at the cursor (whose type is already checked) against `o`.
+/// Walks the object at the cursor (whose type is already checked, and which starts
+/// at `start`) against `o`.
 #[inline(always)]
 pub(crate) fn walk<'a, S: Sink<'a>>(
     cx: &mut Cx<'_>,
     o: &ObjectGroup,
     r: &mut Reader<'a>,
+    start: usize,
     depth: usize,
     sink: &mut S,
 ) -> W {
+    if let Some(extra) = &o.extra {
+        return walk_full(cx, o, extra, r, start, depth, sink);
+    }
     if o.names.len() <= 64 {
         walk_members::<S, u64>(cx, o, r, depth, sink)
     } else {
@@ -196,6 +384,47 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
 }
 
 const UNEXPECTED: &str = "unexpected property ";
+
+/// A member's key, and the name it is among the group's (its index and its
+/// `properties` subschema), if it is one.
+type MemberKey<'a, 'o> = (JsonStr<'a>, Option<(usize, &'o Option<Node>)>);
+
+/// Reads a member's key: recognized among the group's names from its bytes, or read
+/// and looked up.
+#[inline(always)]
+fn read_member_key<'a, 'o>(
+    o: &'o ObjectGroup,
+    r: &mut Reader<'a>,
+) -> Result<MemberKey<'a, 'o>, Stop> {
+    Ok(match r.read_known_key(&o.names) {
+        Some(known) => {
+            let (key, i, node) = known?;
+            (key, Some((i, node)))
+        }
+        None => {
+            let key = r.read_key_unchecked()?;
+            (key, o.names.find(&key))
+        }
+    })
+}
+
+/// The duplicate-key error, at the second key's opening quote.
+#[cold]
+fn duplicate(r: &Reader<'_>, key: JsonStr<'_>) -> Stop {
+    Stop::Syntax(SyntaxError::new(
+        SyntaxErrorKind::DuplicateKey,
+        r.quote_before(key.raw()),
+    ))
+}
+
+/// `unexpected property "x"` at the object, pointing at the member.
+fn unexpected<'a, S: Sink<'a>>(keyword: &'static str, key: JsonStr<'a>, sink: &mut S) -> W {
+    let capacity = UNEXPECTED.len() + key.raw().len() + 2;
+    sink.report(keyword, Member::Key(key), capacity, |m| {
+        m.push_str(UNEXPECTED);
+        write_json_string(m, &key.to_cow());
+    })
+}
 
 fn walk_members<'a, S: Sink<'a>, M: Marks>(
     cx: &mut Cx<'_>,
@@ -210,26 +439,14 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
     let mut others: Option<KeySet<'a>> = None;
     if r.begin_object(depth)? {
         loop {
-            let (key, found) = match r.read_known_key(&o.names) {
-                Some(known) => {
-                    let (key, i, node) = known?;
-                    (key, Some((i, node)))
-                }
-                None => {
-                    let key = r.read_key_unchecked()?;
-                    (key, o.names.find(&key))
-                }
-            };
+            let (key, found) = read_member_key(o, r)?;
             let fresh = match found {
                 // A known name: the seen bits are its duplicate check.
                 Some((i, _)) => seen.set(i),
                 None => others.get_or_insert_with(KeySet::new).insert(key),
             };
             if !fresh {
-                return Err(Stop::Syntax(SyntaxError::new(
-                    SyntaxErrorKind::DuplicateKey,
-                    r.quote_before(key.raw()),
-                )));
+                return Err(duplicate(r, key));
             }
             let (node, additional) = match found.and_then(|(_, node)| node.as_ref()) {
                 Some(node) => (Some(node), false),
@@ -239,11 +456,7 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
                 None => r.skip_value(depth + 1)?,
                 Some(node) if additional && Program::is_never(node) => {
                     r.peek_kind()?;
-                    let capacity = UNEXPECTED.len() + key.raw().len() + 2;
-                    sink.report("additionalProperties", Member::Key(key), capacity, |m| {
-                        m.push_str(UNEXPECTED);
-                        write_json_string(m, &key.to_cow());
-                    })?;
+                    unexpected("additionalProperties", key, sink)?;
                     r.skip_value(depth + 1)?;
                 }
                 Some(node) => {
@@ -257,6 +470,10 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
             }
         }
     }
+    check_required(o, &seen, sink)
+}
+
+fn check_required<'a, S: Sink<'a>>(o: &ObjectGroup, seen: &impl Marks, sink: &mut S) -> W {
     for required in o.required.iter() {
         if !seen.get(required.index) {
             let name = o.names.name(required.index);
@@ -267,4 +484,237 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
         }
     }
     Ok(())
+}
+
+/// The member loop with the full profile's keywords: several schemas may apply to one
+/// value (a property and matching patterns), the key itself may be checked, and what
+/// no keyword evaluated goes to `unevaluatedProperties`.
+#[inline(never)]
+fn walk_full<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
+    o: &ObjectGroup,
+    extra: &ObjectExtra,
+    r: &mut Reader<'a>,
+    start: usize,
+    depth: usize,
+    sink: &mut S,
+) -> W {
+    let prog = cx.prog;
+    // What the in-place applicators evaluated, when unevaluatedProperties needs it:
+    // computed before the walk by the special node that carries this group.
+    let evaluated = if extra.unevaluated.is_some() {
+        cx.take_evaluated(start)
+    } else {
+        None
+    };
+    let mut seen = Seen::with_room(o.names.len());
+    let mut others: Option<KeySet<'a>> = None;
+    let mut count: u64 = 0;
+    if r.begin_object(depth)? {
+        loop {
+            let ordinal = count as usize;
+            count += 1;
+            let (key, found) = read_member_key(o, r)?;
+            let fresh = match found {
+                Some((i, _)) => seen.set(i),
+                None => others.get_or_insert_with(KeySet::new).insert(key),
+            };
+            if !fresh {
+                return Err(duplicate(r, key));
+            }
+            if let Some(names) = &extra.property_names {
+                check_name(cx, names, r, key, depth + 1, sink)?;
+            }
+            let mut value = MemberValue {
+                key,
+                start: r.pos_after_ws(),
+                read: false,
+                depth: depth + 1,
+            };
+            let named = found.and_then(|(_, node)| node.as_ref());
+            if let Some(node) = named {
+                value.apply(cx, node, r, sink)?;
+            }
+            let mut matched = named.is_some();
+            for (pattern, node) in extra.patterns.iter() {
+                if pattern.is_match(key) {
+                    matched = true;
+                    value.apply(cx, node, r, sink)?;
+                }
+            }
+            if !matched {
+                let by_applicators = evaluated.as_ref().is_some_and(|e| e.get(ordinal));
+                match (&o.additional, &extra.unevaluated) {
+                    (Some(node), _) if Program::is_never(node) => {
+                        r.peek_kind()?;
+                        unexpected("additionalProperties", key, sink)?;
+                    }
+                    (Some(node), _) => value.apply(cx, node, r, sink)?,
+                    (None, Some(node)) if !by_applicators => {
+                        if Program::is_never(node) {
+                            r.peek_kind()?;
+                            unexpected("unevaluatedProperties", key, sink)?;
+                        } else {
+                            value.apply(cx, node, r, sink)?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if !value.read {
+                r.skip_value(depth + 1)?;
+            }
+            if !r.next_member()? {
+                break;
+            }
+        }
+    }
+    check_required(o, &seen, sink)?;
+    for dep in extra.dependent_required.iter() {
+        if !seen.get(dep.trigger) {
+            continue;
+        }
+        let trigger = o.names.name(dep.trigger);
+        for &i in dep.required.iter() {
+            if !seen.get(i) {
+                let name = o.names.name(i);
+                report_dependency(dep.keyword, name, trigger, sink)?;
+            }
+        }
+    }
+    if !extra.count.is_empty() {
+        count::check(
+            sink,
+            count,
+            &extra.count,
+            ("minProperties", "maxProperties"),
+            ("property", "properties"),
+        )?;
+    }
+    for &(trigger, id) in extra.dependent_schemas.iter() {
+        if seen.get(trigger) {
+            walk_node(cx, prog.node(id), &mut r.at(start), depth, sink)?;
+        }
+    }
+    Ok(())
+}
+
+/// A member's value that several schemas may apply to: the first reads it with the
+/// walk's reader, the others read it again from where it starts.
+struct MemberValue<'a> {
+    key: JsonStr<'a>,
+    start: usize,
+    read: bool,
+    depth: usize,
+}
+
+impl<'a> MemberValue<'a> {
+    fn apply<S: Sink<'a>>(
+        &mut self,
+        cx: &mut Cx<'_>,
+        node: &Node,
+        r: &mut Reader<'a>,
+        sink: &mut S,
+    ) -> W {
+        sink.push(Seg::Key(self.key));
+        let outcome = if self.read {
+            walk_node(cx, node, &mut r.at(self.start), self.depth, sink)
+        } else {
+            self.read = true;
+            walk_value(cx, node, r, self.depth, sink)
+        };
+        sink.pop();
+        outcome
+    }
+}
+
+/// `property "card_cvc" is required when "card_number" is present`.
+fn report_dependency<'a, S: Sink<'a>>(
+    keyword: &'static str,
+    name: &str,
+    trigger: &str,
+    sink: &mut S,
+) -> W {
+    const PROPERTY: &str = "property ";
+    const WHEN: &str = " is required when ";
+    const PRESENT: &str = " is present";
+    let capacity = PROPERTY.len() + name.len() + WHEN.len() + trigger.len() + PRESENT.len() + 4;
+    sink.report(keyword, Member::Name(name), capacity, |m| {
+        m.push_str(PROPERTY);
+        write_json_string(m, name);
+        m.push_str(WHEN);
+        write_json_string(m, trigger);
+        m.push_str(PRESENT);
+    })
+}
+
+/// `propertyNames`: the key, as a string, against its schema. A violation is reported
+/// at the object, pointing at the member: `property name "Foo": <why>`.
+fn check_name<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
+    names: &Node,
+    r: &Reader<'a>,
+    key: JsonStr<'a>,
+    depth: usize,
+    sink: &mut S,
+) -> W {
+    let at = r.quote_before(key.raw());
+    if walk_node(cx, names, &mut r.at(at), depth, &mut FirstError).is_ok() {
+        return Ok(());
+    }
+    if !S::COLLECT {
+        return Err(Stop::Invalid);
+    }
+    let mut inner = Collect::new();
+    let _ = walk_node(cx, names, &mut r.at(at), depth, &mut inner);
+    super::super::sort_errors(&mut inner.errors);
+    const PREFIX: &str = "property name ";
+    for e in inner.errors {
+        let capacity = PREFIX.len() + key.raw().len() + 4 + e.message.len();
+        sink.report("propertyNames", Member::Key(key), capacity, |m| {
+            m.push_str(PREFIX);
+            write_json_string(m, &key.to_cow());
+            m.push_str(": ");
+            m.push_str(&e.message);
+        })?;
+    }
+    Ok(())
+}
+
+/// The members of the object at `start` that `o`'s own keywords evaluate, when the
+/// object is valid against them: a property's name, a matching pattern, and, past
+/// those, `additionalProperties` or `unevaluatedProperties` (which then evaluated every
+/// other member). For the annotations `unevaluatedProperties` reads.
+pub(crate) fn evaluated_members(
+    o: &ObjectGroup,
+    r: &Reader<'_>,
+    start: usize,
+    depth: usize,
+    out: &mut Bits,
+) {
+    let mut r = r.at(start);
+    let Ok(true) = r.begin_object(depth) else {
+        return;
+    };
+    let extra = o.extra.as_deref();
+    let mut ordinal = 0usize;
+    loop {
+        let Ok(key) = r.read_key_unchecked() else {
+            return;
+        };
+        let named = o.names.find(&key).is_some_and(|(_, node)| node.is_some());
+        let patterned = extra.is_some_and(|e| e.patterns.iter().any(|(p, _)| p.is_match(key)));
+        let rest = o.additional.is_some() || extra.is_some_and(|e| e.unevaluated.is_some());
+        if named || patterned || rest {
+            out.set(ordinal);
+        }
+        ordinal += 1;
+        if r.skip_value(depth + 1).is_err() {
+            return;
+        }
+        match r.next_member() {
+            Ok(true) => {}
+            _ => return,
+        }
+    }
 }

@@ -1,5 +1,6 @@
-//! `minLength`, `maxLength` (in Unicode code points: `"héllo"` is 5) and `pattern` (an
-//! ECMA-262 regex that must match somewhere in the string).
+//! `minLength`, `maxLength` (in Unicode code points: `"héllo"` is 5), `pattern` (an
+//! ECMA-262 regex that must match somewhere in the string) and, in the full profile,
+//! the string formats (see [`super::format`]).
 
 use crate::json::{write_json_string, JsonStr, Value};
 
@@ -8,6 +9,7 @@ use super::super::message::{push_value, quoted, quoted_len};
 use super::super::pattern::{compile_matcher, Matcher};
 use super::super::sink::{Member, Sink, W};
 use super::count::{self, Bounds};
+use super::format::{report_format, FormatRule};
 
 /// A compiled `pattern`.
 pub(crate) struct Pattern {
@@ -50,11 +52,26 @@ impl Pattern {
 pub(crate) struct StringGroup {
     pub length: Bounds,
     pub pattern: Option<Pattern>,
+    pub format: Option<FormatRule>,
+    /// Draft-07's content assertions.
+    pub content: Content,
+}
+
+/// Draft-07's `contentEncoding: "base64"` and `contentMediaType: "application/json"`,
+/// which that draft lets a validator assert: the string is base64, and (decoded, when
+/// it is) a JSON document.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Content {
+    pub base64: bool,
+    pub json: bool,
 }
 
 impl StringGroup {
     pub(crate) fn is_empty(&self) -> bool {
-        self.length.is_empty() && self.pattern.is_none()
+        self.length.is_empty()
+            && self.pattern.is_none()
+            && self.format.is_none()
+            && self.content == Content::default()
     }
 }
 
@@ -96,5 +113,101 @@ pub(crate) fn check<'a, S: Sink<'a>>(
             })?;
         }
     }
+    if g.content != Content::default() {
+        check_content(g.content, s, span, sink)?;
+    }
+    if let Some(f) = &g.format {
+        let valid = match s.as_plain_str() {
+            Some(plain) => f.format.is_valid_str(plain),
+            None => f.format.is_valid_str(&s.to_cow()),
+        };
+        if !valid {
+            report_format(sink, span, f)?;
+        }
+    }
     Ok(())
+}
+
+/// Draft-07's content assertions on the string `s` (token `span`).
+#[cold]
+fn check_content<'a, S: Sink<'a>>(
+    content: Content,
+    s: JsonStr<'a>,
+    span: &[u8],
+    sink: &mut S,
+) -> W {
+    let text = s.to_cow();
+    let decoded;
+    let document: &[u8] = if content.base64 {
+        match decode_base64(text.as_bytes()) {
+            Some(bytes) => {
+                decoded = bytes;
+                &decoded
+            }
+            None => return report_content(sink, "contentEncoding", span, "valid base64"),
+        }
+    } else {
+        text.as_bytes()
+    };
+    if content.json && crate::json::Value::parse(document, 128).is_err() {
+        return report_content(
+            sink,
+            "contentMediaType",
+            span,
+            "a valid application/json document",
+        );
+    }
+    Ok(())
+}
+
+fn report_content<'a, S: Sink<'a>>(
+    sink: &mut S,
+    keyword: &'static str,
+    span: &[u8],
+    what: &str,
+) -> W {
+    const IS_NOT: &str = " is not ";
+    sink.report(
+        keyword,
+        Member::None,
+        quoted_len(span.len()) + IS_NOT.len() + what.len(),
+        |m| {
+            push_value(m, span);
+            m.push_str(IS_NOT);
+            m.push_str(what);
+        },
+    )
+}
+
+/// RFC 4648 section 4 base64 (standard alphabet, `=` padding to a multiple of four).
+fn decode_base64(text: &[u8]) -> Option<Vec<u8>> {
+    if text.len() % 4 != 0 {
+        return None;
+    }
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    for (i, quad) in text.chunks(4).enumerate() {
+        let last = i == text.len() / 4 - 1;
+        let pad = quad.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 || (pad > 0 && !last) {
+            return None;
+        }
+        let mut n = 0u32;
+        for &c in &quad[..4 - pad] {
+            n = (n << 6) | value(c)?;
+        }
+        n <<= 6 * pad as u32;
+        let bytes = n.to_be_bytes();
+        out.extend_from_slice(&bytes[1..4 - pad]);
+    }
+    Some(out)
 }

@@ -73,7 +73,7 @@ impl FixedPattern {
             if matches!(b.get(i), Some(b'?' | b'*' | b'+' | b'{')) {
                 return None;
             }
-            sets.extend(std::iter::repeat(set).take(count));
+            sets.extend(std::iter::repeat_n(set, count));
         }
         (sets.len() <= 256).then(|| FixedPattern {
             #[cfg(target_arch = "x86_64")]

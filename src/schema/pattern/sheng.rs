@@ -72,10 +72,13 @@ impl Sheng {
         let mut row = _mm_set1_epi8(self.start as i8);
         let mut i = 0;
         while let Some(chunk) = super::ascii_chunk(bytes, i) {
-            row = self.steps(
-                row,
-                u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8])),
-            );
+            // SAFETY: `steps` needs SSSE3, which this function's own contract provides.
+            row = unsafe {
+                self.steps(
+                    row,
+                    u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8])),
+                )
+            };
             i += 8;
         }
         // Fewer than eight left (eight or more: a run with a non-ASCII byte, for `finish`).
@@ -92,7 +95,8 @@ impl Sheng {
             };
             let pad = HIGH << (8 * rest);
             if word & HIGH == 0 {
-                row = self.steps(row, word | pad);
+                // SAFETY: as above, SSSE3 is this function's contract.
+                row = unsafe { self.steps(row, word | pad) };
                 i = bytes.len();
             }
         }

@@ -1,5 +1,6 @@
-//! The unknown-tool refusal: the list of available names and, when one is close to
-//! what the model asked for, a `did you mean` that it can act on in one round trip.
+//! Near misses: the list of available names an unknown-tool refusal shows and, when
+//! one name is close to what was asked for, a `did you mean` that can be acted on in
+//! one round trip (for an unknown tool, and for an unknown schema keyword).
 
 /// How many names the refusal lists before `... (N more)`: enough for any prompt
 /// a model can use, bounded so 10,000 tools do not flood its context.
@@ -67,7 +68,7 @@ where
                 None => continue,
             }
         };
-        if best.map_or(true, |(s, _)| score < s) {
+        if best.is_none_or(|(s, _)| score < s) {
             best = Some((score, name));
         }
     }
