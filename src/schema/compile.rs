@@ -41,6 +41,10 @@ pub(crate) struct Compiler<'a> {
     pending: Vec<(NodeId, String)>,
     /// Full profile: each node's location, for the problems the last checks find.
     pointers: Vec<String>,
+    /// Full profile: the node being compiled, innermost last.
+    current: Vec<NodeId>,
+    /// Full profile: (node, node it contains or refers to), for finding recursion.
+    edges: Vec<(NodeId, NodeId)>,
 }
 
 impl<'a> Compiler<'a> {
@@ -56,6 +60,8 @@ impl<'a> Compiler<'a> {
             located: HashMap::new(),
             pending: Vec::new(),
             pointers: Vec::new(),
+            current: Vec::new(),
+            edges: Vec::new(),
         }
     }
 
@@ -128,7 +134,7 @@ impl<'a> Compiler<'a> {
                 continue;
             };
             let saved = std::mem::replace(&mut self.ptr, pointer);
-            let node = self.node(target);
+            let node = self.node_of(id, target);
             self.prog.nodes[id as usize] = node;
             self.ptr = saved;
         }
@@ -146,21 +152,41 @@ impl<'a> Compiler<'a> {
     pub(crate) fn subschema_id(&mut self, v: &Value) -> NodeId {
         if self.full() {
             if let Some(&id) = self.located.get(&self.ptr) {
+                self.edge_to(id);
                 // Compiled (or queued) already, through a reference.
                 if let Some(i) = self.pending.iter().position(|&(p, _)| p == id) {
                     self.pending.swap_remove(i);
                 } else {
                     return id;
                 }
-                let node = self.node(v);
+                let node = self.node_of(id, v);
                 self.prog.nodes[id as usize] = node;
                 return id;
             }
         }
         let id = self.reserve();
-        let node = self.node(v);
+        self.edge_to(id);
+        let node = self.node_of(id, v);
         self.prog.nodes[id as usize] = node;
         id
+    }
+
+    /// The node of the schema `v`, which will be node `id`.
+    fn node_of(&mut self, id: NodeId, v: &Value) -> Node {
+        if !self.full() {
+            return self.node(v);
+        }
+        self.current.push(id);
+        let node = self.node(v);
+        self.current.pop();
+        node
+    }
+
+    /// Records that the node being compiled contains or refers to node `id`.
+    fn edge_to(&mut self, id: NodeId) {
+        if let Some(&from) = self.current.last() {
+            self.edges.push((from, id));
+        }
     }
 
     /// A new node id for the current location (its node filled in later).
@@ -289,6 +315,7 @@ impl<'a> Compiler<'a> {
             let inner = self.prog.nodes.len() as NodeId;
             self.prog.nodes.push(node);
             self.pointers.push(self.ptr.clone());
+            self.edge_to(inner);
             return self.prog.special(SpecialKind::Annotations, inner);
         }
         node
@@ -366,6 +393,7 @@ impl<'a> Compiler<'a> {
             return None;
         };
         if let Some(&id) = self.located.get(&pointer) {
+            self.edge_to(id);
             return Some(id);
         }
         if pointer_get(self.root, &pointer).is_none() {
@@ -378,6 +406,7 @@ impl<'a> Compiler<'a> {
         let saved = std::mem::replace(&mut self.ptr, pointer.clone());
         let id = self.reserve();
         self.ptr = saved;
+        self.edge_to(id);
         self.pending.push((id, pointer));
         Some(id)
     }
@@ -400,22 +429,30 @@ impl<'a> Compiler<'a> {
     }
 
     /// Replaces each node that only refers to another by that node, everywhere, and
-    /// refuses cycles that never step into the instance.
+    /// refuses cycles that never step into the instance. The targets of recursive
+    /// references, in a program whose applicators read values again, are wrapped so
+    /// that each (node, value) pair is walked once: without that, a recursion under
+    /// `anyOf` walks the same subtree once per branch per level, exponentially.
     fn link(&mut self, root: &mut Node) {
         let count = self.prog.nodes.len();
-        let is_alias = |prog: &Program, node: &Node| {
-            node.special && prog.special_of(node).kind == SpecialKind::Alias
+        let alias_of = |prog: &Program, node: &Node| {
+            (node.special && prog.special_of(node).kind == SpecialKind::Alias)
+                .then(|| prog.special_of(node).inner)
         };
         // The first node that is not an alias along each one's chain of aliases.
-        let mut finals: Vec<Node> = Vec::with_capacity(count);
+        let mut final_id: Vec<Option<NodeId>> = Vec::with_capacity(count);
         for id in 0..count {
-            let mut node = self.prog.nodes[id];
+            let mut at = id as NodeId;
             let mut steps = 0;
-            while is_alias(&self.prog, &node) && steps <= count {
-                node = *self.prog.node(self.prog.special_of(&node).inner);
+            while let Some(next) = alias_of(&self.prog, &self.prog.nodes[at as usize]) {
+                at = next;
                 steps += 1;
+                if steps > count {
+                    break;
+                }
             }
-            if is_alias(&self.prog, &node) {
+            let looped = alias_of(&self.prog, &self.prog.nodes[at as usize]).is_some();
+            if looped {
                 let ptr = self.pointers.get(id).cloned().unwrap_or_default();
                 self.problems.push(SchemaProblem {
                     pointer: ptr,
@@ -423,10 +460,45 @@ impl<'a> Compiler<'a> {
                     message: "the reference leads back to itself without applying to any value"
                         .into(),
                 });
-                node = Node::ANY;
             }
-            finals.push(node);
+            final_id.push((!looped).then_some(at));
         }
+        let rereads = self.prog.applicators.iter().any(|g| !g.is_empty())
+            || self
+                .prog
+                .specials
+                .iter()
+                .any(|s| s.kind == SpecialKind::Annotations);
+        if rereads {
+            let recursive = recursive_nodes(count, &self.edges);
+            let mut wrapped = vec![false; count];
+            for id in 0..count {
+                let Some(target) = alias_of(&self.prog, &self.prog.nodes[id]).and(final_id[id])
+                else {
+                    continue;
+                };
+                let t = target as usize;
+                if recursive[t] && !wrapped[t] {
+                    wrapped[t] = true;
+                    let inner = self.prog.nodes.len() as NodeId;
+                    let node = self.prog.nodes[t];
+                    self.prog.nodes.push(node);
+                    self.pointers
+                        .push(self.pointers.get(t).cloned().unwrap_or_default());
+                    self.prog.nodes[t] = self.prog.special(SpecialKind::Memo, inner);
+                }
+            }
+            if wrapped[0] {
+                *root = self.prog.nodes[0];
+            }
+        }
+        let mut finals: Vec<Node> = (0..count)
+            .map(|id| match final_id[id] {
+                Some(t) => self.prog.nodes[t as usize],
+                None => Node::ANY,
+            })
+            .collect();
+        finals.extend_from_slice(&self.prog.nodes[count..]);
         let specials = self.prog.specials.clone();
         let fix = |node: &mut Node| {
             if node.special && specials[node.applicator as usize].kind == SpecialKind::Alias {
@@ -500,6 +572,76 @@ impl<'a> Compiler<'a> {
         }
         out
     }
+}
+
+/// Which nodes lie on a cycle of `edges` (a recursion): Tarjan's strongly connected
+/// components, iteratively, so a deep schema cannot exhaust the stack.
+fn recursive_nodes(count: usize, edges: &[(NodeId, NodeId)]) -> Vec<bool> {
+    let mut adjacency: Vec<Vec<NodeId>> = vec![Vec::new(); count];
+    for &(a, b) in edges {
+        if (a as usize) < count && (b as usize) < count {
+            adjacency[a as usize].push(b);
+        }
+    }
+    const UNSEEN: usize = usize::MAX;
+    let mut index = vec![UNSEEN; count];
+    let mut low = vec![0usize; count];
+    let mut on_stack = vec![false; count];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut recursive = vec![false; count];
+    let mut next_index = 0;
+    for start in 0..count {
+        if index[start] != UNSEEN {
+            continue;
+        }
+        // (node, next edge to look at)
+        let mut calls: Vec<(usize, usize)> = vec![(start, 0)];
+        index[start] = next_index;
+        low[start] = next_index;
+        next_index += 1;
+        stack.push(start);
+        on_stack[start] = true;
+        while let Some(&mut (v, ref mut edge)) = calls.last_mut() {
+            if let Some(&w) = adjacency[v].get(*edge) {
+                *edge += 1;
+                let w = w as usize;
+                if w == v {
+                    recursive[v] = true;
+                }
+                if index[w] == UNSEEN {
+                    index[w] = next_index;
+                    low[w] = next_index;
+                    next_index += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    calls.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    for w in component {
+                        recursive[w] = true;
+                    }
+                }
+            }
+        }
+    }
+    recursive
 }
 
 /// The JSON pointer a reference inside the schema names (`#`, `#/$defs/a`), with its

@@ -173,7 +173,15 @@ fn hash_into(
 
 /// Whether the two well-formed values `a` and `b` (spans of instance text) are equal
 /// by value.
+#[cfg(test)]
+thread_local! {
+    /// Comparisons of two instance values, in tests.
+    pub(crate) static COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 pub(crate) fn same_value(a: &[u8], b: &[u8], depth: usize) -> bool {
+    #[cfg(test)]
+    COMPARISONS.with(|c| c.set(c.get() + 1));
     let (mut ra, mut rb) = (Reader::new(a, usize::MAX), Reader::new(b, usize::MAX));
     same_at(&mut ra, &mut rb, depth)
 }

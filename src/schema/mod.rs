@@ -17,6 +17,8 @@
 
 use std::fmt;
 
+#[cfg(test)]
+mod adversarial_tests;
 mod bits;
 mod compile;
 mod equal;

@@ -93,6 +93,9 @@ pub(crate) enum SpecialKind {
     /// A schema with `unevaluatedProperties` or `unevaluatedItems`: its applicators'
     /// annotations are gathered first, then the value is walked against it.
     Annotations,
+    /// The target of a recursive reference in a program whose applicators read values
+    /// again: the verdict of each (node, value) pair is kept, so it is walked once.
+    Memo,
 }
 
 /// A special node's work and the node it stands for.

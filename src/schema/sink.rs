@@ -51,7 +51,21 @@ pub(crate) trait Sink<'a> {
     ) -> W;
     /// The current path, for walking a branch again to explain a failure.
     fn path(&self) -> Vec<Seg<'a>>;
+    /// Where a collecting sink keeps the (node, position) pairs it has walked already,
+    /// with where each value ends (a recursive schema's memo; see `SpecialKind::Memo`).
+    fn walked(&mut self) -> Option<&mut Walked> {
+        None
+    }
+    /// True when a failed `anyOf`/`oneOf` should say what each branch wanted: in the
+    /// main collecting walk, not inside such an explanation (whose own nested failures
+    /// would each walk their branches again, level after level).
+    fn explains(&self) -> bool {
+        false
+    }
 }
+
+/// (node id, value position) → where the value ends.
+pub(crate) type Walked = std::collections::HashMap<(u32, u32), usize>;
 
 /// First-error mode: no paths, no messages, no allocation.
 pub(crate) struct FirstError;
@@ -81,6 +95,12 @@ impl<'a> Sink<'a> for FirstError {
 pub(crate) struct Collect<'a> {
     pub path: PathStack<'a>,
     pub errors: Vec<ValidationError>,
+    /// The recursive nodes already walked at a position: walking one again would only
+    /// report the same violations again.
+    /// Made on first use.
+    walked: Option<Walked>,
+    /// False in a sink that explains a failure (see [`Sink::explains`]).
+    explains: bool,
 }
 
 impl<'a> Collect<'a> {
@@ -88,14 +108,19 @@ impl<'a> Collect<'a> {
         Collect {
             path: PathStack::new(),
             errors: Vec::new(),
+            walked: None,
+            explains: true,
         }
     }
 
-    /// A sink whose path starts at `path` (to walk a branch again at the same place).
-    pub(crate) fn at(path: &[Seg<'a>]) -> Self {
+    /// A sink that explains a failure: its path starts at `path` (to walk a branch
+    /// again at the same place), and it does not explain failures of its own.
+    pub(crate) fn explaining(path: &[Seg<'a>]) -> Self {
         Collect {
             path: PathStack::from_slice(path),
             errors: Vec::new(),
+            walked: None,
+            explains: false,
         }
     }
 }
@@ -138,5 +163,11 @@ impl<'a> Sink<'a> for Collect<'a> {
     }
     fn path(&self) -> Vec<Seg<'a>> {
         self.path.as_slice().to_vec()
+    }
+    fn walked(&mut self) -> Option<&mut Walked> {
+        Some(self.walked.get_or_insert_with(Walked::new))
+    }
+    fn explains(&self) -> bool {
+        self.explains
     }
 }

@@ -19,6 +19,10 @@ pub(crate) struct Cx<'p> {
     /// What the in-place applicators evaluated in the value that starts at the
     /// position given, for the `unevaluated*` keyword about to walk it.
     evaluated: Option<(usize, Bits)>,
+    /// The verdicts of recursive nodes at a position, in first-error walks: where the
+    /// value ends when it passed, `None` when it failed.
+    /// Made on first use: a walk of a schema without recursion never pays for it.
+    verdicts: Option<std::collections::HashMap<(u32, u32), Option<usize>>>,
 }
 
 impl<'p> Cx<'p> {
@@ -26,6 +30,7 @@ impl<'p> Cx<'p> {
         Cx {
             prog,
             evaluated: None,
+            verdicts: None,
         }
     }
 
@@ -39,6 +44,12 @@ impl<'p> Cx<'p> {
             }
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Values walked against a node, in tests: the work the adversarial tests bound.
+    pub(crate) static VISITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Validates the value at the cursor against `node`, consuming it.
@@ -64,6 +75,8 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
+    #[cfg(test)]
+    VISITS.with(|v| v.set(v.get() + 1));
     let prog = cx.prog;
     let kind = r.peek_kind()?;
     let start = r.pos();
@@ -176,6 +189,7 @@ fn walk_special<'a, S: Sink<'a>>(
     let inner = prog.node(special.inner);
     match special.kind {
         SpecialKind::Alias => {}
+        SpecialKind::Memo => return walk_memo(cx, special.inner, r, start, depth, sink),
         SpecialKind::Annotations => {
             let target = match r.peek_kind()? {
                 Kind::Object => Some(Target::Members),
@@ -189,4 +203,53 @@ fn walk_special<'a, S: Sink<'a>>(
         }
     }
     walk_value(cx, inner, r, depth, sink)
+}
+
+/// A recursive node: each (node, position) pair is walked once. A first-error walk
+/// keeps the verdict (and where a passing value ends, to move past it at once); a
+/// collecting walk keeps which pairs it has walked, whose violations are already
+/// reported. So no schema can make the walk exponential: the work is at most the
+/// number of recursive nodes times the values, each walked once.
+fn walk_memo<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
+    inner: super::program::NodeId,
+    r: &mut Reader<'a>,
+    start: usize,
+    depth: usize,
+    sink: &mut S,
+) -> W {
+    let prog = cx.prog;
+    let key = (inner, start as u32);
+    let node = prog.node(inner);
+    if S::COLLECT {
+        if let Some(&end) = sink.walked().and_then(|w| w.get(&key)) {
+            r.seek(end);
+            return Ok(());
+        }
+        walk_value(cx, node, r, depth, sink)?;
+        let end = r.pos();
+        if let Some(w) = sink.walked() {
+            w.insert(key, end);
+        }
+        return Ok(());
+    }
+    match cx.verdicts.as_ref().and_then(|v| v.get(&key)) {
+        Some(&Some(end)) => {
+            r.seek(end);
+            Ok(())
+        }
+        Some(None) => Err(super::sink::Stop::Invalid),
+        None => {
+            let outcome = walk_value(cx, node, r, depth, sink);
+            let verdict = match &outcome {
+                Ok(()) => Some(r.pos()),
+                Err(super::sink::Stop::Invalid) => None,
+                Err(super::sink::Stop::Syntax(_)) => return outcome,
+            };
+            cx.verdicts
+                .get_or_insert_with(Default::default)
+                .insert(key, verdict);
+            outcome
+        }
+    }
 }

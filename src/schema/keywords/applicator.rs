@@ -194,17 +194,25 @@ fn explain<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
+    const NO_MATCH: &str = "does not match any schema in ";
     if !S::COLLECT {
         return sink.report(keyword, Member::None, 0, |_| {});
+    }
+    if !sink.explains() {
+        let capacity = NO_MATCH.len() + keyword.len();
+        return sink.report(keyword, Member::None, capacity, |m| {
+            m.push_str(NO_MATCH);
+            m.push_str(keyword);
+        });
     }
     let prog = cx.prog;
     let path: Vec<Seg<'a>> = sink.path();
     let here = render_path(&path);
-    let mut msg = String::from("does not match any schema in ");
+    let mut msg = String::from(NO_MATCH);
     msg.push_str(keyword);
     msg.push(':');
     for (i, &b) in branches.iter().enumerate() {
-        let mut c = Collect::at(&path);
+        let mut c = Collect::explaining(&path);
         let _ = walk(cx, prog.node(b), &mut r.at(start), depth, &mut c);
         sort_errors(&mut c.errors);
         if let Some(e) = c.errors.first() {

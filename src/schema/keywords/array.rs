@@ -277,7 +277,7 @@ fn walk_full<'a, S: Sink<'a>>(
         check_contains(matches, bounds, sink)?;
     }
     if extra.unique {
-        if let Some((i, j)) = first_equal_pair(r, &mut hashes, depth + 1) {
+        if let Some((i, j)) = first_equal_pair(r, &hashes, depth + 1) {
             report_equal(i, j, sink)?;
         }
     }
@@ -312,38 +312,41 @@ fn check_contains<'a, S: Sink<'a>>(matches: u64, bounds: &Bounds, sink: &mut S) 
     Ok(())
 }
 
-/// The first two elements (by the later one's index, then the earlier's) that are
-/// equal by value, found through their hashes: sorting by hash brings the candidates
-/// together, and only equal hashes are compared value by value.
+/// The first two elements (the earliest later one, with the first element it equals)
+/// that are equal by value, found through their hashes: sorting by hash brings the
+/// candidates together, and within a run of equal hashes each element is compared only
+/// with the distinct values seen before it in that run (nearly always one), so even
+/// 100,000 equal elements cost one comparison each, not their pairs.
 fn first_equal_pair(
     r: &Reader<'_>,
-    hashes: &mut [(u64, usize, usize)],
+    hashes: &[(u64, usize, usize)],
     depth: usize,
 ) -> Option<(usize, usize)> {
-    let mut indexed: Vec<(u64, usize, usize, usize)> = hashes
-        .iter()
-        .enumerate()
-        .map(|(i, &(h, s, e))| (h, i, s, e))
-        .collect();
-    indexed.sort_unstable();
+    let mut order: Vec<usize> = (0..hashes.len()).collect();
+    order.sort_unstable_by_key(|&i| (hashes[i].0, i));
+    let span = |i: usize| &r.input()[hashes[i].1..hashes[i].2];
     let mut best: Option<(usize, usize)> = None;
     let mut k = 0;
-    while k < indexed.len() {
+    while k < order.len() {
         let mut end = k + 1;
-        while end < indexed.len() && indexed[end].0 == indexed[k].0 {
+        while end < order.len() && hashes[order[end]].0 == hashes[order[k]].0 {
             end += 1;
         }
-        // A run of equal hashes (nearly always a single pair): compare within it.
-        for x in k..end {
-            for y in x + 1..end {
-                let (_, i, si, ei) = indexed[x];
-                let (_, j, sj, ej) = indexed[y];
-                if same_value(&r.input()[si..ei], &r.input()[sj..ej], depth) {
-                    let pair = (i.min(j), i.max(j));
-                    if best.is_none_or(|b| (pair.1, pair.0) < (b.1, b.0)) {
-                        best = Some(pair);
+        // The run in index order: the first element of each distinct value stays.
+        let mut distinct: Vec<usize> = Vec::new();
+        for &j in &order[k..end] {
+            match distinct
+                .iter()
+                .find(|&&i| same_value(span(i), span(j), depth))
+            {
+                Some(&i) => {
+                    if best.is_none_or(|(_, bj)| j < bj) {
+                        best = Some((i, j));
                     }
+                    // Later elements of this run are later than j: no better pair here.
+                    break;
                 }
+                None => distinct.push(j),
             }
         }
         k = end;
