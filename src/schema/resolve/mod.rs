@@ -33,9 +33,17 @@
 //!   subschemas (the suite points into `examples` and unknown keywords); an `$id` in
 //!   a schema reached only that way was not indexed and counts for nothing.
 //!
-//! Cost: indexing is one walk over each document; `resolve` is one hash lookup and a
-//! walk along the pointer. Nothing is parsed twice: the meta-schemas are parsed once
-//! per process, on the first reference that reaches one.
+//! - **The identifying keywords are checked here**, every problem at once: an `$id`,
+//!   `$anchor` or `$dynamicAnchor` that is not a string, not a URI reference or not
+//!   an anchor name, two resources with one URI, one anchor twice in a resource. A
+//!   problem inside a registered document refuses only the references that reach
+//!   it, so one set of registered resources can hold documents of both drafts.
+//!
+//! Cost: indexing is one walk over each document, on an explicit stack (depth costs
+//! heap, never thread stack); `resolve` is one hash lookup and a walk along the
+//! pointer; finding the resource of a location reads its tokens once. Nothing is
+//! parsed twice: the meta-schemas are parsed once per process, on the first
+//! reference that reaches one.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -68,8 +76,9 @@ pub(crate) type ResourceId = u32;
 /// The base URI of a schema document without `$id`.
 pub(crate) const DEFAULT_BASE: &str = "json-schema:///";
 
-/// A place in a document: an RFC 6901 JSON pointer (unescaped `~0`/`~1` form, as
-/// `push_pointer_token` writes it) into document `doc`.
+/// A place in a document: an RFC 6901 JSON pointer into document `doc`, its tokens
+/// escaped with `~0` and `~1` as `push_pointer_token` writes them (never
+/// percent-encoded: that belongs to a pointer inside a URI fragment).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Location {
     pub doc: DocId,
