@@ -328,9 +328,9 @@ impl Documents {
     /// toolgate does not implement, an anchor the resource lacks, a JSON pointer
     /// that leads nowhere or to a value that is not a schema.
     pub(crate) fn resolve(&self, from: &Location, reference: &str) -> Result<Location, String> {
-        let refused = |why: String| format!("unresolvable reference {}: {why}", quoted(reference));
-        let parts = uri::parse(reference)
-            .ok_or_else(|| format!("{} is not a valid URI reference", quoted(reference)))?;
+        let refused = |why: String| format!("cannot resolve {}: {why}", quoted(reference));
+        let parts =
+            uri::parse(reference).ok_or_else(|| refused("not a URI reference".to_owned()))?;
         let here = self.resource(from);
         let target = uri::resolve(&uri::split(self.view(here).uri), &parts);
         let key = target.normalized();
@@ -696,13 +696,13 @@ struct Indexer {
 }
 
 /// What claims a URI for a resource, for the message when another resource has it.
-enum Claim<'a> {
+enum Claim {
     /// The default base of a schema without `$id`.
     DefaultBase,
     /// The URI a document was registered under.
     Registered,
-    /// An `$id`, as written.
-    Id(&'a str),
+    /// An `$id`.
+    Id,
 }
 
 impl Indexer {
@@ -771,13 +771,7 @@ impl Indexer {
             // A registered document keeps its registered URI beside its `$id`; the
             // default base names the schema only when it has no `$id`.
             match own_uri {
-                Some(own) => {
-                    let id = match member(members, "$id") {
-                        Some(Value::String(s)) => s.as_str(),
-                        _ => "",
-                    };
-                    ix.register(doc, Claim::Id(id), own, r);
-                }
+                Some(own) => ix.register(doc, Claim::Id, own, r),
                 None if uri.is_none() => ix.register(doc, Claim::DefaultBase, base, r),
                 None => {}
             }
@@ -840,7 +834,7 @@ impl Indexer {
     /// being compiled takes a URI from a registered document silently, as it takes
     /// one from a built-in meta-schema: compiling a schema that is also registered
     /// (under its own `$id`) is not a conflict.
-    fn register(&mut self, doc: DocId, claim: Claim<'_>, uri: String, r: ResourceId) {
+    fn register(&mut self, doc: DocId, claim: Claim, uri: String, r: ResourceId) {
         let Some(&other) = self.by_uri.get(&uri) else {
             self.by_uri.insert(uri, r);
             return;
@@ -850,15 +844,10 @@ impl Indexer {
         }
         let where_ = self.describe(other);
         let (keyword, message) = match claim {
-            Claim::Id(id) if id == uri => (
-                "$id",
-                format!("$id {} is already the URI of {where_}", quoted(id)),
-            ),
-            Claim::Id(id) => (
+            Claim::Id => (
                 "$id",
                 format!(
-                    "$id {} resolves to {}, already the URI of {where_}",
-                    quoted(id),
+                    "\"$id\" names {}, already the URI of {where_}",
                     quoted(&uri)
                 ),
             ),
@@ -942,18 +931,14 @@ impl Indexer {
             return Id::Nothing;
         }
         let Value::String(id) = value else {
-            self.problem(
-                doc,
-                "$id",
-                format!("$id must be a string, got {}", value.type_name()),
-            );
+            self.problem(doc, "$id", "\"$id\" must be a string".to_owned());
             return Id::Nothing;
         };
         let Some(parts) = uri::parse(id) else {
             self.problem(
                 doc,
                 "$id",
-                format!("$id {} is not a valid URI reference", quoted(id)),
+                format!("\"$id\" must be a URI reference, got {}", quoted(id)),
             );
             return Id::Nothing;
         };
@@ -961,14 +946,13 @@ impl Indexer {
         let anchor = match (fragment, draft) {
             (None, _) => None,
             (Some(f), Draft::Draft7) if is_plain_name(f) => Some(f.to_owned()),
-            (Some(f), Draft::Draft7) => {
+            (Some(_), Draft::Draft7) => {
                 self.problem(
                     doc,
                     "$id",
                     format!(
-                        "$id {}: its fragment {} is not a plain name (a letter, then letters, digits, \"-\", \"_\", \":\", \".\")",
-                        quoted(id),
-                        quoted(f)
+                        "\"$id\" fragment must be a plain name (a letter, then letters, digits, \"-\", \"_\", \":\", \".\"), got {}",
+                        quoted(id)
                     ),
                 );
                 return Id::Nothing;
@@ -978,7 +962,7 @@ impl Indexer {
                     doc,
                     "$id",
                     format!(
-                        "$id {} must not have a fragment; name a location with \"$anchor\"",
+                        "\"$id\" must not have a fragment, got {}; name a location with \"$anchor\"",
                         quoted(id)
                     ),
                 );
@@ -1015,14 +999,14 @@ impl Indexer {
                     doc,
                     keyword,
                     format!(
-                        "{keyword} {} is not a valid anchor name (a letter or \"_\", then letters, digits, \"-\", \"_\", \".\")",
+                        "\"{keyword}\" must be an anchor name (a letter or \"_\", then letters, digits, \"-\", \"_\", \".\"), got {}",
                         quoted(name)
                     ),
                 ),
-                Some(other) => self.problem(
+                Some(_) => self.problem(
                     doc,
                     keyword,
-                    format!("{keyword} must be a string, got {}", other.type_name()),
+                    format!("\"{keyword}\" must be a string"),
                 ),
             }
         }
@@ -1091,11 +1075,7 @@ impl Indexer {
         let (r, draft) = match id {
             Id::Resource(uri, anchor) => {
                 let inner = self.new_resource(doc, uri.clone(), own_draft, unsupported.clone());
-                let id = match member(members, "$id") {
-                    Some(Value::String(s)) => s.as_str(),
-                    _ => "",
-                };
-                self.register(doc, Claim::Id(id), uri, inner);
+                self.register(doc, Claim::Id, uri, inner);
                 if unsupported.is_some() {
                     return None;
                 }
