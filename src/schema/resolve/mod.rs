@@ -332,14 +332,25 @@ impl Documents {
         let parts =
             uri::parse(reference).ok_or_else(|| refused("not a URI reference".to_owned()))?;
         let here = self.resource(from);
-        let target = uri::resolve(&uri::split(self.view(here).uri), &parts);
-        let key = target.normalized();
-        let r = self.lookup(&key).ok_or_else(|| {
-            refused(format!(
-                "no schema or registered resource has URI {}",
-                quoted(&key)
-            ))
-        })?;
+        let same_document = parts.scheme.is_none()
+            && parts.authority.is_none()
+            && parts.path.is_empty()
+            && parts.query.is_none();
+        let target;
+        let (r, raw) = if same_document {
+            // `#...` (what generators write): the resource in effect, no URI to build.
+            (here, parts.fragment.unwrap_or(""))
+        } else {
+            target = uri::resolve(&uri::split(self.view(here).uri), &parts);
+            let key = target.normalized();
+            let r = self.lookup(&key).ok_or_else(|| {
+                refused(format!(
+                    "no schema or registered resource has URI {}",
+                    quoted(&key)
+                ))
+            })?;
+            (r, target.fragment.as_deref().unwrap_or(""))
+        };
         let view = self.view(r);
         if let Some(doc) = self.docs.get(view.doc as usize) {
             if let Some(first) = doc.problems.first() {
@@ -360,9 +371,8 @@ impl Documents {
             }
         }
         if let Some(schema) = view.unsupported {
-            return Err(refused(unsupported(&key, schema)));
+            return Err(refused(unsupported(view.uri, schema)));
         }
-        let raw = target.fragment.as_deref().unwrap_or("");
         let fragment = uri::percent_decode(raw)
             .ok_or_else(|| refused("its fragment is not percent-encoded UTF-8".to_owned()))?;
         if fragment.is_empty() {
