@@ -125,6 +125,10 @@ fn nested_ids_change_the_base() {
         "/$defs/A"
     );
     assert_eq!(target(&d, "/$defs/B", "t/inner.json"), "/$defs/B/$defs/Y");
+    // An empty reference, or an empty fragment, is the resource in effect.
+    assert_eq!(target(&d, "/$defs/B/$defs/X", ""), "/$defs/B");
+    assert_eq!(target(&d, "/$defs/B/$defs/X", "#"), "/$defs/B");
+    assert_eq!(target(&d, "/$defs/A", "#"), "");
     // A pointer into an embedded resource lands in it: its base is the resource's.
     let y = d.resolve(&at(""), "#/$defs/B/$defs/Y").unwrap();
     assert_eq!(d.base(&y), "https://example.com/t/inner.json");
