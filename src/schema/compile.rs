@@ -472,9 +472,8 @@ impl<'a> Compiler<'a> {
         if rereads {
             let recursive = recursive_nodes(count, &self.edges);
             let mut wrapped = vec![false; count];
-            for id in 0..count {
-                let Some(target) = alias_of(&self.prog, &self.prog.nodes[id]).and(final_id[id])
-                else {
+            for (id, &last) in final_id.iter().enumerate() {
+                let Some(target) = alias_of(&self.prog, &self.prog.nodes[id]).and(last) else {
                     continue;
                 };
                 let t = target as usize;

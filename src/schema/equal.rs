@@ -171,14 +171,14 @@ fn hash_into(
     }
 }
 
-/// Whether the two well-formed values `a` and `b` (spans of instance text) are equal
-/// by value.
 #[cfg(test)]
 thread_local! {
     /// Comparisons of two instance values, in tests.
     pub(crate) static COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// Whether the two well-formed values `a` and `b` (spans of instance text) are equal
+/// by value.
 pub(crate) fn same_value(a: &[u8], b: &[u8], depth: usize) -> bool {
     #[cfg(test)]
     COMPARISONS.with(|c| c.set(c.get() + 1));
