@@ -362,24 +362,23 @@ static void registry_first_version(void) {
     tg_registry_options options = {.size = offsetof(tg_registry_options, schema)};
     tg_registry *reg = SENTINEL;
     tg_error *error = NULL;
+    tu_tool tool;
+    tg_result *r;
     char want[256];
 
     bad.profile = (tg_profile)9;
     options.schema = &bad; /* beyond the caller's size: never read */
     options.max_depth = 3;
     reg = new_with(&options);
-    {
-        tu_tool tool;
-        tg_result *r;
-        memset(&tool, 0, sizeof tool);
-        CHECK_OK(tu_register(reg, "echo", NULL, &tool, 0, NULL));
-        r = CALL(reg, "c", "echo", "{\"a\":[[[]]]}");
-        CHECK_RESULT(r, true,
-                     "error: invalid arguments for echo: malformed JSON at line 1 column 8: "
-                     "nesting deeper than 3 levels");
-        tg_result_free(r);
-    }
+    memset(&tool, 0, sizeof tool);
+    CHECK_OK(tu_register(reg, "echo", NULL, &tool, 0, NULL));
+    r = CALL(reg, "c", "echo", "{\"a\":[[[]]]}");
+    CHECK_RESULT(r, true,
+                 "error: invalid arguments for echo: malformed JSON at line 1 column 8: "
+                 "nesting deeper than 3 levels");
+    tg_result_free(r);
     tg_registry_free(reg);
+    CHECK(atomic_load(&tool.destroyed) == 1);
 
     reg = SENTINEL;
     options.size = offsetof(tg_registry_options, schema) + 1;
