@@ -159,19 +159,26 @@ func TestFullProfileRegistry(t *testing.T) {
 	}
 
 	r := NewRegistry(WithProfile(ProfileFull), WithResource(cityURI, json.RawMessage(cityResource)),
-		WithAnnotationFormats("password"), WithDefaultDraft(Draft7))
+		WithAnnotationFormats("password"))
 	defer r.Close()
-	tools := []struct{ name, schema, valid, invalid, want string }{
-		{"weather", refSchema, `{"city":"Paris"}`, `{"city":3}`,
+	// $defs is no draft-07 keyword: a draft-07 registry reads definitions.
+	r7 := NewRegistry(WithProfile(ProfileFull), WithDefaultDraft(Draft7))
+	defer r7.Close()
+	tools := []struct {
+		r                                  *Registry
+		name, schema, valid, invalid, want string
+	}{
+		{r, "weather", refSchema, `{"city":"Paris"}`, `{"city":3}`,
 			"error: invalid arguments for weather:\n$.city: expected string, got integer"},
-		{"visit", usesCity, `{"city":{"name":"Paris"}}`, `{"city":{}}`,
+		{r, "visit", usesCity, `{"city":{"name":"Paris"}}`, `{"city":{}}`,
 			"error: invalid arguments for visit:\n$.city: missing required property \"name\""},
-		{"login", `{"type":"object","properties":{"pw":{"type":"string","format":"password"}}}`,
+		{r, "login", `{"type":"object","properties":{"pw":{"type":"string","format":"password"}}}`,
 			`{"pw":"hunter2"}`, `{"pw":7}`, "error: invalid arguments for login:\n$.pw: expected string, got integer"},
-		{"draft7", `{"type":"object","definitions":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/definitions/s","maxLength":1}}}`,
+		{r7, "draft7", `{"type":"object","definitions":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/definitions/s","maxLength":1}}}`,
 			`{"a":"xyz"}`, `{"a":1}`, "error: invalid arguments for draft7:\n$.a: expected string, got integer"},
 	}
 	for _, tc := range tools {
+		r := tc.r
 		if err := r.Register(New(tc.name, "", tc.schema, echo)); err != nil {
 			t.Errorf("waits for the core's full profile: registering %s: %v", tc.schema, err)
 			continue
