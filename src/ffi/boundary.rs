@@ -603,6 +603,75 @@ mod tests {
         assert_eq!(unsafe { *text.ptr().add(3) }, 0);
     }
 
+    /// An options struct of two versions: 16 bytes (size, a), then 24 (b appended).
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct TwoVersions {
+        size: usize,
+        a: u64,
+        b: u64,
+    }
+
+    // SAFETY: `size` first; every field is an integer.
+    unsafe impl OptionsStruct for TwoVersions {
+        const NAME: &'static str = "two_versions";
+        const VERSIONS: &'static [usize] = &[16, 24];
+    }
+
+    /// Reads `words` as a caller's struct whose `size` is `words[0]`.
+    fn read(words: &[u64]) -> FfiResult<TwoVersions> {
+        // SAFETY: `words` holds `words[0]` readable bytes (each test makes it so), or
+        // at least the first word.
+        unsafe { arg_options(words.as_ptr().cast::<TwoVersions>(), "options") }
+    }
+
+    #[test]
+    fn options_structs_are_read_by_their_size() {
+        let current = read(&[24, 1, 2]).unwrap();
+        assert_eq!((current.a, current.b), (1, 2));
+        // An older caller: the field it does not have is zero, its default; whatever
+        // lies beyond its size is not read.
+        let older = read(&[16, 1, 99]).unwrap();
+        assert_eq!((older.size, older.a, older.b), (16, 1, 0));
+        // A newer caller: zero beyond the known fields is fine, anything else refused.
+        assert_eq!(read(&[32, 1, 2, 0]).unwrap().b, 2);
+        let newer = read(&[32, 1, 2, 5]).unwrap_err();
+        assert_eq!(newer.status, tg_status::TG_ERR_ARGUMENT);
+        assert!(newer
+            .message
+            .starts_with("argument `options` sets fields beyond the 24 bytes this library"));
+        let small = read(&[8, 0, 0]).unwrap_err();
+        assert_eq!(
+            small.message,
+            "argument `options` has size 8, less than that of the first two_versions (16): \
+             set size to sizeof(two_versions)"
+        );
+        let between = read(&[20, 0, 0]).unwrap_err();
+        assert_eq!(
+            between.message,
+            "argument `options` has size 20, which no version of two_versions has (16, 24): \
+             set size to sizeof(two_versions)"
+        );
+        // SAFETY: NULL is refused before any read.
+        let null = unsafe { arg_options(std::ptr::null::<TwoVersions>(), "options") };
+        assert_eq!(null.unwrap_err().status, tg_status::TG_ERR_NULL);
+    }
+
+    #[test]
+    fn arrays_are_pointer_and_count() {
+        // SAFETY: NULL with count 0 is the empty array; no memory is read.
+        assert!(unsafe { arg_slice(std::ptr::null::<u32>(), 0, "xs") }
+            .unwrap()
+            .is_empty());
+        // SAFETY: a NULL with a count is refused before any read.
+        let e = unsafe { arg_slice(std::ptr::null::<u32>(), 2, "xs") }.unwrap_err();
+        assert_eq!(e.status, tg_status::TG_ERR_NULL);
+        assert_eq!(e.message, "argument `xs` is NULL with a non-zero length");
+        let xs = [1u32, 2, 3];
+        // SAFETY: `xs` has 3 elements.
+        assert_eq!(unsafe { arg_slice(xs.as_ptr(), 3, "xs") }.unwrap(), &xs);
+    }
+
     /// A reused result rewrites its texts in place: a NUL follows each new text, the
     /// buffer is not given up, and a panic while writing the content still leaves the
     /// three texts whole and terminated.
