@@ -92,6 +92,34 @@ static void schema_functions(void) {
         tg_schema_free(deep);
     }
 
+    /* compile_with: each pointer, and the arrays and texts of its options. */
+    {
+        tg_schema *other = SENTINEL;
+        tg_compile_options options = {.size = sizeof options};
+        tg_resource resource = {NULL, 3, "{}", 2};
+        tg_str format = {NULL, 4};
+        CHECK_STATUS(tg_schema_compile_with(NULL, 2, &options, &other, NULL), TG_ERR_NULL);
+        CHECK_STATUS(tg_schema_compile_with("{}", 2, NULL, &other, NULL), TG_ERR_NULL);
+        CHECK_STATUS(tg_schema_compile_with("{}", 2, &options, NULL, NULL), TG_ERR_NULL);
+        CHECK_STATUS(tg_schema_compile_with(NULL, 0, &options, &other, NULL), TG_ERR_SCHEMA);
+        options.resource_count = 1;
+        CHECK_STATUS(tg_schema_compile_with("{}", 2, &options, &other, NULL), TG_ERR_NULL);
+        options.resources = &resource;
+        CHECK_STATUS(tg_schema_compile_with("{}", 2, &options, &other, NULL), TG_ERR_NULL);
+        options.resource_count = 0;
+        options.annotation_format_count = 1;
+        CHECK_STATUS(tg_schema_compile_with("{}", 2, &options, &other, NULL), TG_ERR_NULL);
+        options.annotation_formats = &format;
+        CHECK_STATUS(tg_schema_compile_with("{}", 2, &options, &other, NULL), TG_ERR_NULL);
+        CHECK(other == SENTINEL);
+        /* NULL arrays with count 0 and NULL texts with length 0 are empty. */
+        options.resources = NULL;
+        options.annotation_formats = NULL;
+        options.annotation_format_count = 0;
+        CHECK_OK(tg_schema_compile_with("{}", 2, &options, &other, NULL));
+        tg_schema_free(other);
+    }
+
     /* is_valid */
     CHECK_STATUS(tg_schema_is_valid(NULL, "{}", 2, &valid), TG_ERR_NULL);
     CHECK_STATUS(tg_schema_is_valid(schema, NULL, 2, &valid), TG_ERR_NULL);

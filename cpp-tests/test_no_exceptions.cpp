@@ -26,6 +26,15 @@ struct has_throwing_compile<T, std::void_t<decltype(T::compile(std::string_view(
 static_assert(!has_throwing_compile<toolgate::Schema>::value, "no throwing Schema::compile");
 
 template <class T, class = void>
+struct has_throwing_compile_with : std::false_type {};
+template <class T>
+struct has_throwing_compile_with<
+    T, std::void_t<decltype(T::compile(std::string_view(), toolgate::CompileOptions()))>>
+    : std::true_type {};
+static_assert(!has_throwing_compile_with<toolgate::Schema>::value,
+              "no throwing Schema::compile(json, options)");
+
+template <class T, class = void>
 struct has_throwing_call : std::false_type {};
 template <class T>
 struct has_throwing_call<T, std::void_t<decltype(std::declval<const T&>().call(
@@ -90,6 +99,18 @@ int main() {
 
     std::optional<toolgate::Schema> bad = toolgate::Schema::compile(R"({"format":"date"})", err);
     CHECK(!bad && err.status() == TG_ERR_SCHEMA && err.keyword() == "format");
+    toolgate::CompileOptions options;
+    options.max_depth = 1;
+    std::optional<toolgate::Schema> shallow =
+        toolgate::Schema::compile(R"({"type":"array"})", options, err);
+    CHECK(shallow && !err);
+    if (shallow) CHECK(shallow->is_valid("[]", err) && !shallow->is_valid("[[]]", err));
+    options.profile = static_cast<tg_profile>(5);
+    CHECK(!toolgate::Schema::compile("{}", options, err) && err.status() == TG_ERR_ARGUMENT);
+    toolgate::RegistryOptions registry_options;
+    registry_options.schema.profile = static_cast<tg_profile>(5);
+    CHECK(!toolgate::Registry::create(registry_options, err) && err.status() == TG_ERR_ARGUMENT);
+
     std::optional<toolgate::Schema> s = toolgate::Schema::compile(R"({"type":"integer"})", err);
     CHECK(s && !err);
     if (s) {

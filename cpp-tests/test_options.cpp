@@ -118,11 +118,13 @@ TEST(c_options_fill_the_c_struct) {
     options.names = TG_NAMES_MCP;
     options.max_argument_bytes = 123;
     options.max_depth = 9;
-    const tg_registry_options o = options.c_options();
+    const auto c = options.c_options();
+    const tg_registry_options& o = *c.get();
     CHECK_EQ(o.size, sizeof(tg_registry_options));
     CHECK_EQ(o.name_policy, TG_NAMES_MCP);
     CHECK_EQ(o.max_argument_bytes, std::size_t{123});
     CHECK_EQ(o.max_depth, std::size_t{9});
+    CHECK(o.schema != nullptr);
 }
 
 TEST_MAIN("test_options")

@@ -60,6 +60,31 @@
 #define TG_MAX_DEPTH_LIMIT 1024
 
 /**
+ * The draft of a full-profile schema without `$schema` (`int32_t` in C).
+ */
+enum tg_draft
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+    /**
+     * The default: draft 2020-12.
+     */
+    TG_DRAFT_DEFAULT = 0,
+    /**
+     * Draft-07 (`http://json-schema.org/draft-07/schema#`).
+     */
+    TG_DRAFT_7 = 1,
+    /**
+     * Draft 2020-12 (`https://json-schema.org/draft/2020-12/schema`).
+     */
+    TG_DRAFT_2020_12 = 2,
+};
+#ifndef __cplusplus
+typedef int32_t tg_draft;
+#endif // __cplusplus
+
+/**
  * Which tool names a registry accepts, chosen at creation (`int32_t` in C).
  */
 enum tg_name_policy
@@ -83,6 +108,37 @@ enum tg_name_policy
 };
 #ifndef __cplusplus
 typedef int32_t tg_name_policy;
+#endif // __cplusplus
+
+/**
+ * Which keywords a schema may use (`int32_t` in C).
+ */
+enum tg_profile
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+    /**
+     * The core profile, the default: `type`, `enum`, `const`, `properties`, `required`,
+     * `additionalProperties`, `items`, `minItems`, `maxItems`, `minLength`,
+     * `maxLength`, `pattern`, `minimum`, `maximum`, `anyOf` and the annotations
+     * (`title`, `description`, `default`, `examples`, `$schema`, `$comment`). Any other
+     * keyword is refused.
+     */
+    TG_PROFILE_CORE = 0,
+    /**
+     * JSON Schema draft 2020-12 (or draft-07, when `$schema` names it or
+     * `default_draft` is `TG_DRAFT_7`), every vocabulary: references (`$ref`, `$defs`,
+     * `$id`, `$anchor`, `$dynamicRef`), every applicator, `unevaluated*`, every
+     * validation keyword, and `format` asserted. Keywords no vocabulary defines are
+     * still refused (names starting with `x-` are kept as annotations). References
+     * never reach the network: they resolve inside the schema, to the drafts'
+     * meta-schemas, or to the `resources` of the options.
+     */
+    TG_PROFILE_FULL = 1,
+};
+#ifndef __cplusplus
+typedef int32_t tg_profile;
 #endif // __cplusplus
 
 /**
@@ -206,8 +262,9 @@ typedef struct tg_reply tg_reply;
 typedef struct tg_result tg_result;
 
 /**
- * A compiled JSON Schema (core profile). Created by `tg_schema_compile`; the caller
- * owns it and frees it with `tg_schema_free`.
+ * A compiled JSON Schema. Created by `tg_schema_compile` (core profile) or
+ * `tg_schema_compile_with` (the profile and options the caller chose); the caller owns
+ * it and frees it with `tg_schema_free`.
  *
  * Thread-safety: immutable; validate with it from any number of threads at once.
  */
@@ -231,15 +288,128 @@ typedef struct tg_text tg_text;
 typedef struct tg_tool_info tg_tool_info;
 
 /**
+ * A schema document that references may point to, registered under an absolute URI
+ * (`"$ref": "https://example.com/address.json"` reaches the resource registered as
+ * `https://example.com/address.json`; a fragment after it points inside).
+ */
+typedef struct tg_resource {
+    /**
+     * The URI (UTF-8).
+     */
+    const char *uri;
+    /**
+     * Length of `uri` in bytes.
+     */
+    size_t uri_len;
+    /**
+     * The document (JSON).
+     */
+    const char *json;
+    /**
+     * Length of `json` in bytes.
+     */
+    size_t json_len;
+} tg_resource;
+
+/**
+ * A borrowed text: pointer + length (not NUL-terminated; NULL with length 0 is the
+ * empty text).
+ */
+typedef struct tg_str {
+    /**
+     * The text's first byte.
+     */
+    const char *ptr;
+    /**
+     * Its length in bytes.
+     */
+    size_t len;
+} tg_str;
+
+/**
+ * How a schema is compiled, for `tg_schema_compile_with`, and for every tool of a
+ * registry through `tg_registry_options.schema`.
+ *
+ * Every field's zero value means its default, so the way to make one is
+ * `tg_compile_options options = { .size = sizeof options };` (C++:
+ * `tg_compile_options options{}; options.size = sizeof options;`) and then to set only
+ * the fields that differ. As for `tg_registry_options`, fields are only ever
+ * appended: the library reads the first `size` bytes, takes the defaults for fields
+ * beyond them (a caller built with an older header), and refuses non-zero bytes beyond
+ * the fields it knows (a caller built with a newer header asking for an option this
+ * library cannot honour).
+ *
+ * ```c
+ * tg_resource address = { .uri = "https://example.com/address.json", .uri_len = 32,
+ *                         .json = address_json, .json_len = strlen(address_json) };
+ * tg_str openapi[] = { { "password", 8 }, { "binary", 6 } };
+ * tg_compile_options options = { .size = sizeof options };
+ * options.profile = TG_PROFILE_FULL;
+ * options.resources = &address;
+ * options.resource_count = 1;
+ * options.annotation_formats = openapi;
+ * options.annotation_format_count = 2;
+ * ```
+ *
+ * The texts the arrays point to are borrowed for the call that reads the options only:
+ * the library copies what it keeps.
+ */
+typedef struct tg_compile_options {
+    /**
+     * `sizeof(tg_compile_options)` as the caller compiled it.
+     */
+    size_t size;
+    /**
+     * Which keywords a schema may use: `TG_PROFILE_CORE` (0, the default) or
+     * `TG_PROFILE_FULL`.
+     */
+    tg_profile profile;
+    /**
+     * The draft of a schema without `$schema`, in the full profile: 0 (the default,
+     * draft 2020-12), `TG_DRAFT_7` or `TG_DRAFT_2020_12`. A schema's own `$schema`
+     * wins. The core profile does not read it.
+     */
+    tg_draft default_draft;
+    /**
+     * The nesting limit, of the schema (and its resources) at compile time and of
+     * instances at validation. 0 means the default (`TG_DEFAULT_MAX_DEPTH`, 128);
+     * values above `TG_MAX_DEPTH_LIMIT` are clamped to it.
+     */
+    size_t max_depth;
+    /**
+     * `resource_count` schema documents that the full profile's references may point
+     * to, each under its URI; NULL with count 0 for none. A resource that is not JSON
+     * is refused (`TG_ERR_SCHEMA`: `resource "URI" is not valid JSON: ...`).
+     */
+    const struct tg_resource *resources;
+    /**
+     * The number of `resources`.
+     */
+    size_t resource_count;
+    /**
+     * `annotation_format_count` format names (UTF-8) that the full profile accepts as
+     * annotations only, unchecked, beside the formats it asserts (for example
+     * OpenAPI's `password` and `binary`); any other unknown format is refused. NULL
+     * with count 0 for none.
+     */
+    const struct tg_str *annotation_formats;
+    /**
+     * The number of `annotation_formats`.
+     */
+    size_t annotation_format_count;
+} tg_compile_options;
+
+/**
  * How a registry is set up, for `tg_registry_new_with`.
  *
  * Every field's zero value means its default, so the way to make one is
  * `tg_registry_options options = { .size = sizeof options };` (C++:
  * `tg_registry_options options{}; options.size = sizeof options;`) and then to set only
- * the fields that differ. Fields are only ever appended: the library reads the first `size` bytes,
- * takes the defaults for fields beyond them (a caller built with an older header), and
- * refuses non-zero bytes beyond the fields it knows (a caller built with a newer header
- * asking for an option this library cannot honour).
+ * the fields that differ. Fields are only ever appended: the library reads the first
+ * `size` bytes (the size of this or of an earlier version of the struct), takes the
+ * defaults for fields beyond them (a caller built with an older header), and refuses
+ * non-zero bytes beyond the fields it knows (a caller built with a newer header asking
+ * for an option this library cannot honour).
  */
 typedef struct tg_registry_options {
     /**
@@ -260,9 +430,17 @@ typedef struct tg_registry_options {
     /**
      * The nesting limit, for the tools' parameters schemas and for the arguments of
      * calls. 0 means the default (`TG_DEFAULT_MAX_DEPTH`, 128); values above
-     * `TG_MAX_DEPTH_LIMIT` are clamped to it.
+     * `TG_MAX_DEPTH_LIMIT` are clamped to it. `schema->max_depth` says the same: set
+     * either (both only to the same value).
      */
     size_t max_depth;
+    /**
+     * How every tool's parameters schema is compiled (the profile, the draft, the
+     * resources references may reach, the format names taken as annotations), read
+     * during `tg_registry_new_with` only (the registry copies what it keeps). NULL
+     * means the defaults: the core profile.
+     */
+    const struct tg_compile_options *schema;
 } tg_registry_options;
 
 /**
@@ -563,12 +741,15 @@ tg_status tg_registry_new(tg_name_policy policy,
 
 /**
  * Creates an empty registry set up by `options`: its name policy, the largest
- * arguments it reads and its nesting limit.
+ * arguments it reads, its nesting limit and how its tools' schemas are compiled.
  *
  * ```c
+ * tg_compile_options full = { .size = sizeof full };
+ * full.profile = TG_PROFILE_FULL;
  * tg_registry_options options = { .size = sizeof options };   // the rest: defaults
  * options.max_argument_bytes = 64 * 1024;
  * options.max_depth = 32;
+ * options.schema = &full;
  * tg_registry *reg = NULL;
  * tg_status s = tg_registry_new_with(&options, &reg, &err);
  * ```
@@ -578,15 +759,21 @@ tg_status tg_registry_new(tg_name_policy policy,
  * `*error_out` (when not NULL) receives a `tg_error` to free with `tg_error_free`.
  *
  * Errors: `TG_ERR_NULL` (`options` or `registry_out` NULL), `TG_ERR_ARGUMENT`
- * (`options->size` smaller than the first version of the struct, non-zero bytes
- * beyond the fields this library knows, or a `name_policy` that is not a
- * `tg_name_policy` value).
+ * (`options->size` or `options->schema->size` not the size of any version of its
+ * struct, non-zero bytes beyond the fields this library knows, a `name_policy`,
+ * `profile` or `default_draft` that is none of its values, `max_depth` and
+ * `schema->max_depth` both set and different), and for `options->schema` the errors
+ * of `tg_schema_compile_with` (`TG_ERR_NULL`, `TG_ERR_UTF8`, `TG_ERR_SCHEMA` for a
+ * resource that is not JSON).
  *
- * Ownership: `options` is borrowed for the call only. Thread-safety: any thread.
+ * Ownership: `options`, `options->schema` and everything it points to are borrowed
+ * for the call only. Thread-safety: any thread.
  *
  * # Safety
- * `options` is NULL or points to `options->size` readable bytes; `registry_out` and
- * `error_out` are NULL or writable.
+ * `options` is NULL or points to `options->size` readable bytes; within them, a
+ * non-NULL `schema` points to a `tg_compile_options` readable as
+ * `tg_schema_compile_with` requires; `registry_out` and `error_out` are NULL or
+ * writable.
  */
 tg_status tg_registry_new_with(const struct tg_registry_options *options,
                                struct tg_registry **registry_out,
@@ -931,7 +1118,9 @@ tg_status tg_result_tool_message(const struct tg_result *result,
 void tg_result_free(struct tg_result *result);
 
 /**
- * Compiles the schema in `json[0..json_len)` (UTF-8 JSON, not NUL-terminated).
+ * Compiles the schema in `json[0..json_len)` (UTF-8 JSON, not NUL-terminated) in
+ * the core profile; `tg_schema_compile_with` chooses the profile and the other
+ * options.
  *
  * `max_depth` bounds nesting, of the schema now and of instances at validation:
  * 0 means the default (`TG_DEFAULT_MAX_DEPTH`, 128); values above
@@ -958,6 +1147,50 @@ tg_status tg_schema_compile(const char *json,
                             size_t max_depth,
                             struct tg_schema **schema_out,
                             struct tg_error **error_out);
+
+/**
+ * Compiles the schema in `json[0..json_len)` (UTF-8 JSON, not NUL-terminated) as
+ * `options` say: the profile (`TG_PROFILE_FULL` for JSON Schema draft 2020-12 and
+ * draft-07), the draft of a schema without `$schema`, the nesting limit, the resources
+ * references may reach and the format names taken as annotations. Zeroed options
+ * (`{ .size = sizeof options }`) compile as `tg_schema_compile(json, json_len, 0, ...)`
+ * does.
+ *
+ * ```c
+ * tg_compile_options options = { .size = sizeof options };
+ * options.profile = TG_PROFILE_FULL;
+ * tg_schema *schema = NULL;
+ * tg_error *err = NULL;
+ * tg_status s = tg_schema_compile_with(json, json_len, &options, &schema, &err);
+ * ```
+ *
+ * On success writes a new schema to `*schema_out`; the caller owns it and frees it
+ * with `tg_schema_free`. On failure `*schema_out` is untouched and, when `error_out`
+ * is not NULL, `*error_out` receives a new `tg_error` (free it with
+ * `tg_error_free`) whose message says what is wrong and whose pointer and keyword
+ * say where.
+ *
+ * Errors: `TG_ERR_NULL` (`json` NULL with `json_len` > 0, `options` or `schema_out`
+ * NULL, an array of the options NULL with a non-zero count, a text of it NULL with a
+ * non-zero length), `TG_ERR_ARGUMENT` (`options->size` not the size of any version
+ * of the struct, non-zero bytes beyond the fields this library knows, a `profile` or
+ * `default_draft` that is none of its values), `TG_ERR_UTF8` (a resource URI or a
+ * format name not UTF-8), `TG_ERR_SCHEMA` (a resource that is not JSON; the schema
+ * is not JSON, not a schema, or uses what its profile refuses).
+ *
+ * Ownership: `json`, `options` and everything it points to are borrowed for the call
+ * only (the schema keeps copies of the resources). Thread-safety: any thread.
+ *
+ * # Safety
+ * `json` is NULL or points to `json_len` readable bytes; `options` is NULL or points
+ * to `options->size` readable bytes whose arrays and texts are NULL or readable for
+ * their counts and lengths; `schema_out` and `error_out` are NULL or writable.
+ */
+tg_status tg_schema_compile_with(const char *json,
+                                 size_t json_len,
+                                 const struct tg_compile_options *options,
+                                 struct tg_schema **schema_out,
+                                 struct tg_error **error_out);
 
 /**
  * Whether `instance[0..instance_len)` is well-formed JSON that satisfies `schema`:

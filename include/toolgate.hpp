@@ -10,6 +10,10 @@
  *     toolgate::Result r = reg.call("call_1", "get_weather", R"({"city":"Paris"})");
  *     r.is_error(); r.content(); r.tool_message();
  *
+ *     toolgate::RegistryOptions options;           // JSON Schema draft 2020-12 / draft-07
+ *     options.schema.profile = TG_PROFILE_FULL;    // (the core profile is the default)
+ *     toolgate::Registry full(options);
+ *
  * Conventions:
  * - Handles (Schema, Registry, Result) are RAII and move-only: copying is deleted, a
  *   moved-from object is empty (its destructor does nothing; `explicit operator bool`
@@ -395,7 +399,99 @@ private:
 
 }  // namespace detail
 
-/// A compiled JSON Schema (core profile): immutable, thread-safe. Move-only.
+/// A schema document that the full profile's references may reach, registered under an
+/// absolute URI: `"$ref": "https://example.com/address.json"` reaches the resource
+/// registered as https://example.com/address.json (a fragment after it points inside).
+struct Resource {
+    std::string uri;
+    /// The document, JSON text.
+    std::string json;
+};
+
+class CCompileOptions;
+
+/// How a schema is compiled: for Schema::compile(json, options), and for every tool of
+/// a registry (RegistryOptions::schema). Every field's zero value is its default (the
+/// core profile), so set only what differs:
+///
+///     toolgate::CompileOptions options;
+///     options.profile = TG_PROFILE_FULL;
+///     options.resources.push_back({"https://example.com/address.json", address_json});
+///     options.annotation_formats = {"password", "binary"};
+///     toolgate::Schema schema = toolgate::Schema::compile(json, options);
+struct CompileOptions {
+    /// Which keywords a schema may use: TG_PROFILE_CORE (the default: the core profile's
+    /// table, anything else refused) or TG_PROFILE_FULL (JSON Schema draft 2020-12, or
+    /// draft-07 when `$schema` names it: references, every applicator and validation
+    /// keyword, `format` asserted).
+    tg_profile profile = TG_PROFILE_CORE;
+    /// The draft of a full-profile schema without `$schema`: TG_DRAFT_DEFAULT (draft
+    /// 2020-12), TG_DRAFT_7 or TG_DRAFT_2020_12. A schema's own `$schema` wins.
+    tg_draft default_draft = TG_DRAFT_DEFAULT;
+    /// The nesting limit of the schema (and its resources) and of instances. 0: the
+    /// default, TG_DEFAULT_MAX_DEPTH (128); above TG_MAX_DEPTH_LIMIT: clamped to it.
+    std::size_t max_depth = 0;
+    /// The documents references may reach besides the schema itself and the drafts'
+    /// meta-schemas (references never reach the network). One that is not JSON makes
+    /// compiling fail with TG_ERR_SCHEMA (`resource "URI" is not valid JSON: ...`).
+    std::vector<Resource> resources;
+    /// Format names the full profile accepts as annotations only, unchecked (OpenAPI's
+    /// "password", "binary"); any other format it does not assert is refused.
+    std::vector<std::string> annotation_formats;
+
+    /// The C struct these options stand for (see CCompileOptions).
+    [[nodiscard]] CCompileOptions c_options() const;
+};
+
+/// The C form of a CompileOptions: a tg_compile_options and the arrays it points to,
+/// which point into the CompileOptions' strings: valid while that CompileOptions lives,
+/// unchanged. Neither copyable nor movable (it points into itself); made only by
+/// CompileOptions::c_options(), as `const auto c = options.c_options();`.
+class CCompileOptions {
+public:
+    CCompileOptions(const CCompileOptions&) = delete;
+    CCompileOptions& operator=(const CCompileOptions&) = delete;
+
+    /// The struct, for tg_schema_compile_with or tg_registry_options.schema.
+    const tg_compile_options* get() const noexcept { return &c_; }
+
+private:
+    friend struct CompileOptions;
+    explicit CCompileOptions(const CompileOptions& o) {
+        resources_.reserve(o.resources.size());
+        for (const Resource& r : o.resources) {
+            tg_resource c{};
+            c.uri = r.uri.data();
+            c.uri_len = r.uri.size();
+            c.json = r.json.data();
+            c.json_len = r.json.size();
+            resources_.push_back(c);
+        }
+        formats_.reserve(o.annotation_formats.size());
+        for (const std::string& f : o.annotation_formats) {
+            tg_str c{};
+            c.ptr = f.data();
+            c.len = f.size();
+            formats_.push_back(c);
+        }
+        c_.size = sizeof c_;
+        c_.profile = o.profile;
+        c_.default_draft = o.default_draft;
+        c_.max_depth = o.max_depth;
+        c_.resources = resources_.empty() ? nullptr : resources_.data();
+        c_.resource_count = resources_.size();
+        c_.annotation_formats = formats_.empty() ? nullptr : formats_.data();
+        c_.annotation_format_count = formats_.size();
+    }
+
+    std::vector<tg_resource> resources_;
+    std::vector<tg_str> formats_;
+    tg_compile_options c_{};
+};
+
+inline CCompileOptions CompileOptions::c_options() const { return CCompileOptions(*this); }
+
+/// A compiled JSON Schema: immutable, thread-safe. Move-only.
 class Schema {
 public:
     /// An empty Schema (no handle).
@@ -411,12 +507,21 @@ public:
         tg_schema* s = nullptr;
         tg_error* e = nullptr;
         const tg_status st = tg_schema_compile(json.data(), json.size(), max_depth, &s, &e);
-        if (st != TG_OK) {
-            err = detail::take_error(st, e);
-            return std::nullopt;
-        }
-        err = Error();
-        return Schema(s);
+        return made(st, s, e, err);
+    }
+
+    /// Compiles `json` as `options` say (the profile, the default draft, the nesting
+    /// limit, resources, annotation formats). Failure: TG_ERR_SCHEMA (the schema, or a
+    /// resource that is not JSON), TG_ERR_ARGUMENT (a profile or draft that is none of
+    /// its values), TG_ERR_UTF8 (a resource URI or a format name not UTF-8).
+    [[nodiscard]] static std::optional<Schema> compile(std::string_view json,
+                                                       const CompileOptions& options,
+                                                       Error& err) noexcept {
+        const CCompileOptions c = options.c_options();
+        tg_schema* s = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_schema_compile_with(json.data(), json.size(), c.get(), &s, &e);
+        return made(st, s, e, err);
     }
 
     /// Whether `instance` is well-formed JSON that satisfies the schema (the fast path;
@@ -445,6 +550,15 @@ public:
     }
 
 private:
+    static std::optional<Schema> made(tg_status st, tg_schema* s, tg_error* e, Error& err) {
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return std::nullopt;
+        }
+        err = Error();
+        return Schema(s);
+    }
+
     using check_fn = tg_status (*)(const tg_schema*, const char*, std::size_t, bool*);
     using list_fn = tg_status (*)(const tg_schema*, const char*, std::size_t, tg_errors**,
                                   tg_error**);
@@ -480,6 +594,13 @@ public:
     static Schema compile(std::string_view json, std::size_t max_depth = 0) {
         Error err;
         std::optional<Schema> s = compile(json, err, max_depth);
+        if (!s) throw err;
+        return std::move(*s);
+    }
+    /// Compiles `json` as `options` say; throws Error (see the Error& overload).
+    static Schema compile(std::string_view json, const CompileOptions& options) {
+        Error err;
+        std::optional<Schema> s = compile(json, options, err);
         if (!s) throw err;
         return std::move(*s);
     }
@@ -571,11 +692,15 @@ private:
     detail::Handle<tg_result, &tg_result_free> h_;
 };
 
-/// How a registry is set up: its name policy, the largest arguments it reads and its
-/// nesting limit. Every field's zero value is its default, so set only what differs:
+class CRegistryOptions;
+
+/// How a registry is set up: its name policy, the largest arguments it reads, its
+/// nesting limit and how its tools' schemas are compiled. Every field's zero value is
+/// its default, so set only what differs:
 ///
 ///     toolgate::RegistryOptions options;
 ///     options.max_argument_bytes = 64 * 1024;
+///     options.schema.profile = TG_PROFILE_FULL;
 ///     toolgate::Registry reg(options);
 struct RegistryOptions {
     /// Which tool names the registry accepts.
@@ -586,21 +711,48 @@ struct RegistryOptions {
     std::size_t max_argument_bytes = 0;
     /// The nesting limit of the tools' schemas and of the arguments of calls. 0: the
     /// default, TG_DEFAULT_MAX_DEPTH (128); above TG_MAX_DEPTH_LIMIT: clamped to it.
+    /// schema.max_depth says the same: set either (both only to the same value, or
+    /// creating the registry fails with TG_ERR_ARGUMENT).
     std::size_t max_depth = 0;
+    /// How every tool's parameters schema is compiled: the profile (TG_PROFILE_FULL for
+    /// JSON Schema draft 2020-12 and draft-07), the default draft, resources, annotation
+    /// formats. The default is the core profile.
+    CompileOptions schema;
 
     /// max_argument_bytes for a registry that reads arguments of any size.
     static constexpr std::size_t no_limit = SIZE_MAX;
 
-    /// The C struct these options stand for.
-    [[nodiscard]] tg_registry_options c_options() const noexcept {
-        tg_registry_options o{};
-        o.size = sizeof o;
-        o.name_policy = names;
-        o.max_argument_bytes = max_argument_bytes;
-        o.max_depth = max_depth;
-        return o;
-    }
+    /// The C struct these options stand for (see CRegistryOptions).
+    [[nodiscard]] CRegistryOptions c_options() const;
 };
+
+/// The C form of a RegistryOptions: a tg_registry_options whose `schema` points to the
+/// CCompileOptions it also holds. Valid while the RegistryOptions it was made from
+/// lives, unchanged; neither copyable nor movable. Made only by
+/// RegistryOptions::c_options(), as `const auto c = options.c_options();`.
+class CRegistryOptions {
+public:
+    CRegistryOptions(const CRegistryOptions&) = delete;
+    CRegistryOptions& operator=(const CRegistryOptions&) = delete;
+
+    /// The struct, for tg_registry_new_with.
+    const tg_registry_options* get() const noexcept { return &c_; }
+
+private:
+    friend struct RegistryOptions;
+    explicit CRegistryOptions(const RegistryOptions& o) : schema_(o.schema.c_options()) {
+        c_.size = sizeof c_;
+        c_.name_policy = o.names;
+        c_.max_argument_bytes = o.max_argument_bytes;
+        c_.max_depth = o.max_depth;
+        c_.schema = schema_.get();
+    }
+
+    CCompileOptions schema_;
+    tg_registry_options c_{};
+};
+
+inline CRegistryOptions RegistryOptions::c_options() const { return CRegistryOptions(*this); }
 
 /// A registry of tools. Move-only; destroying it (or assigning another registry to it)
 /// destroys every tool's callable, once. No call may be running on it then, in
@@ -627,14 +779,16 @@ public:
     [[nodiscard]] static std::optional<Registry> create(Error& err) noexcept {
         return create(TG_NAMES_DEFAULT, err);
     }
-    /// A new, empty registry set up by `options` (TG_ERR_ARGUMENT for a name policy that
-    /// is not a tg_name_policy value).
+    /// A new, empty registry set up by `options`. Failure: TG_ERR_ARGUMENT (a name
+    /// policy, profile or draft that is none of its values; two different nesting
+    /// limits), TG_ERR_SCHEMA (a resource that is not JSON), TG_ERR_UTF8 (a resource URI
+    /// or a format name not UTF-8).
     [[nodiscard]] static std::optional<Registry> create(const RegistryOptions& options,
                                                         Error& err) noexcept {
-        const tg_registry_options o = options.c_options();
+        const CRegistryOptions o = options.c_options();
         tg_registry* r = nullptr;
         tg_error* e = nullptr;
-        const tg_status st = tg_registry_new_with(&o, &r, &e);
+        const tg_status st = tg_registry_new_with(o.get(), &r, &e);
         if (st != TG_OK) {
             err = detail::take_error(st, e);
             return std::nullopt;

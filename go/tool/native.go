@@ -22,6 +22,7 @@ package tool
 #cgo nocallback tg_go_errors_release
 #cgo nocallback tg_go_error_take
 #cgo nocallback tg_go_compile
+#cgo nocallback tg_go_compile_with
 #cgo nocallback tg_go_text
 #cgo nocallback tg_text_free
 #cgo nocallback tg_go_registry_new
@@ -95,6 +96,9 @@ func kindOf(status C.tg_status) error {
 		return ErrNotObject
 	case C.TG_ERR_SCHEMA:
 		return ErrInvalidSchema
+	case C.TG_ERR_ARGUMENT, C.TG_ERR_UTF8:
+		// The binding passes its own arguments right; only an option value gets here.
+		return ErrInvalidOption
 	default:
 		return ErrNative
 	}

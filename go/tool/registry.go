@@ -31,33 +31,51 @@ type Registry struct {
 }
 
 // NewRegistry returns an empty registry whose tool names must match NamePattern.
-// Options change its limits (WithMaxArgumentBytes, WithMaxDepth); without any, a
-// call reads at most 4 MiB of arguments nested at most 128 levels deep.
+// Options change its limits (WithMaxArgumentBytes, WithMaxDepth) and how its tools'
+// schemas are compiled (WithProfile, WithDefaultDraft, WithResource,
+// WithAnnotationFormats, WithCompileOptions); without any, a call reads at most 4 MiB
+// of arguments nested at most 128 levels deep, and schemas use the core profile.
+//
+// It panics, with the *Error NewRegistryOrError would return, when the options are
+// invalid: a resource that is not JSON, a resource URI or a format name that is not
+// UTF-8, a Profile or Draft that is none of the constants. No other option can fail.
 func NewRegistry(opts ...Option) *Registry {
+	r, err := NewRegistryOrError(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// NewRegistryOrError is NewRegistry for options that may be invalid (resources read
+// from files, say): the error is an *Error wrapping ErrInvalidSchema (a resource that
+// is not JSON) or ErrInvalidOption, with the library's message.
+func NewRegistryOrError(opts ...Option) (*Registry, error) {
 	var o registryOptions
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
 		}
 	}
-	out := C.tg_go_registry_new(o.maxArgumentBytes, o.maxDepth)
+	c := newCOptions(&o.compile)
+	defer c.release()
+	out := C.tg_go_registry_new(o.maxArgumentBytes, &c.c)
+	runtime.KeepAlive(c)
 	if out.status != C.TG_OK {
-		// Only an allocation failure or a library bug gets here: every option value
-		// is one the library accepts.
-		panic(takeError(out.status, out.error, out.view))
+		return nil, takeError(out.status, out.error, out.view)
 	}
 	r := &Registry{ptr: out.registry, g: newGuard(), tools: make(map[string]Tool)}
 	runtime.SetFinalizer(r, (*Registry).Close)
-	return r
+	return r, nil
 }
 
 // Option sets up a Registry made by NewRegistry.
 type Option func(*registryOptions)
 
-// registryOptions holds the C values: 0 means the library's default.
+// registryOptions holds what the options set: 0 means the library's default.
 type registryOptions struct {
 	maxArgumentBytes C.size_t
-	maxDepth         C.size_t
+	compile          CompileOptions
 }
 
 // NoArgumentLimit, given to WithMaxArgumentBytes, lets calls read arguments of any size.
@@ -85,12 +103,7 @@ func WithMaxArgumentBytes(n int) Option {
 // ("nesting deeper than D levels"). 0 or less means the default (128); values above
 // 1024 are taken as 1024.
 func WithMaxDepth(d int) Option {
-	return func(o *registryOptions) {
-		if d < 0 {
-			d = 0
-		}
-		o.maxDepth = C.size_t(d)
-	}
+	return func(o *registryOptions) { o.compile.MaxDepth = d }
 }
 
 // Close releases the native registry and the tools in it. It is idempotent and safe

@@ -11,8 +11,8 @@ import (
 	"unsafe"
 )
 
-// Schema is a compiled JSON Schema (toolgate's core profile). It is immutable and
-// safe for concurrent use. Close releases its native memory; a finalizer does it
+// Schema is a compiled JSON Schema (the core profile from Compile, the profile its
+// options chose from CompileWith). It is immutable and safe for concurrent use. Close releases its native memory; a finalizer does it
 // for a Schema that is dropped without Close.
 type Schema struct {
 	ptr *C.tg_schema
@@ -35,7 +35,9 @@ func (e ValidationError) Error() string { return e.Path + ": " + e.Msg }
 // $ref, ...), an unknown type, a pattern that does not compile, an empty enum or a
 // schema that is not a JSON object is refused with an *Error wrapping
 // ErrInvalidSchema, whose Pointer and Keyword locate the problem. Annotations (title,
-// description, default, examples, $schema, $comment) are accepted.
+// description, default, examples, $schema, $comment) are accepted. CompileWith
+// chooses the full profile (JSON Schema draft 2020-12 and draft-07) and the other
+// options.
 func Compile(raw json.RawMessage) (*Schema, error) {
 	p, n := cbytes(raw)
 	o := C.tg_go_compile(p, n)

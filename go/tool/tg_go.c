@@ -43,6 +43,15 @@ tg_go_compile_out tg_go_compile(const char *json, size_t len) {
 	return o;
 }
 
+tg_go_compile_out tg_go_compile_with(const char *json, size_t len,
+                                     const tg_compile_options *options) {
+	tg_go_compile_out o;
+	memset(&o, 0, sizeof o);
+	o.status = tg_schema_compile_with(json, len, options, &o.schema, &o.error);
+	if (o.status != TG_OK) o.view = view_of(o.error);
+	return o;
+}
+
 static tg_status text_at(const tg_errors *e, size_t i, int k, const char **t, size_t *n) {
 	switch (k) {
 	case 0: return tg_errors_path(e, i, t, n);
@@ -79,7 +88,8 @@ void tg_go_errors_release(tg_errors *e, tg_go_str *views) {
 	tg_errors_free(e);
 }
 
-tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes, size_t max_depth) {
+tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
+                                      const tg_compile_options *schema) {
 	tg_go_registry_out o;
 	tg_registry_options options;
 	memset(&o, 0, sizeof o);
@@ -87,7 +97,7 @@ tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes, size_t max_dept
 	options.size = sizeof options;
 	options.name_policy = TG_NAMES_DEFAULT;
 	options.max_argument_bytes = max_argument_bytes;
-	options.max_depth = max_depth;
+	options.schema = schema;
 	o.status = tg_registry_new_with(&options, &o.registry, &o.error);
 	if (o.status != TG_OK) o.view = view_of(o.error);
 	return o;

@@ -31,6 +31,8 @@ typedef struct {
 } tg_go_compile_out;
 
 tg_go_compile_out tg_go_compile(const char *json, size_t len);
+tg_go_compile_out tg_go_compile_with(const char *json, size_t len,
+                                     const tg_compile_options *options);
 
 // A text owned by a handle.
 typedef struct {
@@ -64,9 +66,10 @@ typedef struct {
 	tg_go_error_view view;
 } tg_go_registry_out;
 
-// A registry with the default name policy and these limits (0: the library's default;
-// SIZE_MAX arguments: no limit).
-tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes, size_t max_depth);
+// A registry with the default name policy, this argument limit (0: the library's
+// default; SIZE_MAX: no limit) and these schema options (which hold the nesting limit).
+tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
+                                      const tg_compile_options *schema);
 
 typedef struct {
 	tg_status status;

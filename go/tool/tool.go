@@ -100,13 +100,17 @@ var (
 	// ErrInvalidSchema: the schema does not compile (an unsupported keyword such as
 	// format, an unknown type, a bad pattern, an empty enum, not JSON, ...).
 	ErrInvalidSchema = errors.New("invalid schema")
+	// ErrInvalidOption: CompileWith or NewRegistryOrError was given an option the
+	// library refuses (a Profile or Draft that is none of the constants, a resource URI
+	// or a format name that is not UTF-8).
+	ErrInvalidOption = errors.New("invalid option")
 	// ErrClosed: the Registry or Schema was closed.
 	ErrClosed = errors.New("toolgate: use after Close")
 	// ErrNative: any other failure reported by the native library.
 	ErrNative = errors.New("toolgate native error")
 )
 
-// Error is a failure of Register or Compile. Msg is the library's message, e.g.
+// Error is a failure of Register, Compile, CompileWith or NewRegistryOrError. Msg is the library's message, e.g.
 // `#/format: unsupported keyword "format"`; for schema errors Pointer (RFC 6901,
 // into the schema) and Keyword say where. Kind is one of the Err* values above.
 type Error struct {

@@ -6,10 +6,11 @@
 //! - [`ffi_boundary_value`] does the same for the few functions that return a value
 //!   instead of a status (`tg_version`, `tg_status_str`, `tg_error_status`) and
 //!   [`ffi_free`] for every `_free` function (`_free(NULL)` is a no-op).
-//! - [`arg_ref`], [`arg_mut`], [`arg_bytes`], [`arg_str`] and [`out_ptr`] are the only
-//!   places that look at a caller's pointer: a NULL where one is required becomes
-//!   `TG_ERR_NULL` naming the parameter, text that must be UTF-8 and is not becomes
-//!   `TG_ERR_UTF8`.
+//! - [`arg_ref`], [`arg_mut`], [`arg_bytes`], [`arg_str`], [`arg_slice`],
+//!   [`arg_options`] and [`out_ptr`] are the only places that look at a caller's
+//!   pointer: a NULL where one is required becomes `TG_ERR_NULL` naming the parameter,
+//!   text that must be UTF-8 and is not becomes `TG_ERR_UTF8`, an options struct whose
+//!   `size` this library cannot read becomes `TG_ERR_ARGUMENT`.
 
 use std::ffi::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -198,6 +199,127 @@ pub(crate) unsafe fn arg_str<'a>(
     let bytes = unsafe { arg_bytes(ptr, len, param)? };
     crate::json::utf8(bytes)
         .ok_or_else(|| Failure::argument(tg_status::TG_ERR_UTF8, param, "is not valid UTF-8"))
+}
+
+/// An input array given as pointer + count (`resources`, `resource_count`). NULL with
+/// count 0 is the empty array; NULL with a non-zero count is `TG_ERR_NULL`.
+///
+/// # Safety
+/// A non-NULL `ptr` points to `count` readable, initialized `T`s that stay unchanged
+/// during the call.
+pub(crate) unsafe fn arg_slice<'a, T>(
+    ptr: *const T,
+    count: usize,
+    param: &str,
+) -> FfiResult<&'a [T]> {
+    if ptr.is_null() {
+        return if count == 0 {
+            Ok(&[])
+        } else {
+            Err(Failure::argument(
+                tg_status::TG_ERR_NULL,
+                param,
+                "is NULL with a non-zero length",
+            ))
+        };
+    }
+    // SAFETY: `ptr` is not NULL and, per this function's contract, points to `count`
+    // initialized `T`s not written during the call; one array cannot exceed isize::MAX
+    // bytes.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
+}
+
+/// An options struct of the C API: `size_t size` first, fields only ever appended.
+///
+/// # Safety
+/// Every bit pattern is a valid value of the type (its fields are integers and raw
+/// pointers only: enums cross as their `int32_t`), so a caller's bytes, and all-zero
+/// bytes for the fields a caller's older header does not have, can be read as one;
+/// and its first field is the `usize` `size`.
+pub(crate) unsafe trait OptionsStruct: Copy {
+    /// The C name, for messages (`tg_registry_options`).
+    const NAME: &'static str;
+    /// `sizeof` of each version of the struct, oldest first; the last is this one's.
+    const VERSIONS: &'static [usize];
+}
+
+/// Reads a caller's options struct by the rule every options struct follows: zero in a
+/// field means its default; `size` is `sizeof` the struct as the caller compiled it;
+/// fields beyond a smaller (older) `size` are zero, so defaults; non-zero bytes beyond
+/// the fields this library knows (a newer caller asking for an option this library
+/// cannot honour) are refused, as is a `size` that no version of the struct has.
+///
+/// # Safety
+/// `ptr` is NULL or points to at least `size_of::<usize>()` readable bytes, and then to
+/// as many as that first `usize` says, not written during the call.
+pub(crate) unsafe fn arg_options<T: OptionsStruct>(ptr: *const T, param: &str) -> FfiResult<T> {
+    if ptr.is_null() {
+        return Err(Failure::argument(tg_status::TG_ERR_NULL, param, "is NULL"));
+    }
+    let name = T::NAME;
+    // SAFETY: `ptr` is not NULL and, per this function's contract, readable for its
+    // first field, `size`; read unaligned, so a caller's packed copy works too.
+    let size = unsafe { std::ptr::read_unaligned(ptr.cast::<usize>()) };
+    let known = std::mem::size_of::<T>();
+    let first = T::VERSIONS[0];
+    if size < first {
+        return Err(Failure::argument(
+            tg_status::TG_ERR_ARGUMENT,
+            param,
+            &format!(
+                "has size {size}, less than that of the first {name} ({first}): \
+                 set size to sizeof({name})"
+            ),
+        ));
+    }
+    if size < known && !T::VERSIONS.contains(&size) {
+        let sizes: Vec<String> = T::VERSIONS.iter().map(usize::to_string).collect();
+        return Err(Failure::argument(
+            tg_status::TG_ERR_ARGUMENT,
+            param,
+            &format!(
+                "has size {size}, which no version of {name} has ({}): \
+                 set size to sizeof({name})",
+                sizes.join(", ")
+            ),
+        ));
+    }
+    // SAFETY: per this function's contract the caller's `size` bytes are readable and
+    // unchanged during the call; `size` fits in one object, so in isize.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), size) };
+    if size > known && bytes[known..].iter().any(|&b| b != 0) {
+        return Err(Failure::argument(
+            tg_status::TG_ERR_ARGUMENT,
+            param,
+            &format!(
+                "sets fields beyond the {known} bytes this library (toolgate {}) knows: \
+                 leave them 0 or use a newer library",
+                env!("CARGO_PKG_VERSION")
+            ),
+        ));
+    }
+    let mut out = std::mem::MaybeUninit::<T>::zeroed();
+    // SAFETY: `bytes` has at least `size.min(known)` bytes and `out` has `known`; the
+    // two do not overlap (`out` is a local).
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            bytes.as_ptr(),
+            out.as_mut_ptr().cast::<u8>(),
+            size.min(known),
+        )
+    };
+    // SAFETY: every byte of `out` is either zero or the caller's, and `OptionsStruct`
+    // promises that every bit pattern is a valid `T`.
+    Ok(unsafe { out.assume_init() })
+}
+
+/// A C enum argument that is none of its values: `argument `p` is 7, not a tg_x value`.
+pub(crate) fn not_a_value(param: &str, value: i32, type_name: &str) -> Failure {
+    Failure::argument(
+        tg_status::TG_ERR_ARGUMENT,
+        param,
+        &format!("is {value}, not a {type_name} value"),
+    )
 }
 
 /// A required out-parameter: checked for NULL before the call does any work, written
@@ -479,6 +601,75 @@ mod tests {
         assert_eq!(text.as_str(), "a\0b");
         // SAFETY: CText keeps a NUL byte after its `len` bytes.
         assert_eq!(unsafe { *text.ptr().add(3) }, 0);
+    }
+
+    /// An options struct of two versions: 16 bytes (size, a), then 24 (b appended).
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct TwoVersions {
+        size: usize,
+        a: u64,
+        b: u64,
+    }
+
+    // SAFETY: `size` first; every field is an integer.
+    unsafe impl OptionsStruct for TwoVersions {
+        const NAME: &'static str = "two_versions";
+        const VERSIONS: &'static [usize] = &[16, 24];
+    }
+
+    /// Reads `words` as a caller's struct whose `size` is `words[0]`.
+    fn read(words: &[u64]) -> FfiResult<TwoVersions> {
+        // SAFETY: `words` holds `words[0]` readable bytes (each test makes it so), or
+        // at least the first word.
+        unsafe { arg_options(words.as_ptr().cast::<TwoVersions>(), "options") }
+    }
+
+    #[test]
+    fn options_structs_are_read_by_their_size() {
+        let current = read(&[24, 1, 2]).unwrap();
+        assert_eq!((current.a, current.b), (1, 2));
+        // An older caller: the field it does not have is zero, its default; whatever
+        // lies beyond its size is not read.
+        let older = read(&[16, 1, 99]).unwrap();
+        assert_eq!((older.size, older.a, older.b), (16, 1, 0));
+        // A newer caller: zero beyond the known fields is fine, anything else refused.
+        assert_eq!(read(&[32, 1, 2, 0]).unwrap().b, 2);
+        let newer = read(&[32, 1, 2, 5]).unwrap_err();
+        assert_eq!(newer.status, tg_status::TG_ERR_ARGUMENT);
+        assert!(newer
+            .message
+            .starts_with("argument `options` sets fields beyond the 24 bytes this library"));
+        let small = read(&[8, 0, 0]).unwrap_err();
+        assert_eq!(
+            small.message,
+            "argument `options` has size 8, less than that of the first two_versions (16): \
+             set size to sizeof(two_versions)"
+        );
+        let between = read(&[20, 0, 0]).unwrap_err();
+        assert_eq!(
+            between.message,
+            "argument `options` has size 20, which no version of two_versions has (16, 24): \
+             set size to sizeof(two_versions)"
+        );
+        // SAFETY: NULL is refused before any read.
+        let null = unsafe { arg_options(std::ptr::null::<TwoVersions>(), "options") };
+        assert_eq!(null.unwrap_err().status, tg_status::TG_ERR_NULL);
+    }
+
+    #[test]
+    fn arrays_are_pointer_and_count() {
+        // SAFETY: NULL with count 0 is the empty array; no memory is read.
+        assert!(unsafe { arg_slice(std::ptr::null::<u32>(), 0, "xs") }
+            .unwrap()
+            .is_empty());
+        // SAFETY: a NULL with a count is refused before any read.
+        let e = unsafe { arg_slice(std::ptr::null::<u32>(), 2, "xs") }.unwrap_err();
+        assert_eq!(e.status, tg_status::TG_ERR_NULL);
+        assert_eq!(e.message, "argument `xs` is NULL with a non-zero length");
+        let xs = [1u32, 2, 3];
+        // SAFETY: `xs` has 3 elements.
+        assert_eq!(unsafe { arg_slice(xs.as_ptr(), 3, "xs") }.unwrap(), &xs);
     }
 
     /// A reused result rewrites its texts in place: a NUL follows each new text, the

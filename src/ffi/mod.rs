@@ -24,6 +24,7 @@
 pub(crate) mod boundary;
 pub mod error;
 pub mod errors;
+pub mod options;
 pub mod registry;
 pub mod reply;
 pub mod result;
@@ -35,6 +36,7 @@ pub mod version;
 
 pub use error::tg_error;
 pub use errors::tg_errors;
+pub use options::{tg_compile_options, tg_draft, tg_profile, tg_resource, tg_str};
 pub use registry::{
     tg_name_policy, tg_registry, tg_registry_options, tg_tool_def, TG_DEFAULT_MAX_ARGUMENT_BYTES,
     TG_REGISTER_OVERRIDE,

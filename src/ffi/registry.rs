@@ -3,11 +3,12 @@
 use std::ffi::{c_char, c_void};
 
 use super::boundary::{
-    arg_bytes, arg_mut, arg_ref, arg_str, ffi_boundary, ffi_free, into_handle, out_ptr, Failure,
-    FfiResult,
+    arg_bytes, arg_mut, arg_options, arg_ref, arg_str, ffi_boundary, ffi_free, into_handle,
+    not_a_value, out_ptr, Failure, FfiResult, OptionsStruct,
 };
 use super::error::tg_error;
 use super::errors::tg_errors;
+use super::options::{compile_options, read_compile_options, tg_compile_options};
 use super::reply::{tg_destroy_fn, tg_handler_fn, CHandler};
 use super::result::tg_result;
 use super::schema::compile_failure;
@@ -98,10 +99,11 @@ fn not_found(name: &str) -> Failure {
 /// Every field's zero value means its default, so the way to make one is
 /// `tg_registry_options options = { .size = sizeof options };` (C++:
 /// `tg_registry_options options{}; options.size = sizeof options;`) and then to set only
-/// the fields that differ. Fields are only ever appended: the library reads the first `size` bytes,
-/// takes the defaults for fields beyond them (a caller built with an older header), and
-/// refuses non-zero bytes beyond the fields it knows (a caller built with a newer header
-/// asking for an option this library cannot honour).
+/// the fields that differ. Fields are only ever appended: the library reads the first
+/// `size` bytes (the size of this or of an earlier version of the struct), takes the
+/// defaults for fields beyond them (a caller built with an older header), and refuses
+/// non-zero bytes beyond the fields it knows (a caller built with a newer header asking
+/// for an option this library cannot honour).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct tg_registry_options {
@@ -116,8 +118,26 @@ pub struct tg_registry_options {
     pub max_argument_bytes: usize,
     /// The nesting limit, for the tools' parameters schemas and for the arguments of
     /// calls. 0 means the default (`TG_DEFAULT_MAX_DEPTH`, 128); values above
-    /// `TG_MAX_DEPTH_LIMIT` are clamped to it.
+    /// `TG_MAX_DEPTH_LIMIT` are clamped to it. `schema->max_depth` says the same: set
+    /// either (both only to the same value).
     pub max_depth: usize,
+    /// How every tool's parameters schema is compiled (the profile, the draft, the
+    /// resources references may reach, the format names taken as annotations), read
+    /// during `tg_registry_new_with` only (the registry copies what it keeps). NULL
+    /// means the defaults: the core profile.
+    pub schema: *const tg_compile_options,
+}
+
+// SAFETY: `size` (a usize) is the first field, and every field is an integer or a raw
+// pointer, for which every bit pattern is a value (`#[repr(C)]`, no references, no
+// bool, the name policy as int32_t).
+unsafe impl OptionsStruct for tg_registry_options {
+    const NAME: &'static str = "tg_registry_options";
+    /// The first version ended before `schema`.
+    const VERSIONS: &'static [usize] = &[
+        std::mem::offset_of!(tg_registry_options, schema),
+        std::mem::size_of::<tg_registry_options>(),
+    ];
 }
 
 /// The argument limit of a registry made without one (`max_argument_bytes` 0): 4 MiB.
@@ -130,64 +150,49 @@ fn name_policy(policy: RawNamePolicy, param: &str) -> FfiResult<NamePolicy> {
         p if p == tg_name_policy::TG_NAMES_DEFAULT as RawNamePolicy => Ok(NamePolicy::Default),
         p if p == tg_name_policy::TG_NAMES_DOTTED as RawNamePolicy => Ok(NamePolicy::Dotted),
         p if p == tg_name_policy::TG_NAMES_MCP as RawNamePolicy => Ok(NamePolicy::Mcp),
-        other => Err(Failure::argument(
+        other => Err(not_a_value(param, other, "tg_name_policy")),
+    }
+}
+
+/// The nesting limit of a registry: its own `max_depth` or its schema options' (0 in
+/// both: the default). Two different non-zero limits are a caller's mistake, not a
+/// choice for the library to make.
+fn nesting_limit(registry: usize, schema: usize) -> FfiResult<usize> {
+    match (registry, schema) {
+        (0, d) | (d, 0) => Ok(d),
+        (r, s) if r == s => Ok(r),
+        (r, s) => Err(Failure::argument(
             tg_status::TG_ERR_ARGUMENT,
-            param,
-            &format!("is {other}, not a tg_name_policy value"),
+            "options->max_depth",
+            &format!("is {r} and `options->schema->max_depth` is {s}: set one of them"),
         )),
     }
 }
 
-/// Reads a caller's `tg_registry_options` of `size` bytes (see its doc for the rule).
+/// Reads a caller's `tg_registry_options` (see its doc for the size rule) and the
+/// compile options it points to.
 ///
 /// # Safety
 /// `options` is NULL or points to at least `options->size` readable bytes (its first
-/// field), not written during the call.
+/// field), not written during the call; within them, a non-NULL `schema` points to a
+/// `tg_compile_options` readable as `tg_schema_compile_with` requires.
 unsafe fn read_options(options: *const tg_registry_options) -> FfiResult<RegistryOptions> {
-    if options.is_null() {
-        return Err(Failure::argument(
-            tg_status::TG_ERR_NULL,
-            "options",
-            "is NULL",
-        ));
-    }
-    // SAFETY: `options` is not NULL and, per this function's contract, readable for at
-    // least its first field, `size`; read unaligned, so a caller's packed copy works too.
-    let size = unsafe { std::ptr::read_unaligned(options.cast::<usize>()) };
-    let known = std::mem::size_of::<tg_registry_options>();
-    if size < known {
-        return Err(Failure::argument(
-            tg_status::TG_ERR_ARGUMENT,
-            "options",
-            &format!(
-                "has size {size}, less than that of the first tg_registry_options ({known}): \
-                 set size to sizeof(tg_registry_options)"
-            ),
-        ));
-    }
-    // SAFETY: per this function's contract the caller's `size` bytes are readable and
-    // unchanged during the call; `size` fits in one object, so in isize.
-    let bytes = unsafe { std::slice::from_raw_parts(options.cast::<u8>(), size) };
-    if bytes[known..].iter().any(|&b| b != 0) {
-        return Err(Failure::argument(
-            tg_status::TG_ERR_ARGUMENT,
-            "options",
-            &format!(
-                "sets fields beyond the {known} bytes this library (toolgate {}) knows: \
-                 leave them 0 or use a newer library",
-                env!("CARGO_PKG_VERSION")
-            ),
-        ));
-    }
-    // SAFETY: `bytes` holds at least `known` bytes, and every field of
-    // tg_registry_options is an integer, for which any bytes are a value.
-    let o = unsafe { std::ptr::read_unaligned(bytes.as_ptr().cast::<tg_registry_options>()) };
+    // SAFETY: forwarded contract of this function.
+    let o = unsafe { arg_options(options, "options")? };
     let mut out =
         RegistryOptions::default().with_names(name_policy(o.name_policy, "options->name_policy")?);
     if o.max_argument_bytes != 0 {
         out = out.with_max_argument_bytes(o.max_argument_bytes);
     }
-    Ok(out.with_max_depth(o.max_depth))
+    if o.schema.is_null() {
+        return Ok(out.with_max_depth(o.max_depth));
+    }
+    // SAFETY: forwarded contract of this function (a non-NULL `schema`).
+    let raw = unsafe { read_compile_options(o.schema, "options->schema")? };
+    let max_depth = nesting_limit(o.max_depth, raw.max_depth)?;
+    // SAFETY: forwarded contract of this function (the schema options' arrays).
+    let schema = unsafe { compile_options(&raw, max_depth, "options->schema")? };
+    Ok(out.with_schema_options(schema))
 }
 
 /// Creates an empty registry whose tool names follow `policy`, with the other options
@@ -220,12 +225,15 @@ pub unsafe extern "C" fn tg_registry_new(
 }
 
 /// Creates an empty registry set up by `options`: its name policy, the largest
-/// arguments it reads and its nesting limit.
+/// arguments it reads, its nesting limit and how its tools' schemas are compiled.
 ///
 /// ```c
+/// tg_compile_options full = { .size = sizeof full };
+/// full.profile = TG_PROFILE_FULL;
 /// tg_registry_options options = { .size = sizeof options };   // the rest: defaults
 /// options.max_argument_bytes = 64 * 1024;
 /// options.max_depth = 32;
+/// options.schema = &full;
 /// tg_registry *reg = NULL;
 /// tg_status s = tg_registry_new_with(&options, &reg, &err);
 /// ```
@@ -235,15 +243,21 @@ pub unsafe extern "C" fn tg_registry_new(
 /// `*error_out` (when not NULL) receives a `tg_error` to free with `tg_error_free`.
 ///
 /// Errors: `TG_ERR_NULL` (`options` or `registry_out` NULL), `TG_ERR_ARGUMENT`
-/// (`options->size` smaller than the first version of the struct, non-zero bytes
-/// beyond the fields this library knows, or a `name_policy` that is not a
-/// `tg_name_policy` value).
+/// (`options->size` or `options->schema->size` not the size of any version of its
+/// struct, non-zero bytes beyond the fields this library knows, a `name_policy`,
+/// `profile` or `default_draft` that is none of its values, `max_depth` and
+/// `schema->max_depth` both set and different), and for `options->schema` the errors
+/// of `tg_schema_compile_with` (`TG_ERR_NULL`, `TG_ERR_UTF8`, `TG_ERR_SCHEMA` for a
+/// resource that is not JSON).
 ///
-/// Ownership: `options` is borrowed for the call only. Thread-safety: any thread.
+/// Ownership: `options`, `options->schema` and everything it points to are borrowed
+/// for the call only. Thread-safety: any thread.
 ///
 /// # Safety
-/// `options` is NULL or points to `options->size` readable bytes; `registry_out` and
-/// `error_out` are NULL or writable.
+/// `options` is NULL or points to `options->size` readable bytes; within them, a
+/// non-NULL `schema` points to a `tg_compile_options` readable as
+/// `tg_schema_compile_with` requires; `registry_out` and `error_out` are NULL or
+/// writable.
 #[no_mangle]
 pub unsafe extern "C" fn tg_registry_new_with(
     options: *const tg_registry_options,

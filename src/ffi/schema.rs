@@ -7,6 +7,7 @@ use super::boundary::{
 };
 use super::error::tg_error;
 use super::errors::tg_errors;
+use super::options::{compile_options, read_compile_options, tg_compile_options};
 use super::status::tg_status;
 use crate::schema::{CompileError, Options, Schema};
 
@@ -18,8 +19,9 @@ pub const TG_MAX_DEPTH_LIMIT: usize = 1024;
 const _: () = assert!(TG_DEFAULT_MAX_DEPTH == Options::DEFAULT_MAX_DEPTH);
 const _: () = assert!(TG_MAX_DEPTH_LIMIT == Options::MAX_DEPTH_LIMIT);
 
-/// A compiled JSON Schema (core profile). Created by `tg_schema_compile`; the caller
-/// owns it and frees it with `tg_schema_free`.
+/// A compiled JSON Schema. Created by `tg_schema_compile` (core profile) or
+/// `tg_schema_compile_with` (the profile and options the caller chose); the caller owns
+/// it and frees it with `tg_schema_free`.
 ///
 /// Thread-safety: immutable; validate with it from any number of threads at once.
 pub struct tg_schema {
@@ -32,7 +34,9 @@ pub(crate) fn compile_failure(error: CompileError) -> Failure {
     Failure::new(tg_status::TG_ERR_SCHEMA, message).at(&error.pointer, &error.keyword)
 }
 
-/// Compiles the schema in `json[0..json_len)` (UTF-8 JSON, not NUL-terminated).
+/// Compiles the schema in `json[0..json_len)` (UTF-8 JSON, not NUL-terminated) in
+/// the core profile; `tg_schema_compile_with` chooses the profile and the other
+/// options.
 ///
 /// `max_depth` bounds nesting, of the schema now and of instances at validation:
 /// 0 means the default (`TG_DEFAULT_MAX_DEPTH`, 128); values above
@@ -67,6 +71,66 @@ pub unsafe extern "C" fn tg_schema_compile(
         // SAFETY: forwarded contract of this function.
         let schema_out = unsafe { out_ptr(schema_out, "schema_out")? };
         let options = Options::default().with_max_depth(max_depth);
+        let schema = Schema::compile_with(json, &options).map_err(compile_failure)?;
+        let json = CText::from(schema.to_json());
+        schema_out.write(into_handle(tg_schema { schema, json }));
+        Ok(())
+    })
+}
+
+/// Compiles the schema in `json[0..json_len)` (UTF-8 JSON, not NUL-terminated) as
+/// `options` say: the profile (`TG_PROFILE_FULL` for JSON Schema draft 2020-12 and
+/// draft-07), the draft of a schema without `$schema`, the nesting limit, the resources
+/// references may reach and the format names taken as annotations. Zeroed options
+/// (`{ .size = sizeof options }`) compile as `tg_schema_compile(json, json_len, 0, ...)`
+/// does.
+///
+/// ```c
+/// tg_compile_options options = { .size = sizeof options };
+/// options.profile = TG_PROFILE_FULL;
+/// tg_schema *schema = NULL;
+/// tg_error *err = NULL;
+/// tg_status s = tg_schema_compile_with(json, json_len, &options, &schema, &err);
+/// ```
+///
+/// On success writes a new schema to `*schema_out`; the caller owns it and frees it
+/// with `tg_schema_free`. On failure `*schema_out` is untouched and, when `error_out`
+/// is not NULL, `*error_out` receives a new `tg_error` (free it with
+/// `tg_error_free`) whose message says what is wrong and whose pointer and keyword
+/// say where.
+///
+/// Errors: `TG_ERR_NULL` (`json` NULL with `json_len` > 0, `options` or `schema_out`
+/// NULL, an array of the options NULL with a non-zero count, a text of it NULL with a
+/// non-zero length), `TG_ERR_ARGUMENT` (`options->size` not the size of any version
+/// of the struct, non-zero bytes beyond the fields this library knows, a `profile` or
+/// `default_draft` that is none of its values), `TG_ERR_UTF8` (a resource URI or a
+/// format name not UTF-8), `TG_ERR_SCHEMA` (a resource that is not JSON; the schema
+/// is not JSON, not a schema, or uses what its profile refuses).
+///
+/// Ownership: `json`, `options` and everything it points to are borrowed for the call
+/// only (the schema keeps copies of the resources). Thread-safety: any thread.
+///
+/// # Safety
+/// `json` is NULL or points to `json_len` readable bytes; `options` is NULL or points
+/// to `options->size` readable bytes whose arrays and texts are NULL or readable for
+/// their counts and lengths; `schema_out` and `error_out` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_schema_compile_with(
+    json: *const c_char,
+    json_len: usize,
+    options: *const tg_compile_options,
+    schema_out: *mut *mut tg_schema,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_schema_compile_with", error_out, || {
+        // SAFETY: forwarded contract of this function.
+        let json = unsafe { arg_bytes(json, json_len, "json")? };
+        // SAFETY: forwarded contract of this function.
+        let raw = unsafe { read_compile_options(options, "options")? };
+        // SAFETY: forwarded contract of this function.
+        let schema_out = unsafe { out_ptr(schema_out, "schema_out")? };
+        // SAFETY: forwarded contract of this function (the options' arrays and texts).
+        let options = unsafe { compile_options(&raw, raw.max_depth, "options")? };
         let schema = Schema::compile_with(json, &options).map_err(compile_failure)?;
         let json = CText::from(schema.to_json());
         schema_out.write(into_handle(tg_schema { schema, json }));
