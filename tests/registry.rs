@@ -1322,6 +1322,17 @@ fn prepare_refuses_as_call_does_and_hands_back_the_handler() {
         Ok("weather".into())
     );
 
+    // An owned copy is the same call.
+    let owned = call.into_owned();
+    assert_eq!(owned.arguments(), raw);
+    assert_eq!(owned.name(), "get_weather");
+    drop(owned);
+    assert_eq!(
+        drops.load(Ordering::SeqCst),
+        0,
+        "the tool is still registered"
+    );
+
     // Empty arguments mean {}; a handler that offers no `as_any` gives none.
     let call = reg.prepare("echo", b" \n").unwrap();
     assert_eq!(call.arguments(), b"{}");

@@ -2,6 +2,7 @@
 //! itself ([`Registry::prepare`](super::Registry::prepare)), and the texts of the ways
 //! such a handler can fail, so that every host words them the same.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::message;
@@ -11,9 +12,12 @@ use super::Handler;
 /// A looked-up call whose arguments passed the tool's schema: the handler to run and
 /// the exact bytes to run it with. Holding it keeps the tool alive (a tool replaced or
 /// unregistered meanwhile is dropped after the last prepared call on it).
+///
+/// It borrows the caller's argument bytes; [`PreparedCall::into_owned`] copies them, for
+/// a host that keeps the call across an await.
 pub struct PreparedCall<'a> {
     tool: Arc<Tool>,
-    args: &'a [u8],
+    args: Cow<'a, [u8]>,
 }
 
 /// How a handler run by the host failed, for [`PreparedCall::failure`].
@@ -31,7 +35,18 @@ pub enum HandlerFailure<'a> {
 
 impl<'a> PreparedCall<'a> {
     pub(super) fn new(tool: Arc<Tool>, args: &'a [u8]) -> PreparedCall<'a> {
-        PreparedCall { tool, args }
+        PreparedCall {
+            tool,
+            args: Cow::Borrowed(args),
+        }
+    }
+
+    /// The same call, holding its own copy of the argument bytes.
+    pub fn into_owned(self) -> PreparedCall<'static> {
+        PreparedCall {
+            tool: self.tool,
+            args: Cow::Owned(self.args.into_owned()),
+        }
     }
 
     /// The tool's name.
@@ -46,8 +61,8 @@ impl<'a> PreparedCall<'a> {
 
     /// The exact bytes the handler runs on: the call's arguments as sent, or `{}` when
     /// they were empty (or only whitespace).
-    pub fn arguments(&self) -> &'a [u8] {
-        self.args
+    pub fn arguments(&self) -> &[u8] {
+        &self.args
     }
 
     /// The content of this call when its handler failed, in the registry's words:
@@ -75,7 +90,7 @@ impl std::fmt::Debug for PreparedCall<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PreparedCall")
             .field("name", &self.tool.name)
-            .field("arguments", &String::from_utf8_lossy(self.args))
+            .field("arguments", &String::from_utf8_lossy(&self.args))
             .finish()
     }
 }
