@@ -37,7 +37,7 @@ use toolgate::{
 
 use crate::convert::{self, write_json};
 use crate::errors::{self, status};
-use crate::schema::{is_text, schema_error, schema_options};
+use crate::schema::{is_text, schema_error, schema_options, MaxDepth};
 use crate::text::{json_input, required_str, type_name, utf8_of};
 use crate::GIL_HELD_MAX_BYTES;
 
@@ -443,12 +443,15 @@ impl Registry {
     /// reads arguments up to `max_argument_bytes` (default 4 MiB, None for no limit)
     /// nested up to `max_depth` levels (0: the default, 128).
     #[new]
-    #[pyo3(signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = None))]
+    #[pyo3(
+        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0)),
+        text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0)"
+    )]
     fn new(
         py: Python<'_>,
         names: Option<&Bound<'_, PyAny>>,
         max_argument_bytes: ArgumentLimit,
-        max_depth: Option<&Bound<'_, PyAny>>,
+        max_depth: MaxDepth,
     ) -> PyResult<Registry> {
         let (policy, names) = match names {
             None => ("dotted", NamePolicy::Dotted),
@@ -472,10 +475,7 @@ impl Registry {
                 }
             }
         };
-        let schema = match max_depth {
-            Some(depth) => schema_options(py, depth)?,
-            None => toolgate::Options::default(),
-        };
+        let schema = schema_options(max_depth);
         let options = RegistryOptions::default()
             .with_names(names)
             .with_max_argument_bytes(max_argument_bytes.0.unwrap_or(usize::MAX))
@@ -509,7 +509,10 @@ impl Registry {
     }
 
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (name, schema, handler, *, description = None, idempotent = None, timeout_ms = None, r#override = None, arguments = None))]
+    #[pyo3(
+        signature = (name, schema, handler, *, description = None, idempotent = None, timeout_ms = None, r#override = None, arguments = None),
+        text_signature = "(self, name, schema, handler, *, description='', idempotent=False, timeout_ms=None, override=False, arguments='kwargs')"
+    )]
     fn register<'py>(
         &self,
         py: Python<'py>,

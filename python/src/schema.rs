@@ -13,27 +13,27 @@ use crate::errors::{self, status};
 use crate::text::json_input;
 use crate::{convert, GIL_HELD_MAX_BYTES};
 
-/// The options a schema is compiled with, from the keywords `compile` and
-/// `ToolRegistry` take: each new schema option is one more keyword and one more line here.
-pub(crate) fn schema_options(
-    py: Python<'_>,
-    max_depth: &Bound<'_, PyAny>,
-) -> PyResult<toolgate::Options> {
-    Ok(toolgate::Options::default().with_max_depth(depth(py, max_depth)?))
+/// A nesting limit as Python gives it: an int >= 0, where 0 means the default (128).
+pub(crate) struct MaxDepth(pub(crate) usize);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for MaxDepth {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
+        match obj.extract::<usize>() {
+            Ok(n) if !obj.is_instance_of::<pyo3::types::PyBool>() => Ok(MaxDepth(n)),
+            _ => Err(errors::invalid_argument(
+                obj.py(),
+                &format!("max_depth must be a non-negative int, got {}", obj.repr()?),
+            )),
+        }
+    }
 }
 
-/// A nesting limit: an int >= 0, where 0 means the default (128).
-fn depth(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<usize> {
-    match value.extract::<usize>() {
-        Ok(n) if !value.is_instance_of::<pyo3::types::PyBool>() => Ok(n),
-        _ => Err(errors::invalid_argument(
-            py,
-            &format!(
-                "max_depth must be a non-negative int, got {}",
-                value.repr()?
-            ),
-        )),
-    }
+/// The options a schema is compiled with, from the keywords `compile` and
+/// `ToolRegistry` take: each new schema option is one more keyword and one more line here.
+pub(crate) fn schema_options(max_depth: MaxDepth) -> toolgate::Options {
+    toolgate::Options::default().with_max_depth(max_depth.0)
 }
 
 /// True for the types that are raw JSON text rather than a JSON value.
@@ -144,17 +144,9 @@ impl Schema {
 impl Schema {
     /// Compiles `schema` (a JSON value, or JSON text as str/bytes); see `compile`.
     #[new]
-    #[pyo3(signature = (schema, *, max_depth = None))]
-    fn new(
-        py: Python<'_>,
-        schema: &Bound<'_, PyAny>,
-        max_depth: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Schema> {
-        let options = match max_depth {
-            Some(d) => schema_options(py, d)?,
-            None => toolgate::Options::default(),
-        };
-        compile_value(py, schema, &options)
+    #[pyo3(signature = (schema, *, max_depth = MaxDepth(0)), text_signature = "(schema, *, max_depth=0)")]
+    fn new(py: Python<'_>, schema: &Bound<'_, PyAny>, max_depth: MaxDepth) -> PyResult<Schema> {
+        compile_value(py, schema, &schema_options(max_depth))
     }
 
     /// True when `args` is well-formed JSON that satisfies the schema.
@@ -282,11 +274,11 @@ fn compile_value(
 /// and keyword (`.keyword`) for anything outside the core profile. `max_depth` bounds
 /// the nesting of the schema and of the instances it validates (0: the default, 128).
 #[pyfunction]
-#[pyo3(signature = (schema, *, max_depth = None))]
+#[pyo3(signature = (schema, *, max_depth = MaxDepth(0)), text_signature = "(schema, *, max_depth=0)")]
 pub(crate) fn compile(
     py: Python<'_>,
     schema: &Bound<'_, PyAny>,
-    max_depth: Option<&Bound<'_, PyAny>>,
+    max_depth: MaxDepth,
 ) -> PyResult<Schema> {
     Schema::new(py, schema, max_depth)
 }

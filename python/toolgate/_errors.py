@@ -61,6 +61,7 @@ class ToolgateError(Exception):
     ) -> None:
         super().__init__(message)
         self.message = message
+        self.status: "int | Status"
         try:
             self.status = Status(status)
         except ValueError:
