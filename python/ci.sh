@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # CI for the Python package (called by scripts/test-all.sh; runnable by hand from anywhere).
 #
+#   0. checks the extension crate's format and lints (it is its own workspace, which
+#      the repository's `cargo fmt --all` / `cargo clippy --workspace` do not reach);
 #   1. builds the wheel with `maturin build --release` (maturin must be installed:
 #      `pip install maturin`; .ci/run does it) into build/python/wheels;
 #   2. creates a fresh venv under build/python/ (nothing is installed into the
@@ -33,6 +35,10 @@ else
     echo "python/ci.sh: maturin is required to build the wheel: $PYTHON -m pip install maturin" >&2
     exit 1
 fi
+
+say "cargo fmt --check and clippy -D warnings (python/Cargo.toml)"
+cargo fmt --manifest-path "$here/Cargo.toml" -- --check
+cargo clippy --manifest-path "$here/Cargo.toml" --all-targets -- -D warnings
 
 say "building the wheel ($("${maturin[@]}" --version))"
 rm -rf "$wheels"

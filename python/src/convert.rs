@@ -8,6 +8,8 @@
 //!   kwargs of a handler straight from the call's bytes, in one pass, with no
 //!   intermediate tree.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write as _;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -273,7 +275,122 @@ pub(crate) fn write_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
 /// refused with `ValueError`, never trusted. Nesting is walked with an explicit stack,
 /// so depth costs heap, not the thread's stack.
 pub(crate) fn to_python<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
-    Reader { text, at: 0 }.document(py)
+    Reader {
+        text,
+        at: 0,
+        known: None,
+    }
+    .document(py)
+}
+
+/// [`to_python`] for a call's arguments: strings the tool's schema names (property
+/// names, enum members) are the registration's own `str` objects rather than new ones.
+/// The handler then matches its keyword parameters by identity, and a call allocates
+/// no string for them.
+pub(crate) fn arguments_to_python<'py>(
+    py: Python<'py>,
+    text: &[u8],
+    known: &KnownStrings,
+) -> PyResult<Bound<'py, PyAny>> {
+    Reader {
+        text,
+        at: 0,
+        known: Some(known),
+    }
+    .document(py)
+}
+
+/// The strings a schema names, as interned Python strings, by their UTF-8 bytes.
+#[derive(Default)]
+pub(crate) struct KnownStrings {
+    strings: HashMap<Box<[u8]>, Py<PyString>, BuildHasherDefault<Fnv>>,
+}
+
+impl KnownStrings {
+    /// The property names (of `properties` and `required`) and the string members of
+    /// `enum` and `const` anywhere in `schema`, a JSON value as Python holds it.
+    pub(crate) fn of_schema(schema: &Bound<'_, PyAny>) -> PyResult<KnownStrings> {
+        let mut known = KnownStrings::default();
+        known.walk(schema, 0)?;
+        Ok(known)
+    }
+
+    fn walk(&mut self, value: &Bound<'_, PyAny>, depth: usize) -> PyResult<()> {
+        if depth > MAX_WRITE_DEPTH {
+            return Ok(());
+        }
+        if let Ok(dict) = value.cast::<PyDict>() {
+            for (key, item) in dict.iter() {
+                let key = key
+                    .cast::<PyString>()
+                    .ok()
+                    .and_then(|k| utf8_of(k).map(|b| b.to_vec()));
+                match key.as_deref() {
+                    Some(b"properties") => {
+                        if let Ok(properties) = item.cast::<PyDict>() {
+                            for name in properties.keys() {
+                                self.add(&name);
+                            }
+                        }
+                    }
+                    Some(b"required" | b"enum") => {
+                        if let Ok(list) = item.cast::<PyList>() {
+                            for member in list.iter() {
+                                self.add(&member);
+                            }
+                        }
+                    }
+                    Some(b"const") => self.add(&item),
+                    _ => {}
+                }
+                self.walk(&item, depth + 1)?;
+            }
+        } else if let Ok(list) = value.cast::<PyList>() {
+            for item in list.iter() {
+                self.walk(&item, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn add(&mut self, value: &Bound<'_, PyAny>) {
+        let Ok(s) = value.cast::<PyString>() else {
+            return;
+        };
+        let Some(bytes) = utf8_of(s) else {
+            return;
+        };
+        if !self.strings.contains_key(bytes) {
+            let interned = PyString::intern(s.py(), &String::from_utf8_lossy(bytes));
+            self.strings.insert(bytes.into(), interned.unbind());
+        }
+    }
+
+    fn get<'py>(&self, py: Python<'py>, bytes: &[u8]) -> Option<Bound<'py, PyString>> {
+        self.strings.get(bytes).map(|s| s.bind(py).clone())
+    }
+}
+
+/// FNV-1a: the keys are a schema's short names, and the table is the host's own
+/// (a model only chooses what it looks up, which cannot lengthen a probe sequence).
+#[derive(Clone, Copy)]
+pub(crate) struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// A container being filled.
@@ -286,6 +403,7 @@ enum Open<'py> {
 struct Reader<'t> {
     text: &'t [u8],
     at: usize,
+    known: Option<&'t KnownStrings>,
 }
 
 impl<'t> Reader<'t> {
@@ -428,9 +546,12 @@ impl<'t> Reader<'t> {
         while let Some(&b) = self.text.get(end) {
             match b {
                 b'"' => {
-                    let s = std::str::from_utf8(&self.text[start..end])
-                        .map_err(|_| self.unexpected())?;
+                    let bytes = &self.text[start..end];
                     self.at = end + 1;
+                    if let Some(known) = self.known.and_then(|k| k.get(py, bytes)) {
+                        return Ok(known);
+                    }
+                    let s = std::str::from_utf8(bytes).map_err(|_| self.unexpected())?;
                     return Ok(PyString::new(py, s));
                 }
                 b'\\' => break,

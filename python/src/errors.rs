@@ -2,11 +2,17 @@
 //! `toolgate/_errors.py`) and its result types (frozen dataclasses in
 //! `toolgate/_types.py`), built here from the core's values and texts.
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::{Mutex, PoisonError};
+
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyList, PyModule, PyString, PyTuple, PyType};
+
+use crate::convert::Fnv;
 
 /// `tg_status` values the exceptions carry (`toolgate.Status`), as the C ABI numbers
 /// them, so an exception means the same in every host.
@@ -20,11 +26,121 @@ pub(crate) mod status {
     pub const NOT_FOUND: i32 = 9;
 }
 
+/// A result type of `toolgate._types` (a frozen dataclass with `__slots__`) and how
+/// its fields are stored: by the slots' own member descriptors where the interpreter
+/// lets a limited-API module call them (3.10 on), else by `object.__setattr__`.
+struct Class {
+    cls: Py<PyType>,
+    /// Field names, interned (the generic setter compares them by identity).
+    names: Vec<Py<PyString>>,
+    /// The member descriptor of each field's slot, when `store` can be used.
+    members: Vec<Py<PyAny>>,
+    store: Option<ffi::descrsetfunc>,
+}
+
+impl Class {
+    fn load(
+        py: Python<'_>,
+        module: &Bound<'_, PyModule>,
+        name: &str,
+        fields: &[&str],
+    ) -> PyResult<Class> {
+        let cls = module.getattr(name)?.cast_into::<PyType>()?;
+        let names: Vec<Py<PyString>> = fields
+            .iter()
+            .map(|f| PyString::intern(py, f).unbind())
+            .collect();
+        let mut members = Vec::with_capacity(fields.len());
+        for field in fields {
+            // Looked up in the class's own namespace: a slot's descriptor lives there.
+            if let Ok(member) = cls.getattr("__dict__")?.get_item(field) {
+                if member.get_type().name()?.to_string_lossy() == "member_descriptor" {
+                    members.push(member.unbind());
+                }
+            }
+        }
+        let mut store = None;
+        if members.len() == fields.len() && py.version_info() >= (3, 10) {
+            // SAFETY: `members[0]` is a live object and the GIL is held; from 3.10 on
+            // PyType_GetSlot accepts static types (member_descriptor is one), and it
+            // returns the type's tp_descr_set, which has the descrsetfunc signature, or
+            // NULL.
+            let slot = unsafe {
+                ffi::PyType_GetSlot(ffi::Py_TYPE(members[0].as_ptr()), ffi::Py_tp_descr_set)
+            };
+            if !slot.is_null() {
+                // SAFETY: a non-NULL tp_descr_set slot is a function of this type.
+                store = Some(unsafe {
+                    std::mem::transmute::<*mut std::ffi::c_void, ffi::descrsetfunc>(slot)
+                });
+            }
+        }
+        Ok(Class {
+            cls: cls.unbind(),
+            names,
+            members,
+            store,
+        })
+    }
+
+    /// An instance with `values` in its fields (in field order), made as
+    /// `object.__new__(cls)` plus `object.__setattr__` per field: what the frozen
+    /// dataclass's `__init__` does, without its Python frame (this is on the path of
+    /// every call).
+    fn make<'py>(
+        &self,
+        py: Python<'py>,
+        values: &[&Bound<'py, PyAny>],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        debug_assert_eq!(values.len(), self.names.len());
+        let empty = PyTuple::empty(py);
+        // SAFETY: `cls` is a live type object (a plain Python class, whose tp_new and
+        // tp_alloc are the generic ones) and `empty` a live tuple; the GIL is held. The
+        // result is a new reference or NULL with an exception set, which
+        // `from_owned_ptr_or_err` turns into a `Bound` or the error.
+        let obj = unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                ffi::PyType_GenericNew(
+                    self.cls.as_ptr().cast(),
+                    empty.as_ptr(),
+                    std::ptr::null_mut(),
+                ),
+            )?
+        };
+        for (i, value) in values.iter().enumerate() {
+            let rc = match self.store {
+                // SAFETY: `store` is the member descriptors' tp_descr_set, called with one
+                // of them, an instance of the class that defines it (just made above) and
+                // a live value, the GIL held: what `descriptor.__set__(obj, value)` does.
+                // It checks the instance's type itself and does not steal references.
+                Some(store) => unsafe {
+                    store(self.members[i].as_ptr(), obj.as_ptr(), value.as_ptr())
+                },
+                // SAFETY: three live objects, the GIL held. The generic setter bypasses
+                // the frozen class's `__setattr__` exactly as `object.__setattr__` does;
+                // it does not steal references.
+                None => unsafe {
+                    ffi::PyObject_GenericSetAttr(
+                        obj.as_ptr(),
+                        self.names[i].as_ptr(),
+                        value.as_ptr(),
+                    )
+                },
+            };
+            if rc != 0 {
+                return Err(PyErr::fetch(py));
+            }
+        }
+        Ok(obj)
+    }
+}
+
 /// The package's Python types, imported once.
 struct Types {
     ok: Py<PyAny>,
-    validation_error: Py<PyType>,
-    call_result: Py<PyType>,
+    validation_error: Class,
+    call_result: Class,
     tool_record: Py<PyType>,
 }
 
@@ -35,14 +151,18 @@ fn types(py: Python<'_>) -> PyResult<&Types> {
         let module = py.import("toolgate._types")?;
         Ok(Types {
             ok: module.getattr("OK")?.unbind(),
-            validation_error: module
-                .getattr("ValidationError")?
-                .cast_into::<PyType>()?
-                .unbind(),
-            call_result: module
-                .getattr("CallResult")?
-                .cast_into::<PyType>()?
-                .unbind(),
+            validation_error: Class::load(
+                py,
+                &module,
+                "ValidationError",
+                &["path", "keyword", "message", "expected_type", "location"],
+            )?,
+            call_result: Class::load(
+                py,
+                &module,
+                "CallResult",
+                &["call_id", "name", "content", "is_error"],
+            )?,
             tool_record: module
                 .getattr("ToolRecord")?
                 .cast_into::<PyType>()?
@@ -117,70 +237,6 @@ pub(crate) fn closed(what: &str) -> PyErr {
     PyValueError::new_err(format!("the {what} is closed"))
 }
 
-/// Field names, interned once: the attribute stores below compare them by identity.
-struct Names {
-    path: Py<PyString>,
-    keyword: Py<PyString>,
-    message: Py<PyString>,
-    expected_type: Py<PyString>,
-    location: Py<PyString>,
-    call_id: Py<PyString>,
-    name: Py<PyString>,
-    content: Py<PyString>,
-    is_error: Py<PyString>,
-}
-
-static NAMES: PyOnceLock<Names> = PyOnceLock::new();
-
-fn names(py: Python<'_>) -> &Names {
-    NAMES.get_or_init(py, || {
-        let n = |s: &str| PyString::intern(py, s).unbind();
-        Names {
-            path: n("path"),
-            keyword: n("keyword"),
-            message: n("message"),
-            expected_type: n("expected_type"),
-            location: n("location"),
-            call_id: n("call_id"),
-            name: n("name"),
-            content: n("content"),
-            is_error: n("is_error"),
-        }
-    })
-}
-
-/// An instance of the dataclass `cls` with `fields` set, made as `object.__new__(cls)`
-/// plus `object.__setattr__` per field: what the frozen dataclass's `__init__` does,
-/// without its Python frame (this is on the path of every call).
-fn instance<'py>(
-    py: Python<'py>,
-    cls: &Bound<'py, PyType>,
-    fields: &[(&Py<PyString>, &Bound<'py, PyAny>)],
-) -> PyResult<Bound<'py, PyAny>> {
-    let empty = PyTuple::empty(py);
-    // SAFETY: `cls` is a live type object (a plain Python class, whose tp_new and
-    // tp_alloc are the generic ones) and `empty` a live tuple; the GIL is held. The
-    // result is a new reference or NULL with an exception set, which
-    // `assume_owned_or_err` turns into a `Bound` or the error.
-    let obj = unsafe {
-        Bound::from_owned_ptr_or_err(
-            py,
-            ffi::PyType_GenericNew(cls.as_ptr().cast(), empty.as_ptr(), std::ptr::null_mut()),
-        )?
-    };
-    for (name, value) in fields {
-        // SAFETY: three live objects, the GIL held. The generic setter stores into the
-        // instance's dict, bypassing the frozen class's `__setattr__` exactly as
-        // `object.__setattr__` does; it does not steal references.
-        let rc =
-            unsafe { ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), value.as_ptr()) };
-        if rc != 0 {
-            return Err(PyErr::fetch(py));
-        }
-    }
-    Ok(obj)
-}
-
 /// `CallResult(call_id, name, content, is_error)`.
 pub(crate) fn call_result<'py>(
     py: Python<'py>,
@@ -189,18 +245,28 @@ pub(crate) fn call_result<'py>(
     content: &Bound<'py, PyAny>,
     is_error: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let n = names(py);
     let flag = pyo3::types::PyBool::new(py, is_error).to_owned().into_any();
-    instance(
-        py,
-        types(py)?.call_result.bind(py),
-        &[
-            (&n.call_id, call_id),
-            (&n.name, name),
-            (&n.content, content),
-            (&n.is_error, &flag),
-        ],
-    )
+    types(py)?
+        .call_result
+        .make(py, &[call_id, name, content, &flag])
+}
+
+/// Keywords and expected types, one `str` each: a violation's keyword is one of the
+/// core's few dozen, its expected type one of the few type lists a host's schemas
+/// name, so each is made once rather than per violation. Bounded all the same.
+type Words = HashMap<Box<str>, Py<PyString>, BuildHasherDefault<Fnv>>;
+static WORDS: PyOnceLock<Mutex<Words>> = PyOnceLock::new();
+const MAX_WORDS: usize = 512;
+
+fn word<'py>(py: Python<'py>, words: &mut Words, text: &str) -> Bound<'py, PyString> {
+    if let Some(found) = words.get(text) {
+        return found.bind(py).clone();
+    }
+    let made = PyString::new(py, text);
+    if words.len() < MAX_WORDS {
+        words.insert(text.into(), made.clone().unbind());
+    }
+    made
 }
 
 /// The list of `ValidationError`s of the core's violations (non-empty).
@@ -208,23 +274,37 @@ pub(crate) fn validation_errors<'py>(
     py: Python<'py>,
     errors: &[toolgate::ValidationError],
 ) -> PyResult<Bound<'py, PyList>> {
-    let cls = types(py)?.validation_error.bind(py);
-    let n = names(py);
+    let class = &types(py)?.validation_error;
+    // The shared words first, under the lock; the objects after it, since making them
+    // may run the garbage collector, and with it any Python code.
+    let words: Vec<(Bound<'py, PyString>, Option<Bound<'py, PyString>>)> = {
+        let mut words = WORDS
+            .get_or_init(py, || Mutex::new(Words::default()))
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        errors
+            .iter()
+            .map(|e| {
+                let keyword = word(py, &mut words, e.keyword);
+                let expected = expected_type(e).map(|t| word(py, &mut words, t));
+                (keyword, expected)
+            })
+            .collect()
+    };
     let list = PyList::empty(py);
-    for e in errors {
-        let expected = match expected_type(e) {
-            Some(t) => PyString::new(py, t).into_any(),
+    for (e, (keyword, expected)) in errors.iter().zip(words) {
+        let expected = match expected {
+            Some(t) => t.into_any(),
             None => py.None().into_bound(py),
         };
-        let error = instance(
+        let error = class.make(
             py,
-            cls,
             &[
-                (&n.path, PyString::new(py, &e.pointer).as_any()),
-                (&n.keyword, PyString::new(py, e.keyword).as_any()),
-                (&n.message, PyString::new(py, &e.message).as_any()),
-                (&n.expected_type, &expected),
-                (&n.location, PyString::new(py, &e.path).as_any()),
+                PyString::new(py, &e.pointer).as_any(),
+                keyword.as_any(),
+                PyString::new(py, &e.message).as_any(),
+                &expected,
+                PyString::new(py, &e.path).as_any(),
             ],
         )?;
         list.append(error)?;

@@ -35,7 +35,7 @@ use toolgate::{
     Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterErrorKind, RegistryOptions, ToolSpec,
 };
 
-use crate::convert::{self, write_json};
+use crate::convert::{self, write_json, KnownStrings};
 use crate::errors::{self, status};
 use crate::schema::{is_text, schema_error, schema_options, MaxDepth};
 use crate::text::{json_input, required_str, type_name, utf8_of};
@@ -60,6 +60,8 @@ struct Entry {
     name: String,
     handler: Py<PyAny>,
     mode: Mode,
+    /// The names and enum members of the tool's schema, reused in the arguments.
+    known: KnownStrings,
 }
 
 #[derive(Default)]
@@ -150,12 +152,12 @@ fn invoke<'py>(py: Python<'py>, entry: &Entry, args: &[u8]) -> PyResult<Bound<'p
     let handler = entry.handler.bind(py);
     match entry.mode {
         Mode::Kwargs => {
-            let kwargs = convert::to_python(py, args)?
+            let kwargs = convert::arguments_to_python(py, args, &entry.known)?
                 .cast_into::<PyDict>()
                 .map_err(|_| PyTypeError::new_err("the arguments are not a JSON object"))?;
             handler.call((), Some(&kwargs))
         }
-        Mode::Dict => handler.call1((convert::to_python(py, args)?,)),
+        Mode::Dict => handler.call1((convert::arguments_to_python(py, args, &entry.known)?,)),
         Mode::Json => {
             let text = std::str::from_utf8(args)
                 .map_err(|_| PyTypeError::new_err("the arguments are not UTF-8"))?;
@@ -616,10 +618,15 @@ impl Registry {
 
         let core = self.core()?;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let known = match mode {
+            Mode::Json => KnownStrings::default(),
+            Mode::Kwargs | Mode::Dict => KnownStrings::of_schema(&value)?,
+        };
         let entry = Arc::new(Entry {
             name: name_text.to_owned(),
             handler: handler.clone().unbind(),
             mode,
+            known,
         });
         self.table.lock().entries.insert(id, Arc::clone(&entry));
         let tool = Box::new(PyHandler {
@@ -635,6 +642,8 @@ impl Registry {
             timeout_ms: timeout,
         };
         let records = self.records.bind(py);
+        // The key is an exact str: a subclass's __hash__ would run Python code under the lock.
+        let key = PyString::new(py, name_text);
         let outcome = {
             let _writer = self
                 .writer
@@ -643,8 +652,8 @@ impl Registry {
             match core.register(spec, tool, allow_override) {
                 Ok(()) => {
                     // Held until the lock is released: freeing it may run Python code.
-                    let replaced = records.get_item(name)?;
-                    records.set_item(name, &record)?;
+                    let replaced = records.get_item(&key)?;
+                    records.set_item(&key, &record)?;
                     Ok(replaced)
                 }
                 Err(e) => Err(e),
@@ -666,6 +675,7 @@ impl Registry {
         let name_text = required_str(name, "name")?;
         let core = self.core()?;
         let records = self.records.bind(py);
+        let key = PyString::new(py, name_text);
         let removed = {
             let _writer = self
                 .writer
@@ -674,9 +684,9 @@ impl Registry {
             if !core.unregister(name_text) {
                 None
             } else {
-                let record = records.get_item(name)?;
+                let record = records.get_item(&key)?;
                 if record.is_some() {
-                    records.del_item(name)?;
+                    records.del_item(&key)?;
                 }
                 Some(record)
             }

@@ -2,13 +2,39 @@
 
 The native module builds ValidationError and CallResult instances directly (as
 ``object.__new__`` plus ``object.__setattr__`` per field, what the frozen dataclass's
-``__init__`` does), so they are ordinary dataclass instances in every respect.
+``__init__`` does), so they are ordinary dataclass instances in every respect; both
+have ``__slots__`` (one is made for every call), so they have no ``__dict__``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Union
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar, Union
+
+_T = TypeVar("_T")
+
+
+def _slotted(cls: Type[_T]) -> Type[_T]:
+    """``cls`` (a frozen dataclass) made again with ``__slots__`` for its fields, as
+    ``dataclass(slots=True)`` does from Python 3.10 on: the native module fills a
+    slot directly, where an instance dict costs a dict per result. ``__weakref__``
+    stays, and ``__reduce__`` rebuilds an instance from its fields (a frozen class's
+    ``__setattr__`` refuses the default way of restoring slots)."""
+    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    body = dict(cls.__dict__)
+    for name in names:
+        body.pop(name, None)  # the defaults: __init__ keeps its own
+    body.pop("__dict__", None)
+    body.pop("__weakref__", None)
+    body["__slots__"] = names + ("__weakref__",)
+
+    def __reduce__(self: Any) -> Tuple[Any, Tuple[Any, ...]]:
+        return (type(self), tuple(getattr(self, name) for name in names))
+
+    body["__reduce__"] = __reduce__
+    slotted = type(cls)(cls.__name__, cls.__bases__, body)
+    slotted.__qualname__ = cls.__qualname__
+    return slotted  # type: ignore[return-value]
 
 
 class Ok:
@@ -40,6 +66,7 @@ class Ok:
 OK = Ok()
 
 
+@_slotted
 @dataclass(frozen=True)
 class ValidationError:
     """One violation found by a validation.
@@ -84,6 +111,7 @@ class ToolRecord:
     timeout_ms: Optional[int] = None
 
 
+@_slotted
 @dataclass(frozen=True)
 class CallResult:
     """The outcome of ``ToolRegistry.call``/``acall``: always produced.
