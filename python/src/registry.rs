@@ -131,7 +131,14 @@ impl Handler for PyHandler {
             });
             match outcome {
                 Ok(answer) => answer,
-                Err(e) => Err(exception_text(py, &e)),
+                Err(e) => {
+                    let mut text = exception_text(py, &e);
+                    if text.is_empty() {
+                        // As `PreparedCall::failure` words an error without a message.
+                        message::write_tool_failed(&mut text, &self.entry.name);
+                    }
+                    Err(text)
+                }
             }
         })
     }
@@ -810,6 +817,30 @@ impl Registry {
             }
         };
         errors::call_result(py, call_id, name, &content, is_error)
+    }
+
+    /// The call as the core runs it, calling the handler back from native code
+    /// (`Handler::call`): `call` never takes this path; the tests check that it
+    /// answers as `call` does.
+    fn _call_in_core<'py>(
+        &self,
+        py: Python<'py>,
+        call_id: &Bound<'py, PyAny>,
+        name: &Bound<'py, PyAny>,
+        args: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let id_text = required_str(call_id, "call_id")?;
+        let name_text = required_str(name, "name")?;
+        let input = json_input(args)?;
+        let result = self.core()?.call(id_text, name_text, input.bytes());
+        self.table.bury(py);
+        errors::call_result(
+            py,
+            call_id,
+            name,
+            &text(py, &result.content),
+            result.is_error,
+        )
     }
 
     /// The first half of `acall`: the refusal's `CallResult`, or the prepared call

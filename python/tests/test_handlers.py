@@ -174,3 +174,35 @@ def test_a_failure_while_building_the_arguments_is_the_calls_failure(registry):
     result = registry.call("c", "t", '{"n": ' + "9" * 5000 + "}")
     assert result.is_error and result.content.startswith("error: ")
     assert calls == []
+
+
+def test_the_core_calling_the_handler_answers_as_call_does(registry):
+    """`call` runs handlers from the module; the core can also run them itself
+    (calling back into Python). Both words the same outcome the same way."""
+
+    def silent():
+        raise ValueError()
+
+    registry.register("flights.search", KEYWORDS_SCHEMA, lambda **kw: {"from": kw["from"], "n": 1.5})
+    registry.register("fails", None, lambda: 1 / 0)
+    registry.register("silent", None, silent)
+    registry.register("not_json", None, lambda: {1, 2})
+    registry.register("text", None, lambda text: text, arguments="json")
+    registry.register("later", None, answer_later)
+    cases = [
+        ("flights.search", KEYWORDS_CALL),
+        ("flights.search", '{"from": 1}'),
+        ("fails", ""),
+        ("silent", ""),
+        ("not_json", ""),
+        ("text", '{"a": [1, 2.50]}'),
+        ("later", ""),
+        ("nope", "{}"),
+    ]
+    for name, args in cases:
+        assert registry._call_in_core("c", name, args) == registry.call("c", name, args), name
+
+
+async def answer_later():
+    await asyncio.sleep(0)
+    return ["done"]
