@@ -38,7 +38,7 @@ def test_the_suite_is_there():
     if not DOCUMENTS:
         message = f"SKIPPED: the JSON test suite is not at {SUITE}"
         print(message)
-        if os.environ.get("TOOLGATE_REQUIRE_SUITE") == "1":
+        if os.environ.get("TOOLGATE_REQUIRE_TESTDATA") == "1":
             pytest.fail(message)
         pytest.skip(message)
     assert len(DOCUMENTS) > 100
