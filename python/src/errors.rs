@@ -254,19 +254,40 @@ pub(crate) fn call_result<'py>(
 /// Keywords and expected types, one `str` each: a violation's keyword is one of the
 /// core's few dozen, its expected type one of the few type lists a host's schemas
 /// name, so each is made once rather than per violation. Bounded all the same.
-type Words = HashMap<Box<str>, Py<PyString>, BuildHasherDefault<Fnv>>;
+#[derive(Default)]
+struct Words {
+    /// By the address and length of the core's `&'static str`: found without hashing.
+    keywords: Vec<(usize, usize, Py<PyString>)>,
+    /// By text.
+    types: HashMap<Box<str>, Py<PyString>, BuildHasherDefault<Fnv>>,
+}
+
 static WORDS: PyOnceLock<Mutex<Words>> = PyOnceLock::new();
 const MAX_WORDS: usize = 512;
 
-fn word<'py>(py: Python<'py>, words: &mut Words, text: &str) -> Bound<'py, PyString> {
-    if let Some(found) = words.get(text) {
-        return found.bind(py).clone();
+impl Words {
+    fn keyword<'py>(&mut self, py: Python<'py>, keyword: &'static str) -> Bound<'py, PyString> {
+        let key = (keyword.as_ptr() as usize, keyword.len());
+        if let Some((_, _, found)) = self.keywords.iter().find(|(p, n, _)| (*p, *n) == key) {
+            return found.bind(py).clone();
+        }
+        let made = PyString::new(py, keyword);
+        if self.keywords.len() < MAX_WORDS {
+            self.keywords.push((key.0, key.1, made.clone().unbind()));
+        }
+        made
     }
-    let made = PyString::new(py, text);
-    if words.len() < MAX_WORDS {
-        words.insert(text.into(), made.clone().unbind());
+
+    fn expected_type<'py>(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
+        if let Some(found) = self.types.get(text) {
+            return found.bind(py).clone();
+        }
+        let made = PyString::new(py, text);
+        if self.types.len() < MAX_WORDS {
+            self.types.insert(text.into(), made.clone().unbind());
+        }
+        made
     }
-    made
 }
 
 /// The list of `ValidationError`s of the core's violations (non-empty).
@@ -285,8 +306,8 @@ pub(crate) fn validation_errors<'py>(
         errors
             .iter()
             .map(|e| {
-                let keyword = word(py, &mut words, e.keyword);
-                let expected = expected_type(e).map(|t| word(py, &mut words, t));
+                let keyword = words.keyword(py, e.keyword);
+                let expected = expected_type(e).map(|t| words.expected_type(py, t));
                 (keyword, expected)
             })
             .collect()
