@@ -11,7 +11,10 @@
 #   3. runs pytest on python/tests against that installed wheel (from outside the
 #      source tree, so the checkout's toolgate/ folder cannot shadow it) and fails
 #      when a test fails or none ran;
-#   4. checks the type stubs against the installed module (mypy's stubtest);
+#   4. checks the type stubs against the installed module (mypy's stubtest), and runs
+#      the tests against the same wheel under each other CPython found
+#      ($TOOLGATE_PYTHONS, default 3.9 3.10 3.12 3.13: one abi3 wheel serves them all;
+#      a version not found is reported as SKIPPED);
 #   5. installs ./python from source with pip into a second venv, as a user with Rust
 #      would (one step: pip runs maturin, which builds the extension), and imports it.
 #
@@ -102,6 +105,34 @@ rm -f "$out"
 
 say "type stubs against the installed module (stubtest)"
 (cd "$work" && "$venv/bin/python" -m mypy.stubtest toolgate)
+
+# An interpreter of version $1 (3.9, ...): pythonX.Y on PATH when it runs, else one
+# that pyenv installed (its shims only run the versions it was told to).
+find_python() {
+    local candidate
+    for candidate in "python$1" "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$1".*/bin/"python$1"; do
+        if "$candidate" -c 'import venv' >/dev/null 2>&1; then
+            command -v "$candidate"
+            return 0
+        fi
+    done
+    return 1
+}
+for wanted in ${TOOLGATE_PYTHONS:-3.9 3.10 3.12 3.13}; do
+    if ! other="$(find_python "$wanted")"; then
+        say "SKIPPED: the wheel under Python $wanted (no python$wanted found)"
+        continue
+    fi
+    other_venv="$work/venv-$wanted"
+    say "the same wheel under Python $wanted ($other)"
+    rm -rf "$other_venv"
+    "$other" -m venv "$other_venv"
+    "$other_venv/bin/python" -m pip install -q --disable-pip-version-check "pytest>=7"
+    PATH="$no_rust_path" "$other_venv/bin/python" -m pip install -q --disable-pip-version-check \
+        --no-index --no-deps --only-binary :all: "$wheel"
+    (cd "$work" && "$other_venv/bin/pytest" "$here/tests" -q -p no:cacheprovider --rootdir "$here") | tail -1
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "python/ci.sh: the tests failed under Python $wanted" >&2; exit 1; }
+done
 
 say "pip install ./python from source, into $src_venv"
 rm -rf "$src_venv"
