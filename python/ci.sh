@@ -1,47 +1,98 @@
 #!/usr/bin/env bash
-# CI for the Python binding (called by .ci/run; runnable by hand from anywhere).
+# CI for the Python package (called by scripts/test-all.sh; runnable by hand from anywhere).
 #
-#   1. builds target/release/libtoolgate.so with `cargo build --release` (a no-op when current)
-#   2. `pip install ./python` (the library is copied into the package) and pytest;
-#   3. runs `python -m pytest python/tests -q` against the *installed* package and
-#      fails when it fails or when no test ran.
+#   0. checks the extension crate's format and lints (it is its own workspace, which
+#      the repository's `cargo fmt --all` / `cargo clippy --workspace` do not reach);
+#   1. builds the wheel with `maturin build --release` (maturin must be installed:
+#      `pip install maturin`; .ci/run does it) into build/python/wheels;
+#   2. creates a fresh venv under build/python/ (nothing is installed into the
+#      user's Python) and installs the wheel there with no cargo or rustc on PATH,
+#      from the file only (--no-index): the wheel must install without Rust;
+#   3. runs pytest on python/tests against that installed wheel (from outside the
+#      source tree, so the checkout's toolgate/ folder cannot shadow it) and fails
+#      when a test fails or none ran;
+#   4. checks the type stubs against the installed module (mypy's stubtest), and runs
+#      the tests against the same wheel under each other CPython found
+#      ($TOOLGATE_PYTHONS, default 3.9 3.10 3.12 3.13: one abi3 wheel serves them all;
+#      a version not found is reported as SKIPPED);
+#   5. installs ./python from source with pip into a second venv, as a user with Rust
+#      would (one step: pip runs maturin, which builds the extension), and imports it.
 #
-# Environment: PYTHON (default python3) picks the interpreter to install into.
+# Environment: PYTHON (default python3) is the interpreter the venvs are made from.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-cd "$root"
 PYTHON="${PYTHON:-python3}"
+work="$root/build/python"
+wheels="$work/wheels"
+venv="$work/venv"
+src_venv="$work/venv-source"
+say() { printf 'python/ci.sh: %s\n' "$*"; }
 
-case "$(uname -s)" in
-    Darwin) lib="target/release/libtoolgate.dylib" ;;
-    *) lib="target/release/libtoolgate.so" ;;
-esac
-# Always (re)build: a no-op when the library is current, and the package must never
-# ship a stale copy of it.
-echo "python/ci.sh: cargo build --release"
-cargo build --release
-[ -f "$lib" ] || { echo "python/ci.sh: $lib still missing after cargo build --release" >&2; exit 1; }
-
-echo "python/ci.sh: installing ./python into $("$PYTHON" -c 'import sys; print(sys.prefix)')"
-pip=("$PYTHON" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps)
-if ! "${pip[@]}" ./python; then
-    # No index reachable for the isolated build environment: build with the
-    # setuptools (and wheel) already installed.
-    echo "python/ci.sh: retrying without build isolation"
-    "${pip[@]}" --no-build-isolation ./python
-fi
-if ! "$PYTHON" -c 'import pytest' 2>/dev/null; then
-    "$PYTHON" -m pip install -q --disable-pip-version-check "pytest>=7"
+if "$PYTHON" -m maturin --version >/dev/null 2>&1; then
+    maturin=("$PYTHON" -m maturin)
+elif command -v maturin >/dev/null; then
+    maturin=(maturin)
+else
+    echo "python/ci.sh: maturin is required to build the wheel: $PYTHON -m pip install maturin" >&2
+    exit 1
 fi
 
-# The installed package must be the one under test, with the library inside it.
-(cd / && "$PYTHON" -c 'import toolgate; print("python/ci.sh: toolgate", toolgate.__file__, "libtoolgate", toolgate.library_version, "from", toolgate.library_path)')
+say "cargo fmt --check and clippy -D warnings (python/Cargo.toml)"
+cargo fmt --manifest-path "$here/Cargo.toml" -- --check
+cargo clippy --manifest-path "$here/Cargo.toml" --all-targets -- -D warnings
 
+say "building the wheel ($("${maturin[@]}" --version))"
+rm -rf "$wheels"
+mkdir -p "$wheels"
+start=$SECONDS
+"${maturin[@]}" build --release --manifest-path "$here/Cargo.toml" --interpreter "$PYTHON" --out "$wheels"
+shopt -s nullglob
+built=("$wheels"/toolgate-*.whl)
+shopt -u nullglob
+[ ${#built[@]} -eq 1 ] || { echo "python/ci.sh: expected one wheel in $wheels, found ${#built[@]}" >&2; exit 1; }
+wheel="${built[0]}"
+say "built $(basename "$wheel") in $((SECONDS - start)) s"
+
+say "fresh venv $venv"
+rm -rf "$venv"
+"$PYTHON" -m venv "$venv"
+pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
+"${pip[@]}" "pytest>=7" "mypy>=1.10"
+
+# PATH without any folder that holds cargo or rustc, for the install of the wheel.
+no_rust_path=""
+IFS=: read -r -a dirs <<<"$PATH"
+for d in "${dirs[@]}"; do
+    [ -n "$d" ] || continue
+    if [ -e "$d/cargo" ] || [ -e "$d/rustc" ]; then
+        continue
+    fi
+    no_rust_path="${no_rust_path:+$no_rust_path:}$d"
+done
+if PATH="$no_rust_path" command -v cargo >/dev/null 2>&1 || PATH="$no_rust_path" command -v rustc >/dev/null 2>&1; then
+    echo "python/ci.sh: could not take cargo and rustc off PATH" >&2
+    exit 1
+fi
+say "installing the wheel with no Rust on PATH"
+PATH="$no_rust_path" CARGO=/nonexistent RUSTC=/nonexistent \
+    "${pip[@]}" --no-index --no-deps --only-binary :all: "$wheel"
+
+# The package under test is the installed one, with its native module.
+(cd "$work" && "$venv/bin/python" - "$venv" <<'EOF'
+import sys, toolgate
+venv = sys.argv[1]
+assert toolgate.__file__.startswith(venv), f"toolgate imported from {toolgate.__file__}, not from {venv}"
+assert toolgate.library_path.startswith(venv), toolgate.library_path
+print(f"python/ci.sh: toolgate {toolgate.__version__} (core {toolgate.library_version}) from {toolgate.library_path}")
+EOF
+)
+
+say "pytest against the installed wheel"
 set +e
 out="$(mktemp)"
-"$PYTHON" -m pytest python/tests -q -p no:cacheprovider 2>&1 | tee "$out"
+(cd "$work" && "$venv/bin/pytest" "$here/tests" -q -p no:cacheprovider --rootdir "$here") 2>&1 | tee "$out"
 status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -eq 5 ] || ! grep -Eq '[0-9]+ passed' "$out"; then
@@ -50,4 +101,49 @@ if [ "$status" -eq 5 ] || ! grep -Eq '[0-9]+ passed' "$out"; then
     exit 1
 fi
 rm -f "$out"
-exit "$status"
+[ "$status" -eq 0 ] || exit "$status"
+
+say "type stubs against the installed module (stubtest)"
+(cd "$work" && "$venv/bin/python" -m mypy.stubtest toolgate)
+
+# An interpreter of version $1 (3.9, ...): pythonX.Y on PATH when it runs, else one
+# that pyenv installed (its shims only run the versions it was told to).
+find_python() {
+    local candidate
+    for candidate in "python$1" "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$1".*/bin/"python$1"; do
+        if "$candidate" -c 'import venv' >/dev/null 2>&1; then
+            command -v "$candidate"
+            return 0
+        fi
+    done
+    return 1
+}
+for wanted in ${TOOLGATE_PYTHONS:-3.9 3.10 3.12 3.13}; do
+    if ! other="$(find_python "$wanted")"; then
+        say "SKIPPED: the wheel under Python $wanted (no python$wanted found)"
+        continue
+    fi
+    other_venv="$work/venv-$wanted"
+    say "the same wheel under Python $wanted ($other)"
+    rm -rf "$other_venv"
+    "$other" -m venv "$other_venv"
+    "$other_venv/bin/python" -m pip install -q --disable-pip-version-check "pytest>=7"
+    PATH="$no_rust_path" "$other_venv/bin/python" -m pip install -q --disable-pip-version-check \
+        --no-index --no-deps --only-binary :all: "$wheel"
+    (cd "$work" && "$other_venv/bin/pytest" "$here/tests" -q -p no:cacheprovider --rootdir "$here") | tail -1
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "python/ci.sh: the tests failed under Python $wanted" >&2; exit 1; }
+done
+
+say "pip install ./python from source, into $src_venv"
+rm -rf "$src_venv"
+"$PYTHON" -m venv "$src_venv"
+start=$SECONDS
+"$src_venv/bin/python" -m pip install -q --disable-pip-version-check "$here"
+(cd "$work" && "$src_venv/bin/python" -c '
+import toolgate
+r = toolgate.ToolRegistry()
+r.register("db.ping", None, lambda: "pong")
+assert r.call("c", "db.ping", "").content == "pong"
+print("python/ci.sh: installed from source:", toolgate.library_path)
+')
+say "source install took $((SECONDS - start)) s"

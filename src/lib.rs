@@ -12,8 +12,8 @@ pub mod schema;
 mod suggest;
 
 pub use registry::{
-    CallResult, Handler, NamePolicy, RegisterError, RegisterErrorKind, Registry, RegistryOptions,
-    ToolInfo, ToolSpec, Written,
+    CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterError,
+    RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
 };
 pub use schema::{CompileError, Draft, Options, Profile, Schema, SchemaProblem, ValidationError};
 

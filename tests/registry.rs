@@ -1242,3 +1242,165 @@ fn nesting_limit_per_registry() {
         refused.message
     );
 }
+
+/// A handler type of the test's own, found again through `as_any`.
+struct Tagged {
+    tag: &'static str,
+    drops: Arc<AtomicUsize>,
+}
+
+impl Handler for Tagged {
+    fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
+        Ok(self.tag.to_owned())
+    }
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}
+
+impl Drop for Tagged {
+    fn drop(&mut self) {
+        self.drops.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// `prepare` refuses exactly what `call` refuses, with the same bytes, and hands back
+/// for everything else the handler and the bytes `call` would have run it with.
+#[test]
+fn prepare_refuses_as_call_does_and_hands_back_the_handler() {
+    use toolgate::RegistryOptions;
+    let reg = Registry::with_options(RegistryOptions::default().with_max_argument_bytes(64));
+    let drops = Arc::new(AtomicUsize::new(0));
+    reg.register(
+        spec("get_weather", Some(WEATHER_SCHEMA)),
+        Box::new(Tagged {
+            tag: "weather",
+            drops: Arc::clone(&drops),
+        }),
+        false,
+    )
+    .unwrap();
+    reg.register(spec("echo", None), echo(), false).unwrap();
+
+    let refused: [(&str, &[u8]); 6] = [
+        ("nope", b"{}"),
+        ("get_weathr", b"{}"),
+        (
+            "get_weather",
+            br#"{"days": "3", "unit": "kelvin", "country": "FR"}"#,
+        ),
+        ("get_weather", br#"{"city": "Paris",}"#),
+        ("get_weather", b""),
+        ("get_weather", &[b' '; 65]),
+    ];
+    for (name, args) in refused {
+        let call = reg.call("c", name, args);
+        assert!(call.is_error, "{call:?}");
+        assert_eq!(reg.prepare(name, args).unwrap_err(), call.content);
+    }
+    assert_eq!(
+        reg.prepare(
+            "get_weather",
+            br#"{"days": "3", "unit": "kelvin", "country": "FR"}"#
+        )
+        .unwrap_err(),
+        HAND_WORKED_TEXT
+    );
+
+    let raw: &[u8] = br#"{ "city" : "Paris",
+ "days": 3 }"#;
+    let call = reg.prepare("get_weather", raw).unwrap();
+    assert_eq!(call.name(), "get_weather");
+    assert!(
+        std::ptr::eq(call.arguments(), raw),
+        "the caller's bytes, not a copy"
+    );
+    let tagged = call.handler().as_any().unwrap().downcast_ref::<Tagged>();
+    assert_eq!(tagged.map(|t| t.tag), Some("weather"));
+    assert_eq!(
+        call.handler().call(call.arguments(), 0),
+        Ok("weather".into())
+    );
+
+    // An owned copy is the same call.
+    let owned = call.into_owned();
+    assert_eq!(owned.arguments(), raw);
+    assert_eq!(owned.name(), "get_weather");
+    drop(owned);
+    assert_eq!(
+        drops.load(Ordering::SeqCst),
+        0,
+        "the tool is still registered"
+    );
+
+    // Empty arguments mean {}; a handler that offers no `as_any` gives none.
+    let call = reg.prepare("echo", b" \n").unwrap();
+    assert_eq!(call.arguments(), b"{}");
+    assert!(call.handler().as_any().is_none());
+}
+
+/// The texts of a failure of a handler the host ran are the registry's own: the same
+/// as `call` gives for the same failure.
+#[test]
+fn prepared_call_failure_texts() {
+    let reg = Registry::new(NamePolicy::Dotted);
+    reg.register(spec("db.get_user", None), echo(), false)
+        .unwrap();
+    reg.register(
+        spec("db.fails", None),
+        boxed(|_, _| Err("no such user".into())),
+        false,
+    )
+    .unwrap();
+    reg.register(spec("db.panics", None), boxed(|_, _| panic!("boom")), false)
+        .unwrap();
+    let call = reg.prepare("db.get_user", b"{}").unwrap();
+    use toolgate::HandlerFailure;
+    assert_eq!(
+        call.failure(HandlerFailure::Error("no such user")),
+        reg.call("c", "db.fails", b"{}").content
+    );
+    assert_eq!(
+        call.failure(HandlerFailure::Error("")),
+        "error: tool db.get_user failed"
+    );
+    assert_eq!(
+        reg.prepare("db.panics", b"{}")
+            .unwrap()
+            .failure(HandlerFailure::Panicked),
+        reg.call("c", "db.panics", b"{}").content
+    );
+    assert_eq!(
+        call.failure(HandlerFailure::NotJson("set")),
+        "error: tool db.get_user returned a value of type set, which is not JSON serializable"
+    );
+}
+
+/// A prepared call keeps its tool, as a running call does: unregistering or replacing
+/// the tool meanwhile drops the handler only once the prepared call is dropped.
+#[test]
+fn prepared_call_keeps_its_tool_alive() {
+    let reg = Registry::default();
+    let drops = Arc::new(AtomicUsize::new(0));
+    let tagged = |tag| {
+        Box::new(Tagged {
+            tag,
+            drops: Arc::clone(&drops),
+        })
+    };
+    reg.register(spec("t", None), tagged("first"), false)
+        .unwrap();
+    let first = reg.prepare("t", b"{}").unwrap();
+    reg.register(spec("t", None), tagged("second"), true)
+        .unwrap();
+    let second = reg.prepare("t", b"{}").unwrap();
+    assert!(reg.unregister("t"));
+    assert_eq!(drops.load(Ordering::SeqCst), 0);
+    assert_eq!(first.handler().call(b"{}", 0), Ok("first".into()));
+    assert_eq!(second.handler().call(b"{}", 0), Ok("second".into()));
+    drop(first);
+    assert_eq!(drops.load(Ordering::SeqCst), 1);
+    drop(second);
+    assert_eq!(drops.load(Ordering::SeqCst), 2);
+    assert!(reg.prepare("t", b"{}").is_err());
+}

@@ -1,41 +1,49 @@
-"""toolgate vs Python's JSON Schema validators, on the raw JSON text a model sends.
+"""toolgate against what a Python developer would use instead, on the raw JSON text
+a model sends as a tool call's arguments.
 
-Every contender starts from the same ``str`` (what an LLM SDK hands over as the
-tool call's ``arguments``) and answers the same question:
+Every contender starts from the same ``str`` (what an LLM SDK hands over) and answers
+the same question:
 
-* toolgate      ``Schema.is_valid(text)`` / ``Schema.validate(text)`` (the library
-                parses and validates the text itself, in one pass)
-* jsonschema    ``json.loads(text)`` + a pre-built ``Draft202012Validator``'s
-                ``is_valid`` / ``list(iter_errors)``
-* fastjsonschema ``json.loads(text)`` + the compiled validator (it raises on the
-                first error; ``errors`` mode catches that one exception)
-* jsonschema-rs ``json.loads(text)`` + a pre-built validator's ``is_valid`` /
-                ``list(iter_errors)`` (it validates Python objects only: it has no
-                entry point for raw JSON text)
+* toolgate         ``Schema.is_valid(text)`` / ``Schema.validate(text)``: the core
+                   reads and validates the text in one pass
+* json.loads       alone: the floor every peer pays before validating
+* jsonschema-rs    ``json.loads`` + a pre-built validator's ``is_valid`` /
+                   ``list(iter_errors)`` (it validates Python values)
+* fastjsonschema   ``json.loads`` + the compiled function (it raises on the first
+                   error, so its error list has one entry)
+* jsonschema       ``json.loads`` + ``Draft202012Validator.is_valid`` /
+                   ``list(iter_errors)``
+* pydantic         ``TypeAdapter(Model).validate_json(text)``, a strict model that
+                   accepts exactly what the schema accepts (``extra="forbid"``, no
+                   coercion, optional fields absent rather than null); its error list
+                   is ``ValidationError.errors()``
 
-Modes: ``valid?`` is the boolean question (the hot path of a dispatcher),
-``errors`` materializes the error list (what goes back to the model).
+and for the registry, ``ToolRegistry.call`` / ``acall`` against the dispatcher a
+developer writes in ten lines: a dict lookup, ``json.loads``, jsonschema-rs
+``iter_errors`` and ``handler(**kwargs)``, answering a tuple.
 
-Measurement: ``timeit`` in one process, contenders interleaved round-robin for
-``--repeat`` rounds, the best round kept (the least disturbed by other load); each
-round runs enough iterations to last about ``--target`` seconds. The clock is the
-benchmarking thread's CPU time (``time.thread_time``), so time spent descheduled
-on a busy machine is not counted (``--clock wall`` for wall time). Before timing,
-every contender's verdict is checked against the expected one.
+Measurement: one process; each row's contenders run interleaved round-robin for
+``--rounds`` rounds, each run lasting about ``--target`` seconds; a row reports each
+contender's median ns/op and, for every peer, the median over rounds of the per-round
+ratio peer/toolgate (so a round disturbed by other load moves both sides of its own
+ratio). The clock is this thread's CPU time (``--clock wall`` for wall time). Every
+contender's verdict (and error count) is checked before timing.
 
-Usage: ``python bench/bench.py [--repeat 40] [--target 0.02] [--markdown RESULTS.md]``
+Usage: ``python bench/bench.py [--rounds 25] [--target 0.02] [--markdown RESULTS.md]``
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import platform
+import statistics
 import sys
+import threading
 import time
-import timeit
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import toolgate
 
@@ -51,118 +59,84 @@ try:
     import jsonschema_rs
 except ImportError:  # pragma: no cover
     jsonschema_rs = None
+try:
+    import pydantic
+except ImportError:  # pragma: no cover
+    pydantic = None
 
-# --- inputs -------------------------------------------------------------------
+from inputs import CASES, MODELS
 
-WEATHER_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "city": {"type": "string", "minLength": 1},
-        "days": {"type": "integer", "minimum": 1, "maximum": 7},
-        "unit": {"enum": ["c", "f"]},
-    },
-    "required": ["city"],
-    "additionalProperties": False,
-}
-WEATHER_VALID = '{"city": "Paris", "days": 3, "unit": "c"}'
-WEATHER_INVALID = '{"days": "3", "unit": "kelvin", "country": "FR"}'
+# --- measurement --------------------------------------------------------------
 
-CALENDAR_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "title": {"type": "string", "minLength": 1, "maxLength": 200},
-        "start": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}"},
-        "duration_minutes": {"type": "integer", "minimum": 5, "maximum": 1440},
-        "attendees": {
-            "type": "array",
-            "maxItems": 50,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "email": {"type": "string", "pattern": "^[^@ ]+@[^@ ]+$"},
-                    "optional": {"type": "boolean"},
-                },
-                "required": ["email"],
-                "additionalProperties": False,
-            },
-        },
-        "location": {
-            "type": "object",
-            "properties": {"room": {"type": "string"}, "floor": {"type": "integer", "minimum": 0}},
-            "additionalProperties": False,
-        },
-        "visibility": {"enum": ["default", "public", "private"]},
-        "reminders": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "method": {"enum": ["email", "popup"]},
-                    "minutes_before": {"type": "number", "minimum": 0, "maximum": 40320},
-                },
-                "required": ["method", "minutes_before"],
-                "additionalProperties": False,
-            },
-        },
-        "notes": {"type": "string", "maxLength": 2000},
-    },
-    "required": ["title", "start", "duration_minutes"],
-    "additionalProperties": False,
-}
-CALENDAR_VALID = (
-    '{"title": "Quarterly planning review", "start": "2025-03-14T15:30:00+01:00", '
-    '"duration_minutes": 90, "attendees": [{"email": "ana@example.com"}, '
-    '{"email": "li.wei@example.com", "optional": true}, {"email": "sam@example.org"}], '
-    '"location": {"room": "Atlas", "floor": 4}, "visibility": "private", '
-    '"reminders": [{"method": "popup", "minutes_before": 15}, '
-    '{"method": "email", "minutes_before": 1440}], '
-    '"notes": "Bring the Q1 numbers and the hiring plan."}'
-)
-CALENDAR_INVALID = (
-    '{"title": "Quarterly planning review", "start": "next friday", '
-    '"duration_minutes": "90", "attendees": [{"email": "ana@example.com"}, '
-    '{"email": "li.wei", "optional": "yes"}, {"email": "sam@example.org"}], '
-    '"location": {"room": "Atlas", "floor": 4}, "visibility": "secret", '
-    '"reminders": [{"method": "popup", "minutes_before": 15}, '
-    '{"method": "sms", "minutes_before": -5}], "color": "blue"}'
-)
+CLOCK = time.thread_time
 
-CASES = [
-    ("get_weather (seed)", "valid", WEATHER_SCHEMA, WEATHER_VALID, True),
-    ("get_weather (seed)", "invalid", WEATHER_SCHEMA, WEATHER_INVALID, False),
-    ("create_calendar_event", "valid", CALENDAR_SCHEMA, CALENDAR_VALID, True),
-    ("create_calendar_event", "invalid", CALENDAR_SCHEMA, CALENDAR_INVALID, False),
-]
+
+def timed(fn: Callable[[], object], number: int) -> float:
+    """Seconds per call of ``fn`` over ``number`` calls."""
+    clock = CLOCK
+    start = clock()
+    for _ in range(number):
+        fn()
+    return (clock() - start) / number
+
+
+def calibrate(fn: Callable[[], object], target: float) -> int:
+    number = 1
+    while True:
+        elapsed = timed(fn, number) * number
+        if elapsed >= target / 4 or number >= 10_000_000:
+            return max(1, int(number * target / max(elapsed, 1e-9)))
+        number *= 4
+
+
+class Row:
+    """One measured row: contenders by name, the first being toolgate's."""
+
+    def __init__(self, title: str, fns: Dict[str, Callable[[], object]]) -> None:
+        self.title = title
+        self.fns = fns
+        self.samples: Dict[str, List[float]] = {name: [] for name in fns}
+
+    def run(self, rounds: int, target: float) -> "Row":
+        numbers = {name: calibrate(fn, target) for name, fn in self.fns.items()}
+        for _ in range(rounds):
+            for name, fn in self.fns.items():
+                self.samples[name].append(timed(fn, numbers[name]) * 1e9)
+        return self
+
+    @property
+    def base(self) -> str:
+        return next(iter(self.fns))
+
+    def ns(self, name: str) -> float:
+        return statistics.median(self.samples[name])
+
+    def ratio(self, peer: str) -> float:
+        """Median over rounds of peer time / toolgate time (> 1: toolgate faster)."""
+        base = self.samples[self.base]
+        return statistics.median(p / b for p, b in zip(self.samples[peer], base))
+
 
 # --- contenders -----------------------------------------------------------------
 
+loads = json.loads
 
-def contenders(schema) -> Dict[str, Tuple[Callable[[str], bool], Callable[[str], int]]]:
-    """name -> (is_valid(text) -> bool, errors(text) -> number of errors found)."""
-    loads = json.loads
+
+def validators(case) -> Dict[str, Tuple[Callable[[str], bool], Callable[[str], int]]]:
+    """name -> (is_valid(text), number of errors listed for text)."""
     out: Dict[str, Tuple[Callable[[str], bool], Callable[[str], int]]] = {}
-
-    compiled = toolgate.compile(schema)
-    tg_is_valid = compiled.is_valid
-    tg_validate = compiled.validate
-
-    def tg_errors(text: str) -> int:
-        result = tg_validate(text)
-        return 0 if result is toolgate.OK else len(result)
-
-    out["toolgate"] = (tg_is_valid, tg_errors)
-
-    if jsonschema is not None:
-        v = jsonschema.Draft202012Validator(schema)
-        v_is_valid = v.is_valid
-        v_iter = v.iter_errors
-        out["jsonschema"] = (lambda t: v_is_valid(loads(t)), lambda t: len(list(v_iter(loads(t)))))
-
+    schema = toolgate.compile(case.schema)
+    tg_validate = schema.validate
+    out["toolgate"] = (schema.is_valid, lambda t: 0 if tg_validate(t) is toolgate.OK else len(tg_validate(t)))
+    if jsonschema_rs is not None:
+        rv = jsonschema_rs.validator_for(case.schema)
+        rv_valid, rv_iter = rv.is_valid, rv.iter_errors
+        out["jsonschema-rs"] = (lambda t: rv_valid(loads(t)), lambda t: len(list(rv_iter(loads(t)))))
     if fastjsonschema is not None:
-        fv = fastjsonschema.compile(schema)
+        fv = fastjsonschema.compile(case.schema)
         exc = fastjsonschema.JsonSchemaValueException
 
-        def fj_is_valid(t: str) -> bool:
+        def fj_valid(t: str) -> bool:
             try:
                 fv(loads(t))
                 return True
@@ -173,211 +147,328 @@ def contenders(schema) -> Dict[str, Tuple[Callable[[str], bool], Callable[[str],
             try:
                 fv(loads(t))
                 return 0
-            except exc as e:  # the first error only: that is all it reports
-                return 1 if e.message else 1
+            except exc:
+                return 1
 
-        out["fastjsonschema"] = (fj_is_valid, fj_errors)
+        out["fastjsonschema"] = (fj_valid, fj_errors)
+    if jsonschema is not None:
+        v = jsonschema.Draft202012Validator(case.schema)
+        v_valid, v_iter = v.is_valid, v.iter_errors
+        out["jsonschema"] = (lambda t: v_valid(loads(t)), lambda t: len(list(v_iter(loads(t)))))
+    if pydantic is not None:
+        adapter = pydantic.TypeAdapter(MODELS[case.tool])
+        pv = adapter.validate_json
+        perr = pydantic.ValidationError
 
-    if jsonschema_rs is not None:
-        rv = jsonschema_rs.validator_for(schema)
-        rv_is_valid = rv.is_valid
-        rv_iter = rv.iter_errors
-        out["jsonschema-rs"] = (lambda t: rv_is_valid(loads(t)), lambda t: len(list(rv_iter(loads(t)))))
+        def pd_valid(t: str) -> bool:
+            try:
+                pv(t)
+                return True
+            except perr:
+                return False
 
+        def pd_errors(t: str) -> int:
+            try:
+                pv(t)
+                return 0
+            except perr as e:
+                return len(e.errors())
+
+        out["pydantic"] = (pd_valid, pd_errors)
     return out
 
 
-# --- measurement --------------------------------------------------------------
+def check(case, vs) -> Dict[str, int]:
+    counts = {}
+    for name, (is_valid, errors) in vs.items():
+        got = is_valid(case.text)
+        if got is not case.valid:
+            raise SystemExit(f"{name} says {got} for {case.title}; expected {case.valid}")
+        counts[name] = errors(case.text)
+        if (counts[name] == 0) is not case.valid:
+            raise SystemExit(f"{name} lists {counts[name]} errors for {case.title}")
+    return counts
 
 
-# The clock: CPU time of this thread by default, so that time spent descheduled
-# (other work on a shared machine) is not counted; `--clock wall` for wall time.
-CLOCK = time.thread_time
+# --- the registry and the plain dispatcher ------------------------------------
 
 
-def calibrate(fn: Callable[[], object], target: float) -> int:
-    number = 1
-    while True:
-        elapsed = timeit.Timer(fn, timer=CLOCK).timeit(number=number)
-        if elapsed >= target / 4 or number >= 10_000_000:
-            return max(1, int(number * target / max(elapsed, 1e-9)))
-        number *= 4
+def answer(**kwargs: Any) -> str:
+    return "ok"
 
 
-def measure(fns: Dict[str, Callable[[], object]], repeat: int, target: float) -> Dict[str, float]:
-    """Best ns/op of each function, interleaved round-robin."""
-    numbers = {name: calibrate(fn, target) for name, fn in fns.items()}
-    best = {name: float("inf") for name in fns}
-    for _ in range(repeat):
-        for name, fn in fns.items():
-            n = numbers[name]
-            t = timeit.Timer(fn, timer=CLOCK).timeit(number=n) / n * 1e9
-            best[name] = min(best[name], t)
-    return best
+async def answer_async(**kwargs: Any) -> str:
+    return "ok"
 
 
-def run(repeat: int, target: float, only: Optional[str]) -> List[dict]:
-    rows = []
-    for tool, kind, schema, text, expected in CASES:
-        if only and only not in tool:
-            continue
-        cs = contenders(schema)
-        for name, (is_valid, errors) in cs.items():
-            got = is_valid(text)
-            if got is not expected:
-                raise SystemExit(f"{name} says {got} for {tool} {kind}; expected {expected}")
-            n = errors(text)
-            if (n == 0) is not expected:
-                raise SystemExit(f"{name} found {n} errors for {tool} {kind}")
-        for mode, idx in (("valid?", 0), ("errors", 1)):
-            fns = {name: (lambda f=fns_[idx]: f(text)) for name, fns_ in cs.items()}
-            times = measure(fns, repeat, target)
-            counts = {name: cs[name][1](text) for name in cs}
-            rows.append(
-                {
-                    "tool": tool,
-                    "kind": kind,
-                    "bytes": len(text.encode()),
-                    "mode": mode,
-                    "ns": times,
-                    "errors": counts,
-                }
-            )
-            report_row(rows[-1])
-    return rows
+class PlainDispatcher:
+    """What a developer writes instead of a registry."""
+
+    def __init__(self) -> None:
+        self.tools: Dict[str, Tuple[Any, Callable[..., Any]]] = {}
+
+    def register(self, name: str, schema: dict, handler: Callable[..., Any]) -> None:
+        self.tools[name] = (jsonschema_rs.validator_for(schema), handler)
+
+    def _check(self, call_id: str, name: str, args: str):
+        entry = self.tools.get(name)
+        if entry is None:
+            return None, (call_id, name, f"error: unknown tool {name!r}", True)
+        validator, handler = entry
+        try:
+            kwargs = json.loads(args) if args else {}
+        except ValueError as e:
+            return None, (call_id, name, f"error: invalid arguments for {name}: {e}", True)
+        errors = list(validator.iter_errors(kwargs))
+        if errors:
+            lines = "\n".join(f"{e.instance_path}: {e.message}" for e in errors)
+            return None, (call_id, name, f"error: invalid arguments for {name}:\n{lines}", True)
+        return (handler, kwargs), None
+
+    def call(self, call_id: str, name: str, args: str):
+        ready, refusal = self._check(call_id, name, args)
+        if refusal:
+            return refusal
+        handler, kwargs = ready
+        try:
+            return (call_id, name, handler(**kwargs), False)
+        except Exception as e:
+            return (call_id, name, f"error: {e}", True)
+
+    async def acall(self, call_id: str, name: str, args: str):
+        ready, refusal = self._check(call_id, name, args)
+        if refusal:
+            return refusal
+        handler, kwargs = ready
+        try:
+            return (call_id, name, await handler(**kwargs), False)
+        except Exception as e:
+            return (call_id, name, f"error: {e}", True)
 
 
-def floors(repeat: int, target: float) -> Dict[str, float]:
-    """Where the time goes: the binding's fixed cost and the parse every peer pays."""
-    empty = toolgate.compile({"type": "object"})
-    calendar = toolgate.compile(CALENDAR_SCHEMA)
-    encoded = CALENDAR_VALID.encode()
-    fns = {
-        "toolgate is_valid, schema {\"type\":\"object\"}, text {} (ctypes + binding floor)": lambda: empty.is_valid("{}"),
-        "toolgate is_valid, create_calendar_event valid, bytes in": lambda: calendar.is_valid(encoded),
-        "toolgate is_valid, create_calendar_event valid, str in": lambda: calendar.is_valid(CALENDAR_VALID),
-        "json.loads of the create_calendar_event valid text (what every peer pays first)": lambda: json.loads(CALENDAR_VALID),
-    }
-    return measure(fns, repeat, target)
+def in_loop(loop: asyncio.AbstractEventLoop, make: Callable[[], Any], batch: int = 64) -> Callable[[], object]:
+    """A function running ``batch`` awaits of ``make()`` in one pass of ``loop``; its
+    time divided by ``batch`` is the cost of one await (the loop's own is shared)."""
+
+    async def many() -> None:
+        for _ in range(batch):
+            await make()
+
+    run = loop.run_until_complete
+    return lambda: run(many())
 
 
-def report_row(row: dict) -> None:
-    ns = row["ns"]
-    others = {k: v for k, v in ns.items() if k != "toolgate"}
-    fastest = min(others, key=others.get) if others else None
-    parts = [f"{k} {v:,.0f}" for k, v in ns.items()]
-    ratio = f"  toolgate {others[fastest] / ns['toolgate']:.2f}x vs {fastest}" if fastest else ""
-    print(f"{row['tool']:22s} {row['kind']:7s} {row['mode']:6s} ns/op: " + ", ".join(parts) + ratio, flush=True)
+# --- GIL release on large arguments -------------------------------------------
 
 
-def markdown(rows: List[dict], repeat: int, target: float, clock: str, floor: Dict[str, float]) -> str:
-    names = list(rows[0]["ns"]) if rows else []
-    versions = {
-        "toolgate": f"{toolgate.__version__} (libtoolgate {toolgate.library_version})",
-        "jsonschema": None,
-        "fastjsonschema": getattr(fastjsonschema, "VERSION", None) if fastjsonschema else None,
-        "jsonschema-rs": None,
-    }
-    if jsonschema is not None and versions["jsonschema"] is None:
+def parallel(schema: Any, text: str, threads: int = 2, calls: int = 20) -> Tuple[float, float, float]:
+    """(wall time of ``threads * calls`` validations in one thread over the wall time
+    of the same work spread over ``threads`` threads (ideal: ``threads``), CPU µs per
+    validation alone, CPU µs per validation beside the other threads)."""
+
+    def work(n: int, cpu: List[float]) -> None:
+        start = time.thread_time()
+        for _ in range(n):
+            assert schema.is_valid(text)
+        cpu.append((time.thread_time() - start) / n * 1e6)
+
+    alone: List[float] = []
+    start = time.perf_counter()
+    work(threads * calls, alone)
+    one = time.perf_counter() - start
+    beside: List[float] = []
+    pool = [threading.Thread(target=work, args=(calls, beside)) for _ in range(threads)]
+    start = time.perf_counter()
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    return one / (time.perf_counter() - start), alone[0], statistics.mean(beside)
+
+
+# --- the run ------------------------------------------------------------------
+
+
+def fmt_ns(ns: float) -> str:
+    return f"{ns:,.0f}"
+
+
+def versions() -> str:
+    def v(mod: Any, name: str) -> str:
+        if mod is None:
+            return f"{name} absent"
         try:
             from importlib.metadata import version
 
-            versions["jsonschema"] = version("jsonschema")
+            return f"{name} {version(name)}"
         except Exception:
-            pass
-    if jsonschema_rs is not None and versions["jsonschema-rs"] is None:
-        try:
-            from importlib.metadata import version
+            return f"{name} ?"
 
-            versions["jsonschema-rs"] = version("jsonschema-rs")
-        except Exception:
-            pass
-    lines = [
-        "| call | bytes | mode | "
-        + " | ".join(f"{n} ns/op" for n in names)
-        + " | toolgate vs fastest other | vs fastest listing every error |",
-        "|---|---:|---|" + "---:|" * len(names) + "---|---|",
-    ]
-    for r in rows:
-        others = {k: v for k, v in r["ns"].items() if k != "toolgate"}
-        fastest = min(others, key=others.get)
-        cells = []
-        for n in names:
-            cell = f"{r['ns'][n]:,.0f}"
-            if n == "toolgate":
-                cell = f"**{cell}**"
-            cells.append(cell)
-        ratio = others[fastest] / r["ns"]["toolgate"]
-        full = "="
-        if r["mode"] == "errors" and r["kind"] == "invalid":
-            # fastjsonschema stops at the first error: compare with the peers that
-            # return the whole list, as toolgate does.
-            complete = {k: v for k, v in others.items() if r["errors"][k] >= r["errors"]["toolgate"]}
-            if complete:
-                best = min(complete, key=complete.get)
-                full = f"{complete[best] / r['ns']['toolgate']:.2f}x ({best})"
-            else:
-                full = "n/a"
-        lines.append(
-            f"| {r['tool']} {r['kind']} | {r['bytes']} | {r['mode']} | "
-            + " | ".join(cells)
-            + f" | **{ratio:.2f}x** ({fastest}) | {full} |"
-        )
-    env = (
-        f"Python {platform.python_version()} ({platform.python_implementation()}), "
-        f"{platform.machine()}, {os.cpu_count()} CPUs, load average "
-        f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} at the end of the run"
-    )
-    vers = ", ".join(f"{k} {v}" for k, v in versions.items() if v)
-    return "\n".join(
+    return ", ".join(
         [
-            f"Measured {time.strftime('%Y-%m-%d %H:%M')}: {env}; {vers}.",
-            f"Best of {repeat} interleaved rounds of ~{target}s each, same process, same input text; "
-            + ("clock: CPU time of the benchmarking thread (time.thread_time)." if clock == "cpu" else "clock: wall time."),
-            "",
-            *lines,
-            "",
-            "| errors reported on the invalid calls | " + " | ".join(names) + " |",
-            "|---|" + "---:|" * len(names),
-            *[
-                f"| {r['tool']} invalid | " + " | ".join(str(r["errors"][n]) for n in names) + " |"
-                for r in rows
-                if r["kind"] == "invalid" and r["mode"] == "errors"
-            ],
-            "",
-            "| where the time goes | ns/op |",
-            "|---|---:|",
-            *[f"| {k} | {v:,.0f} |" for k, v in floor.items()],
+            f"Python {platform.python_version()} ({platform.python_implementation()})",
+            f"{platform.machine()}, {os.cpu_count()} CPUs",
+            f"toolgate {toolgate.__version__} (core {toolgate.library_version})",
+            v(jsonschema_rs, "jsonschema-rs"),
+            v(fastjsonschema, "fastjsonschema"),
+            v(jsonschema, "jsonschema"),
+            v(pydantic, "pydantic"),
         ]
     )
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--repeat", type=int, default=40)
-    p.add_argument("--target", type=float, default=0.02, help="seconds per round per contender")
-    p.add_argument("--only", help="run only the cases whose name contains this")
-    p.add_argument("--markdown", help="write the table to this file (or - for stdout)")
-    p.add_argument("--clock", choices=["cpu", "wall"], default="cpu", help="thread CPU time (default) or wall time")
-    args = p.parse_args(argv)
+def main() -> None:
     global CLOCK
-    CLOCK = time.thread_time if args.clock == "cpu" else time.perf_counter
-    print(f"toolgate {toolgate.__version__} / libtoolgate {toolgate.library_version} from {toolgate.library_path}")
-    missing = [n for n, m in (("jsonschema", jsonschema), ("fastjsonschema", fastjsonschema), ("jsonschema-rs", jsonschema_rs)) if m is None]
-    if missing:
-        print(f"not installed (pip install './python[bench]'): {', '.join(missing)}", file=sys.stderr)
-    rows = run(args.repeat, args.target, args.only)
-    floor = floors(args.repeat, args.target)
-    for k, v in floor.items():
-        print(f"{k}: {v:,.0f} ns/op")
-    table = markdown(rows, args.repeat, args.target, args.clock, floor)
-    if args.markdown == "-":
-        print(table)
-    elif args.markdown:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=25)
+    ap.add_argument("--target", type=float, default=0.02, help="seconds per contender per round")
+    ap.add_argument("--clock", choices=["thread", "wall"], default="thread")
+    ap.add_argument("--markdown", help="write the tables to this file")
+    args = ap.parse_args()
+    CLOCK = time.thread_time if args.clock == "thread" else time.perf_counter
+    R, T = args.rounds, args.target
+    out: List[str] = []
+
+    def emit(line: str = "") -> None:
+        print(line, flush=True)
+        out.append(line)
+
+    emit(f"Measured {time.strftime('%Y-%m-%d %H:%M')}: {versions()}.")
+    emit(f"{R} interleaved rounds of ~{T}s per contender; clock: {args.clock} time; load average {os.getloadavg()[0]:.1f} at the start.")
+    emit()
+
+    # 1. The boolean question.
+    peers = ["json.loads", "jsonschema-rs", "fastjsonschema", "jsonschema", "pydantic"]
+    emit("### is_valid: is this call's text valid? (ns per call; `peer ÷ toolgate` below each: >1 means toolgate is faster)")
+    emit()
+    emit("| call | bytes | toolgate `is_valid(str)` | " + " | ".join(peers) + " |")
+    emit("|---|---:|---:|" + "---:|" * len(peers))
+    results: Dict[Tuple[str, str], Row] = {}
+    for case in CASES:
+        vs = validators(case)
+        counts = check(case, vs)
+        text = case.text
+        fns: Dict[str, Callable[[], object]] = {"toolgate": (lambda f=vs["toolgate"][0]: f(text))}
+        fns["json.loads"] = lambda: loads(text)
+        for name in peers[1:]:
+            if name in vs:
+                fns[name] = lambda f=vs[name][0]: f(text)
+        row = Row(case.title, fns).run(R, T)
+        results[("valid?", case.title)] = row
+        cells = [fmt_ns(row.ns(p)) if p in fns else "—" for p in peers]
+        ratios = [f"{row.ratio(p):.2f}x" if p in fns else "—" for p in peers]
+        emit(f"| {case.title} | {len(text.encode())} | **{fmt_ns(row.ns('toolgate'))}** | " + " | ".join(cells) + " |")
+        emit(f"| ↳ ÷ toolgate | | | " + " | ".join(ratios) + " |")
+        case.counts = counts
+    emit()
+
+    # 2. The error list.
+    epeers = ["jsonschema-rs", "fastjsonschema", "jsonschema", "pydantic"]
+    emit("### validate: the list of every violation (ns per call; errors listed in brackets)")
+    emit()
+    emit("| call | toolgate `validate(str)` | " + " | ".join(epeers) + " |")
+    emit("|---|---:|" + "---:|" * len(epeers))
+    for case in CASES:
+        if case.valid:
+            continue
+        vs = validators(case)
+        text = case.text
+        fns = {"toolgate": (lambda f=vs["toolgate"][1]: f(text))}
+        for name in epeers:
+            if name in vs:
+                fns[name] = lambda f=vs[name][1]: f(text)
+        row = Row(case.title, fns).run(R, T)
+        results[("errors", case.title)] = row
+        cells = [f"{fmt_ns(row.ns(p))} [{case.counts[p]}]" if p in fns else "—" for p in epeers]
+        ratios = [f"{row.ratio(p):.2f}x" if p in fns else "—" for p in epeers]
+        emit(f"| {case.title} | **{fmt_ns(row.ns('toolgate'))}** [{case.counts['toolgate']}] | " + " | ".join(cells) + " |")
+        emit("| ↳ ÷ toolgate | | " + " | ".join(ratios) + " |")
+    emit()
+
+    # 3. The registry against the plain dispatcher.
+    emit("### ToolRegistry.call / acall against the plain dispatcher (ns per call; the handler answers \"ok\")")
+    emit()
+    emit("| call | toolgate | plain dispatcher | plain ÷ toolgate |")
+    emit("|---|---:|---:|---:|")
+    registry = toolgate.ToolRegistry(names="default")
+    plain = PlainDispatcher()
+    for case in CASES:
+        if case.tool not in registry:
+            registry.register(case.tool, case.schema, answer)
+            registry.register(case.tool + "_async", case.schema, answer_async)
+            plain.register(case.tool, case.schema, answer)
+            plain.register(case.tool + "_async", case.schema, answer_async)
+    loop = asyncio.new_event_loop()
+    for case in CASES:
+        text = case.text
+        name = case.tool
+        r = registry.call("c1", name, text)
+        p = plain.call("c1", name, text)
+        assert r.is_error is p[3] is (not case.valid), (r, p)
+        row = Row(f"call {case.title}", {
+            "toolgate": lambda: registry.call("c1", name, text),
+            "plain": lambda: plain.call("c1", name, text),
+        }).run(R, T)
+        results[("call", case.title)] = row
+        emit(f"| `call` {case.title} | **{fmt_ns(row.ns('toolgate'))}** | {fmt_ns(row.ns('plain'))} | {row.ratio('plain'):.2f}x |")
+        if case.valid:
+            an = name + "_async"
+            assert loop.run_until_complete(registry.acall("c1", an, text)).content == "ok"
+            batch = 64
+            row = Row(f"acall {case.title}", {
+                "toolgate": in_loop(loop, lambda: registry.acall("c1", an, text), batch),
+                "plain": in_loop(loop, lambda: plain.acall("c1", an, text), batch),
+            }).run(R, T)
+            for samples in row.samples.values():
+                samples[:] = [s / batch for s in samples]
+            results[("acall", case.title)] = row
+            emit(f"| `acall` {case.title} (async handler) | **{fmt_ns(row.ns('toolgate'))}** | {fmt_ns(row.ns('plain'))} | {row.ratio('plain'):.2f}x |")
+    loop.close()
+    emit()
+
+    # 4. Threads on large arguments (the GIL is released over 64 KiB).
+    big = '{"notes": [' + ",".join(['"' + "y" * 1000 + '"'] * 2000) + "]}"
+    schema = toolgate.compile({"type": "object", "properties": {"notes": {"type": "array", "items": {"type": "string", "maxLength": 5000}}}})
+    runs = [parallel(schema, big) for _ in range(5)]
+    ratios = sorted(r[0] for r in runs)
+    emit(f"### Threads: {len(big) >> 20} MiB arguments (the GIL is released over 64 KiB), 2 threads against 1")
+    emit()
+    emit(
+        f"Wall time, 1 thread ÷ 2 threads (2.00x is perfect scaling), median of 5: **{statistics.median(ratios):.2f}x** "
+        f"(runs: {', '.join(f'{r:.2f}' for r in ratios)}). CPU time per validation alone "
+        f"{statistics.median(r[1] for r in runs):,.0f} µs, beside the other thread {statistics.median(r[2] for r in runs):,.0f} µs; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs."
+    )
+    emit()
+
+    # 5. The targets.
+    def ratio(kind: str, title: str, peer: str) -> float:
+        return results[(kind, title)].ratio(peer)
+
+    targets = [
+        ("`is_valid` >= 5x faster than `json.loads` + jsonschema-rs, realistic valid calls", 5.0,
+         [ratio("valid?", c.title, "jsonschema-rs") for c in CASES if c.realistic and c.valid]),
+        ("`is_valid` >= 3x faster than pydantic `validate_json`, realistic valid calls", 3.0,
+         [ratio("valid?", c.title, "pydantic") for c in CASES if c.realistic and c.valid and pydantic]),
+        ("25-byte call: `is_valid(str)` <= 0.5x `json.loads` alone (json.loads ÷ is_valid >= 2)", 2.0,
+         [ratio("valid?", c.title, "json.loads") for c in CASES if len(c.text) == 25]),
+        ("`ToolRegistry.call` >= 1.5x faster than the plain dispatcher (valid calls)", 1.5,
+         [ratio("call", c.title, "plain") for c in CASES if c.valid]),
+        ("errors path >= 3x faster than jsonschema-rs `iter_errors`", 3.0,
+         [ratio("errors", c.title, "jsonschema-rs") for c in CASES if not c.valid]),
+    ]
+    emit("### Targets")
+    emit()
+    emit("| target | measured (÷, one per call) | met |")
+    emit("|---|---|---|")
+    for label, need, got in targets:
+        met = "yes" if got and min(got) >= need else "**no**"
+        emit(f"| {label} | {', '.join(f'{g:.2f}x' for g in got)} | {met} |")
+    if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
-            f.write(table + "\n")
-    return 0
+            f.write("\n".join(out) + "\n")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.setswitchinterval(0.005)
+    main()

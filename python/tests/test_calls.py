@@ -6,7 +6,6 @@ import pytest
 
 import toolgate
 from toolgate import CallResult
-from toolgate import _registry
 
 from conftest import WEATHER_SCHEMA, echo
 
@@ -136,22 +135,18 @@ def test_system_exit_in_handler_is_reraised(registry):
 
 
 # Arguments: raw text passed through unchanged; Python values serialized losslessly.
-def test_raw_arguments_reach_the_handler_byte_for_byte(registry, monkeypatch):
+def test_raw_arguments_reach_the_handler_byte_for_byte(registry):
+    # arguments="json": the handler receives the text the model sent, as validated.
     seen = []
-    original = _registry._Tool.start
-
-    def spy(self, args):
-        seen.append(args)
-        return original(self, args)
-
-    monkeypatch.setattr(_registry._Tool, "start", spy)
-    registry.register("t", None, echo)
+    registry.register("t", None, lambda text: seen.append(text) or "ok", arguments="json")
     raw = '{ "b" : 1.50 ,\n"a":"\\u00e9\\n", "big": 123456789012345678901234567890 }'
     result = registry.call("c", "t", raw)
     assert not result.is_error
-    assert seen == [raw.encode()]
+    assert seen == [raw]
     registry.call("c", "t", raw.encode())
-    assert seen[1] == raw.encode()
+    assert seen[1] == raw
+    registry.call("c", "t", "")
+    assert seen[2] == "{}"  # empty arguments mean {}
 
 
 def test_handler_sees_the_parsed_arguments(registry):

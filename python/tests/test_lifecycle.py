@@ -10,7 +10,7 @@ import weakref
 import pytest
 
 import toolgate
-from toolgate import _native, _registry
+from toolgate import _native
 
 from conftest import REPO_ROOT, USER_SCHEMA, echo
 
@@ -59,6 +59,7 @@ def test_handler_released_once_the_library_destroys_it(how):
     assert ref() is not None  # held while the library can call it
     assert reg.call("c", "t", "").content == "ok"
     tokens = set(reg._tools)
+    assert len(tokens) == 1
     if how == "unregister":
         reg.unregister("t")
     elif how == "override":
@@ -70,19 +71,20 @@ def test_handler_released_once_the_library_destroys_it(how):
         del reg
     gc.collect()
     assert ref() is None
-    assert not tokens & set(_registry._LIVE)
+    if how != "del":
+        assert not tokens & set(reg._tools)
 
 
 def test_failed_registration_leaves_nothing_behind(registry):
-    before = (dict(registry._tools), set(_registry._LIVE))
+    before = dict(registry._tools)
     for bad in [lambda: registry.register("Bad", None, echo), lambda: registry.register("t", {"oneOf": []}, echo)]:
         with pytest.raises(toolgate.ToolgateError):
             bad()
+    assert registry._tools == before
     registry.register("t", None, echo)
     with pytest.raises(toolgate.DuplicateToolError):
         registry.register("t", None, echo)
-    assert len(registry._tools) == len(before[0]) + 1
-    assert len(set(_registry._LIVE) - before[1]) == 1
+    assert len(registry._tools) == len(before) + 1
 
 
 def test_registry_in_a_reference_cycle_is_collected():
@@ -108,8 +110,11 @@ def test_close_from_inside_a_handler_waits_for_the_call():
         return "closed"
 
     reg.register("closer", None, closer)
+    reg.register("other", None, echo)
+    assert len(reg._tools) == 2
     assert reg.call("c", "closer", "").content == "closed"
-    assert reg.closed and reg._ptr is None
+    # Freed once the call returned: no registration is left.
+    assert reg.closed and reg._tools == {}
 
 
 def test_schema_handle_freed():
@@ -128,49 +133,30 @@ def test_library_version_matches_the_header():
         assert m and m.group(1) == toolgate.library_version
 
 
-# The library lookup.
-def _import_in_subprocess(env_changes):
-    env = dict(os.environ)
-    # Import the same package this test run imported.
-    package_parent = os.path.dirname(os.path.dirname(toolgate.__file__))
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
-    env.update(env_changes)
-    return subprocess.run(
-        [sys.executable, "-c", "import toolgate; print(toolgate.library_path)"],
-        env=env,
+# The native module.
+def test_the_native_module_is_loaded_from_the_package():
+    package_dir = os.path.dirname(toolgate.__file__)
+    assert os.path.dirname(toolgate.library_path) == package_dir
+    assert os.path.basename(toolgate.library_path).startswith("_native.")
+    assert _native.version == toolgate.library_version
+
+
+def test_a_package_without_its_native_module_is_an_import_error_naming_it(tmp_path):
+    # The pure-Python part alone, as a checkout that was never built would have it.
+    package = tmp_path / "toolgate"
+    package.mkdir()
+    source = os.path.dirname(toolgate.__file__)
+    for name in os.listdir(source):
+        if name.endswith(".py"):
+            (package / name).write_bytes(open(os.path.join(source, name), "rb").read())
+    proc = subprocess.run(
+        [sys.executable, "-c", "import toolgate"],
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
         capture_output=True,
         text=True,
-        cwd=str(REPO_ROOT.parent),
+        cwd=str(tmp_path),
     )
-
-
-def test_toolgate_lib_is_used_when_set():
-    proc = _import_in_subprocess({"TOOLGATE_LIB": toolgate.library_path})
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == toolgate.library_path
-
-
-def test_bad_toolgate_lib_is_an_import_error_naming_it(tmp_path):
-    missing = str(tmp_path / "nowhere" / "libtoolgate.so")
-    proc = _import_in_subprocess({"TOOLGATE_LIB": missing})
     assert proc.returncode != 0
     assert "LibraryNotFoundError" in proc.stderr
-    assert missing in proc.stderr
-
-
-def test_not_found_names_every_place(monkeypatch, tmp_path):
-    monkeypatch.delenv("TOOLGATE_LIB", raising=False)
-    monkeypatch.setattr(
-        _native,
-        "_candidates",
-        lambda: [("copy shipped in the package", str(tmp_path / "a.so")), ("repository target/release", str(tmp_path / "b.so"))],
-    )
-    monkeypatch.setattr(_native.ctypes.util, "find_library", lambda name: None)
-    monkeypatch.setattr(_native, "_SYSTEM_NAMES", ["libtoolgate-test-absent.so.0"])
-    with pytest.raises(toolgate.LibraryNotFoundError) as info:
-        _native._load()
-    assert isinstance(info.value, ImportError)
-    message = str(info.value)
-    for expected in ["TOOLGATE_LIB", str(tmp_path / "a.so"), str(tmp_path / "b.so"), "find_library", "libtoolgate-test-absent.so.0", "cargo build --release"]:
-        assert expected in message
-    assert len(info.value.tried) == 5
+    assert "toolgate._native" in proc.stderr
+    assert "pip install ./python" in proc.stderr

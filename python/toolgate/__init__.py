@@ -1,6 +1,6 @@
-"""toolgate: a tool registry for LLM agents, over the Rust core's C ABI.
+"""toolgate: a tool registry for LLM agents, over the toolgate Rust core.
 
-Seed 002's API::
+::
 
     from toolgate import ToolRegistry, Ok
 
@@ -12,9 +12,9 @@ Seed 002's API::
     result = registry.call("call_1", "db.get_user", '{"id": 42}')
     result.message()   # {"role": "tool", "tool_call_id": "call_1", "content": ...}
 
-and ``toolgate.compile(schema)`` for standalone validation. The shared library is
-found through ``$TOOLGATE_LIB``, the copy shipped in the package, a development
-checkout's ``target/release``/``target/debug``, or the system's search path.
+and ``toolgate.compile(schema)`` for standalone validation. The core is compiled into
+the native module ``toolgate._native``; every text (refusals, violations, a handler's
+failure) is the core's, the same bytes every host shows.
 """
 
 from ._errors import (
@@ -30,19 +30,36 @@ from ._errors import (
     ToolNotFoundError,
 )
 from ._types import OK, CallResult, Ok, ToolRecord, ValidationError
-from . import _native
-from ._schema import Schema, compile
+
+try:
+    from . import _native
+except ImportError as exc:  # pragma: no cover - a package without its native module
+    raise LibraryNotFoundError(
+        f"cannot load the native module toolgate._native ({exc}). Install the package with "
+        "`pip install ./python` (which builds it; Rust is needed) or from a wheel built "
+        "for this platform.",
+        tried=[f"toolgate._native: {exc}"],
+    ) from exc
+
+from ._native import Schema, compile
 from ._registry import ToolRegistry
 
 __version__ = "0.1.0"
 
-#: The version of the shared library actually loaded (``tg_version()``).
+#: The version of the Rust core compiled into the native module.
 library_version: str = _native.version
-#: The path or name the shared library was loaded from.
-library_path: str = _native.path
+#: The file the native module was loaded from.
+library_path: str = _native.__file__
+
+#: The largest arguments a registry reads unless told otherwise (4 MiB).
+DEFAULT_MAX_ARGUMENT_BYTES: int = _native.DEFAULT_MAX_ARGUMENT_BYTES
+#: The nesting limit of schemas and arguments unless told otherwise (128).
+DEFAULT_MAX_DEPTH: int = _native.DEFAULT_MAX_DEPTH
 
 __all__ = [
     "CallResult",
+    "DEFAULT_MAX_ARGUMENT_BYTES",
+    "DEFAULT_MAX_DEPTH",
     "DuplicateToolError",
     "InvalidArgumentError",
     "InvalidNameError",

@@ -2,17 +2,17 @@
 
 ::
 
-    ToolgateError                      every failure the library reports (.status, .message)
+    ToolgateError                      every failure the core reports (.status, .message)
     ├── InvalidNameError   ValueError  TG_ERR_NAME: the name breaks the registry's policy
     ├── DuplicateToolError ValueError  TG_ERR_DUPLICATE: registered already, no override
     ├── SchemaError        ValueError  TG_ERR_SCHEMA: the schema does not compile
     │   └── NotObjectSchemaError       TG_ERR_NOT_OBJECT: parameters must be "type": "object"
     ├── ToolNotFoundError  KeyError    TG_ERR_NOT_FOUND (and get() of an absent name)
-    ├── InvalidTextError   ValueError  TG_ERR_UTF8: a name/call id/description is not UTF-8
+    ├── InvalidTextError   ValueError  TG_ERR_UTF8: a name/call id/description is not text
     └── InvalidArgumentError ValueError TG_ERR_NULL, TG_ERR_ARGUMENT, TG_ERR_RANGE
-    LibraryNotFoundError   ImportError the shared library cannot be found or loaded
+    LibraryNotFoundError   ImportError the native module cannot be loaded
 
-``str(exc)`` is the library's message (for ``ToolNotFoundError`` too, unlike a
+``str(exc)`` is the core's message (for ``ToolNotFoundError`` too, unlike a
 plain ``KeyError`` which would show its ``repr``).
 
 A failure *of a tool call* (unknown tool, invalid arguments, a handler that
@@ -27,7 +27,8 @@ from typing import Dict, List, Optional, Sequence, Type
 
 
 class Status(enum.IntEnum):
-    """``tg_status`` values (explicit and never reused by the library)."""
+    """The status of a failure, numbered as the C ABI's ``tg_status`` (explicit and
+    never reused), so an error means the same in every host."""
 
     OK = 0
     ERR_NULL = 1
@@ -44,7 +45,7 @@ class Status(enum.IntEnum):
 
 
 class ToolgateError(Exception):
-    """A failure reported by libtoolgate.
+    """A failure reported by the toolgate core.
 
     Attributes: ``status`` (a :class:`Status`, or the raw int for a value this
     package does not know), ``message`` (the library's text), and for schema
@@ -60,6 +61,7 @@ class ToolgateError(Exception):
     ) -> None:
         super().__init__(message)
         self.message = message
+        self.status: "int | Status"
         try:
             self.status = Status(status)
         except ValueError:
@@ -98,17 +100,18 @@ class ToolNotFoundError(ToolgateError, KeyError):
 
 
 class InvalidTextError(ToolgateError, ValueError):
-    """A name, call id or description is not valid UTF-8 (e.g. lone surrogates)."""
+    """A name, call id or description is not valid Unicode text (lone surrogates)."""
 
 
 class InvalidArgumentError(ToolgateError, ValueError):
-    """An argument outside its domain (unknown policy, NULL, index out of range)."""
+    """An argument outside its domain (an unknown name policy, a negative limit)."""
 
 
 class LibraryNotFoundError(ImportError):
-    """libtoolgate cannot be found, loaded, or is an incompatible version.
+    """The native module ``toolgate._native`` cannot be loaded (a package built for
+    another platform, or a source checkout that was never built).
 
-    ``tried`` lists every place that was looked at, with the reason each failed.
+    ``tried`` lists what was tried, with the reason each failed.
     """
 
     def __init__(self, message: str, tried: Optional[Sequence[str]] = None) -> None:

@@ -1,11 +1,40 @@
-"""Plain value types of the package: Ok, ValidationError, ToolRecord, CallResult."""
+"""Plain value types of the package: Ok, ValidationError, ToolRecord, CallResult.
+
+The native module builds ValidationError and CallResult instances directly (as
+``object.__new__`` plus ``object.__setattr__`` per field, what the frozen dataclass's
+``__init__`` does), so they are ordinary dataclass instances in every respect; both
+have ``__slots__`` (one is made for every call), so they have no ``__dict__``.
+"""
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Union
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar, Union
+
+_T = TypeVar("_T")
+
+
+def _slotted(cls: Type[_T]) -> Type[_T]:
+    """``cls`` (a frozen dataclass) made again with ``__slots__`` for its fields, as
+    ``dataclass(slots=True)`` does from Python 3.10 on: the native module fills a
+    slot directly, where an instance dict costs a dict per result. ``__weakref__``
+    stays, and ``__reduce__`` rebuilds an instance from its fields (a frozen class's
+    ``__setattr__`` refuses the default way of restoring slots)."""
+    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    body = dict(cls.__dict__)
+    for name in names:
+        body.pop(name, None)  # the defaults: __init__ keeps its own
+    body.pop("__dict__", None)
+    body.pop("__weakref__", None)
+    body["__slots__"] = names + ("__weakref__",)
+
+    def __reduce__(self: Any) -> Tuple[Any, Tuple[Any, ...]]:
+        return (type(self), tuple(getattr(self, name) for name in names))
+
+    body["__reduce__"] = __reduce__
+    slotted: Any = type(cls.__name__, cls.__bases__, body)
+    slotted.__qualname__ = cls.__qualname__
+    return slotted  # type: ignore[no-any-return]
 
 
 class Ok:
@@ -30,30 +59,29 @@ class Ok:
     def __repr__(self) -> str:
         return "Ok"
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Type["Ok"], Tuple[()]]:
         return (Ok, ())
 
 
 OK = Ok()
 
-_TYPE_MESSAGE = re.compile(r"\Aexpected (.+), got [a-z]+\Z", re.S)
 
-
+@_slotted
 @dataclass(frozen=True)
 class ValidationError:
     """One violation found by a validation.
 
-    * ``path``: RFC 6901 JSON Pointer to where the fix goes (seed 003: ``/id``,
-      ``/fields/1``; ``""`` is the whole value). For a missing required property it
-      is the missing member, for an unexpected property that property.
+    * ``path``: RFC 6901 JSON Pointer to where the fix goes (``/id``, ``/fields/1``;
+      ``""`` is the whole value). For a missing required property it is the missing
+      member, for an unexpected property that property.
     * ``keyword``: the schema keyword that failed (``type``, ``required``, ``enum``,
-      ...; ``json`` for malformed JSON).
-    * ``message``: the library's terse text (``expected integer, got string``).
+      ...; ``json`` for malformed JSON, ``size`` for arguments over the registry's limit).
+    * ``message``: the core's terse text (``expected integer, got string``).
     * ``expected_type``: for ``type`` errors the expected type as the message
       words it (``"integer"``, ``"integer or null"``), else ``None``.
-    * ``location`` (not part of equality): the seed-000 form of the path the
-      library uses in call results (``$``, ``$.days``, ``$.fields[1]``);
-      ``str(error)`` is ``location: message``, the line of a refused call.
+    * ``location`` (not part of equality): the path as call results write it
+      (``$``, ``$.days``, ``$.fields[1]``); ``str(error)`` is ``location: message``,
+      the line of a refused call.
     """
 
     path: str
@@ -64,57 +92,6 @@ class ValidationError:
 
     def __str__(self) -> str:
         return f"{self.location or '$'}: {self.message}"
-
-
-def expected_type_of(keyword: str, message: str) -> Optional[str]:
-    if keyword != "type":
-        return None
-    m = _TYPE_MESSAGE.match(message)
-    return m.group(1) if m else None
-
-
-_new = object.__new__
-_set = object.__setattr__
-# The C scanner behind json.loads, called directly: the library's text is compact
-# UTF-8 JSON, so the encoding detection and whitespace handling of json.loads are
-# not needed on this hot path.
-_scan_once = json.JSONDecoder().scan_once
-
-
-def _parse(text: bytes) -> Any:
-    try:
-        value, end = _scan_once(text.decode("utf-8"), 0)
-    except (StopIteration, ValueError):
-        return json.loads(text)
-    return value
-
-
-def errors_from_json(text: bytes) -> List[ValidationError]:
-    """ValidationErrors from the library's tg_errors_json array.
-
-    The instances are built without going through the frozen dataclass's
-    ``__init__`` (one ``object.__setattr__`` per field): this is the hot part of
-    materializing an error list.
-    """
-    out = []
-    append = out.append
-    for item in _parse(text):
-        keyword = item["keyword"]
-        message = item["message"]
-        error = _new(ValidationError)
-        _set(
-            error,
-            "__dict__",
-            {
-                "path": item["pointer"],
-                "keyword": keyword,
-                "message": message,
-                "expected_type": expected_type_of(keyword, message) if keyword == "type" else None,
-                "location": item["path"],
-            },
-        )
-        append(error)
-    return out
 
 
 @dataclass(frozen=True)
@@ -134,6 +111,7 @@ class ToolRecord:
     timeout_ms: Optional[int] = None
 
 
+@_slotted
 @dataclass(frozen=True)
 class CallResult:
     """The outcome of ``ToolRegistry.call``/``acall``: always produced.
@@ -154,36 +132,5 @@ class CallResult:
         return {"role": "tool", "tool_call_id": self.call_id, "content": self.content}
 
 
+#: What validation and calls accept as arguments: raw JSON text, or a JSON value.
 JSONArgs = Union[str, bytes, bytearray, memoryview, Dict[str, Any], List[Any]]
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
-def args_bytes(args: Any) -> bytes:
-    """The bytes the library validates.
-
-    ``str``/``bytes`` are the raw JSON text, passed as received (a ``str`` is
-    encoded to UTF-8, lone surrogates kept so that the library reports them as
-    malformed). Any other value (dict, list, ...) is serialized without loss:
-    compact, ``True`` stays ``true``, big integers stay exact, NaN/Infinity refused
-    (``ValueError``), and an unserializable value raises ``TypeError``.
-    """
-    t = type(args)
-    if t is bytes:
-        return args
-    if t is str:
-        return args.encode("utf-8", "surrogatepass")
-    if isinstance(args, (bytes, bytearray, memoryview)):
-        return bytes(args)
-    if isinstance(args, str):
-        return str(args).encode("utf-8", "surrogatepass")
-    return _dumps(args).encode("utf-8", "surrogatepass")
-
-
-def schema_bytes(schema: Any) -> Optional[bytes]:
-    """A schema as JSON bytes (str/bytes passed as given); None stays None."""
-    if schema is None:
-        return None
-    return args_bytes(schema)

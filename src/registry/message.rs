@@ -100,6 +100,28 @@ pub fn write_tool_failed(out: &mut String, name: &str) {
     out.push_str(" failed");
 }
 
+/// `error: tool NAME returned a value of type TYPE, which is not JSON serializable`: the
+/// content of a call whose handler answered with a value that its host cannot write as
+/// JSON (in a host whose handlers return values, not text). `type_name` is the
+/// offending value's type as the host names it.
+pub fn result_not_json(name: &str, type_name: &str) -> String {
+    format!(
+        "error: tool {name} returned a value of type {type_name}, which is not JSON serializable"
+    )
+}
+
+/// `handler for "x" cannot take property "from"`: a registration refused because the
+/// schema declares a property that the handler has no parameter for (in a host that
+/// passes arguments by name, a property named like a keyword of its language, or one
+/// the handler's signature leaves out), so every call that sent it would fail.
+pub fn property_not_accepted(name: &str, property: &str) -> String {
+    format!(
+        "handler for {} cannot take property {}",
+        quote(name),
+        quote(property)
+    )
+}
+
 /// Writes `error: tool NAME panicked` into `out` (emptied first): the content of a call
 /// whose handler panicked (or raised, in a host whose handlers raise). Never the
 /// panic's text or a stack trace: those are for logs, not for the model's context.
@@ -136,6 +158,14 @@ mod tests {
         assert_eq!(out, "tool t failed");
         write_tool_panicked(&mut out, "t");
         assert_eq!(out, "error: tool t panicked");
+        assert_eq!(
+            result_not_json("t", "set"),
+            "error: tool t returned a value of type set, which is not JSON serializable"
+        );
+        assert_eq!(
+            property_not_accepted("t", "from"),
+            r#"handler for "t" cannot take property "from""#
+        );
         write_internal_error(&mut out, "t");
         assert_eq!(out, r#"error: internal error while calling tool "t""#);
     }

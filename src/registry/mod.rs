@@ -14,6 +14,7 @@
 //! running on it returns. No lock is held while a handler runs, so a handler may
 //! register, unregister or call.
 
+use std::any::Any;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -25,10 +26,12 @@ use text::push_json_string;
 
 pub mod message;
 mod names;
+mod prepared;
 mod snapshot;
 
 mod text;
 
+pub use prepared::{HandlerFailure, PreparedCall};
 use snapshot::{Snapshot, Tool};
 
 // The C ABI hands one registry to many threads; keep that a compile-time fact.
@@ -76,6 +79,13 @@ pub trait Handler: Send + Sync + 'static {
     /// both must give the same answer.
     fn call_into(&self, args: &[u8], ctx: usize, out: &mut String) -> Written {
         fill_outcome(out, self.call(args, ctx))
+    }
+
+    /// The handler as [`Any`], so that a host which registered handlers of its own type
+    /// can find its handler again in a [`PreparedCall`] and run it itself (the Python
+    /// binding gets its callable back this way). The default, `None`, offers nothing.
+    fn as_any(&self) -> Option<&dyn Any> {
+        None
     }
 }
 
@@ -558,24 +568,13 @@ impl Registry {
             let snapshot = self.current.load();
             match snapshot.get(name) {
                 Some(entry) => entry.load(),
-                None => {
-                    let names = snapshot.sorted().iter().map(|e| e.name());
-                    return put(
-                        out,
-                        message::unknown_tool(name, snapshot.available(), names),
-                    );
-                }
+                None => return put(out, unknown(&snapshot, name)),
             }
         };
-        if let Some(refusal) = self.too_large(args) {
-            return put(out, message::invalid_arguments(&tool.name, &[refusal]));
-        }
-        let args = crate::schema::arguments_or_empty_object(args);
-        // The fast path: a valid call never builds an error list.
-        if !tool.schema.is_valid(args) {
-            let errors = tool.schema.validate_json(args);
-            return put(out, message::invalid_arguments(&tool.name, &errors));
-        }
+        let args = match self.admit(&tool, args) {
+            Ok(args) => args,
+            Err(refusal) => return put(out, refusal),
+        };
         let run = || {
             if out.capacity() == 0 {
                 // Nothing to reuse (a new result): the handler's own string, moved in
@@ -598,6 +597,78 @@ impl Registry {
             }
         }
     }
+}
+
+impl Registry {
+    /// Looks a call up and checks its arguments exactly as [`Registry::call`] does,
+    /// without running the handler: for a host that runs its handlers itself (the
+    /// Python binding calls a Python function, and awaits it for an async call).
+    ///
+    /// `Ok` is the call to run: the tool's handler (see [`Handler::as_any`]) and the
+    /// exact argument bytes, `{}` when the call sent empty arguments. `Err` is the
+    /// content of the refused call (`error: unknown tool ...`, `error: invalid
+    /// arguments for ...`), as `call` would have answered. Never panics.
+    ///
+    /// The prepared call keeps its tool alive: if the tool is replaced or unregistered
+    /// meanwhile, the handler is dropped once the prepared call is.
+    ///
+    /// ```
+    /// use toolgate::{HandlerFailure, Registry, ToolSpec};
+    /// let registry = Registry::default();
+    /// let spec = ToolSpec { name: "ping".into(), ..ToolSpec::default() };
+    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok("pong".to_string())), false).unwrap();
+    ///
+    /// let call = registry.prepare("ping", b"").unwrap();
+    /// assert_eq!(call.arguments(), b"{}");
+    /// assert_eq!(call.failure(HandlerFailure::Error("")), "error: tool ping failed");
+    /// let refusal = registry.prepare("pong", b"{}").err().unwrap();
+    /// assert!(refusal.starts_with(r#"error: unknown tool "pong"; available tools: ping"#));
+    /// ```
+    pub fn prepare<'a>(&self, name: &str, args: &'a [u8]) -> Result<PreparedCall<'a>, String> {
+        // As in `outcome_into`: no input may unwind into the host.
+        let checked = catch_unwind(AssertUnwindSafe(|| {
+            let tool = {
+                let snapshot = self.current.load();
+                match snapshot.get(name) {
+                    // Owned, not borrowed through a per-thread slot: the host may keep
+                    // the prepared call across an await.
+                    Some(entry) => arc_swap::Guard::into_inner(entry.load()),
+                    None => return Err(unknown(&snapshot, name)),
+                }
+            };
+            let args = self.admit(&tool, args)?;
+            Ok(PreparedCall::new(tool, args))
+        }));
+        checked.unwrap_or_else(|payload| {
+            discard_panic(payload);
+            let mut out = String::new();
+            message::write_internal_error(&mut out, name);
+            Err(out)
+        })
+    }
+
+    /// The arguments a call on `tool` runs with (`{}` for empty ones), or the content of
+    /// its refusal: over the size limit, malformed, or rejected by the schema.
+    #[inline(always)]
+    fn admit<'a>(&self, tool: &Tool, args: &'a [u8]) -> Result<&'a [u8], String> {
+        if let Some(refusal) = self.too_large(args) {
+            return Err(message::invalid_arguments(&tool.name, &[refusal]));
+        }
+        let args = crate::schema::arguments_or_empty_object(args);
+        // The fast path: a valid call never builds an error list.
+        if !tool.schema.is_valid(args) {
+            let errors = tool.schema.validate_json(args);
+            return Err(message::invalid_arguments(&tool.name, &errors));
+        }
+        Ok(args)
+    }
+}
+
+/// The content of a call to a tool `snapshot` does not hold.
+#[cold]
+fn unknown(snapshot: &Snapshot, name: &str) -> String {
+    let names = snapshot.sorted().iter().map(|e| e.name());
+    message::unknown_tool(name, snapshot.available(), names)
 }
 
 /// Puts an error text into a call's (empty) content buffer; true, as the error flag.
@@ -646,6 +717,6 @@ fn too_large(len: usize, limit: usize) -> ValidationError {
 }
 
 /// Drops a panic's payload without letting a payload whose own `Drop` panics escape.
-fn discard_panic(payload: Box<dyn std::any::Any + Send>) {
+fn discard_panic(payload: Box<dyn Any + Send>) {
     let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
 }

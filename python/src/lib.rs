@@ -1,0 +1,37 @@
+//! `toolgate._native`: the toolgate Rust core as a Python extension module (PyO3, the
+//! limited API of Python 3.9, so one wheel serves every CPython from 3.9 on).
+//!
+//! The core is linked directly, not through its C ABI; every text a model or a host
+//! reads (refusals, violations, handler failures) is the core's. The pure-Python part of
+//! the package (`toolgate/*.py`) holds the exception and result types, `acall`, and the
+//! few steps that are Python by nature (inspecting a handler's signature, running an
+//! event loop).
+
+mod convert;
+mod errors;
+mod registry;
+mod schema;
+mod text;
+
+use pyo3::prelude::*;
+
+/// Arguments up to this many bytes are validated without releasing the GIL, which
+/// costs more than validating them; larger ones release it so other threads run.
+pub(crate) const GIL_HELD_MAX_BYTES: usize = 64 * 1024;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<schema::Schema>()?;
+    m.add_function(wrap_pyfunction!(schema::compile, m)?)?;
+    m.add_class::<registry::Registry>()?;
+    m.add_class::<registry::Step>()?;
+    m.add("GIL_HELD_MAX_BYTES", GIL_HELD_MAX_BYTES)?;
+    m.add(
+        "DEFAULT_MAX_ARGUMENT_BYTES",
+        toolgate::RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES,
+    )?;
+    m.add("DEFAULT_MAX_DEPTH", toolgate::Options::DEFAULT_MAX_DEPTH)?;
+    m.add("MAX_DEPTH_LIMIT", toolgate::Options::MAX_DEPTH_LIMIT)?;
+    m.add("version", toolgate::VERSION)?;
+    Ok(())
+}

@@ -1,0 +1,971 @@
+//! The native half of `ToolRegistry` (`toolgate/_registry.py` adds `acall`).
+//!
+//! A call goes to the core once: [`toolgate::Registry::prepare`] looks the tool up,
+//! checks the arguments and words every refusal. For a call that passed, the module
+//! finds its own handler in the prepared call ([`Handler::as_any`]), builds the kwargs
+//! dict straight from the argument bytes and calls the Python function itself: the core
+//! never calls back into Python. The handler's failures are worded by the core too
+//! ([`PreparedCall::failure`]).
+//!
+//! Handlers and the garbage collector: each registration is an [`Entry`] (the Python
+//! callable) shared by the core's [`PyHandler`] and this registry's [`Live`] table.
+//! The table is what `__traverse__` shows the collector, so a handler that refers to
+//! its registry forms a cycle the collector can free. When the core drops a handler
+//! (the tool was replaced or unregistered, and no call still runs on it) its entry
+//! moves to the table's dead list, without touching Python (the core may drop it on
+//! any thread, or under its own lock); the registry releases the dead entries from
+//! Python afterwards ([`LiveTable::bury`]).
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use arc_swap::ArcSwapOption;
+use pyo3::exceptions::{PyException, PyTypeError};
+use pyo3::gc::PyVisit;
+use pyo3::prelude::*;
+use pyo3::sync::{MutexExt, PyOnceLock};
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
+};
+use pyo3::PyTraverseError;
+use toolgate::registry::message;
+use toolgate::{
+    Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterErrorKind, RegistryOptions, ToolSpec,
+};
+
+use crate::convert::{self, write_json, KnownStrings};
+use crate::errors::{self, status};
+use crate::schema::{is_text, schema_error, schema_options, MaxDepth};
+use crate::text::{json_input, required_str, type_name, utf8_of};
+use crate::GIL_HELD_MAX_BYTES;
+
+/// How a handler receives a call's arguments (`register(..., arguments=...)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// `handler(**arguments)`: the default.
+    Kwargs,
+    /// `handler(arguments)`: one dict, for properties no parameter can be named after
+    /// (`class`, `from`, `a b`).
+    Dict,
+    /// `handler(text)`: the exact JSON text the model sent (`{}` for empty arguments),
+    /// for handlers that read it themselves.
+    Json,
+}
+
+/// One registration's Python callable.
+struct Entry {
+    /// The tool's name, for the texts of the rare path where the core runs the handler.
+    name: String,
+    handler: Py<PyAny>,
+    mode: Mode,
+    /// The names and enum members of the tool's schema, reused in the arguments.
+    known: KnownStrings,
+}
+
+#[derive(Default)]
+struct Live {
+    /// Registrations the core holds, by id.
+    entries: HashMap<u64, Arc<Entry>>,
+    /// Entries the core has let go of, to be released from Python.
+    dead: Vec<Arc<Entry>>,
+}
+
+/// The registrations of one registry, as the garbage collector and `_tools` see them.
+#[derive(Default)]
+struct LiveTable {
+    live: Mutex<Live>,
+    has_dead: AtomicBool,
+}
+
+impl LiveTable {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Live> {
+        self.live.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Releases the entries the core has let go of. Their handlers may run Python code
+    /// when freed (`__del__`), so this runs with no lock held.
+    fn bury(&self, _py: Python<'_>) {
+        if self.has_dead.swap(false, Ordering::AcqRel) {
+            let dead = std::mem::take(&mut self.lock().dead);
+            drop(dead);
+        }
+    }
+}
+
+/// A Python handler as the core holds it.
+struct PyHandler {
+    id: u64,
+    entry: Arc<Entry>,
+    table: Arc<LiveTable>,
+}
+
+impl Drop for PyHandler {
+    fn drop(&mut self) {
+        // The core drops handlers wherever the last call on them ends, possibly on a
+        // thread that is not attached to Python: no Python object is released here.
+        let mut live = self.table.lock();
+        if let Some(entry) = live.entries.remove(&self.id) {
+            live.dead.push(entry);
+            self.table.has_dead.store(true, Ordering::Release);
+        }
+    }
+}
+
+impl Handler for PyHandler {
+    /// The path of a core that runs the handler itself; this module never takes it
+    /// (it prepares calls and runs them from Python), but the answer would be the same.
+    fn call(&self, args: &[u8], _ctx: usize) -> Result<String, String> {
+        Python::attach(|py| {
+            let outcome = invoke(py, &self.entry, args).and_then(|value| {
+                let value = settle(py, value)?;
+                match content_of(py, &value)? {
+                    Content::Text(text) => Ok(Ok(text.to_string_lossy().into_owned())),
+                    Content::NotJson(type_name) => {
+                        let text = message::result_not_json(&self.entry.name, &type_name);
+                        let text = text.strip_prefix(message::ERROR_PREFIX).unwrap_or(&text);
+                        Ok(Err(text.to_owned()))
+                    }
+                }
+            });
+            match outcome {
+                Ok(answer) => answer,
+                Err(e) => {
+                    let mut text = exception_text(py, &e);
+                    if text.is_empty() {
+                        // As `PreparedCall::failure` words an error without a message.
+                        message::write_tool_failed(&mut text, &self.entry.name);
+                    }
+                    Err(text)
+                }
+            }
+        })
+    }
+
+    fn as_any(&self) -> Option<&dyn Any> {
+        Some(self)
+    }
+}
+
+/// The Python handler of a prepared call (every tool of this registry has one).
+fn entry_of<'c>(call: &'c PreparedCall<'_>) -> Option<&'c Arc<Entry>> {
+    let handler = call.handler().as_any()?.downcast_ref::<PyHandler>()?;
+    Some(&handler.entry)
+}
+
+/// Calls the handler with the arguments in its mode. Raises what the handler raises.
+fn invoke<'py>(py: Python<'py>, entry: &Entry, args: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    let handler = entry.handler.bind(py);
+    match entry.mode {
+        Mode::Kwargs => {
+            let kwargs = convert::arguments_to_python(py, args, &entry.known)?
+                .cast_into::<PyDict>()
+                .map_err(|_| PyTypeError::new_err("the arguments are not a JSON object"))?;
+            handler.call((), Some(&kwargs))
+        }
+        Mode::Dict => handler.call1((convert::arguments_to_python(py, args, &entry.known)?,)),
+        Mode::Json => {
+            let text = std::str::from_utf8(args)
+                .map_err(|_| PyTypeError::new_err("the arguments are not UTF-8"))?;
+            handler.call1((PyString::new(py, text),))
+        }
+    }
+}
+
+static ISAWAITABLE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static AWAIT_BLOCKING: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// True when a handler's answer must be awaited. The types handlers answer with are
+/// ruled out without asking `inspect.isawaitable`.
+fn is_awaitable(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if value.is_none()
+        || value.is_exact_instance_of::<PyString>()
+        || value.is_exact_instance_of::<PyDict>()
+        || value.is_exact_instance_of::<PyList>()
+        || value.is_exact_instance_of::<PyInt>()
+        || value.is_exact_instance_of::<PyFloat>()
+        || value.is_exact_instance_of::<PyBool>()
+        || value.is_exact_instance_of::<PyTuple>()
+        || value.is_exact_instance_of::<PyBytes>()
+    {
+        return Ok(false);
+    }
+    let check = ISAWAITABLE.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("inspect")?.getattr("isawaitable")?.unbind())
+    })?;
+    check.bind(py).call1((value,))?.is_truthy()
+}
+
+/// A synchronous call's answer: an awaitable (an async handler) is run to completion
+/// on a fresh event loop (`toolgate._registry._await_blocking`).
+fn settle<'py>(py: Python<'py>, value: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if !is_awaitable(py, &value)? {
+        return Ok(value);
+    }
+    let run = AWAIT_BLOCKING.get_or_try_init(py, || {
+        Ok::<_, PyErr>(
+            py.import("toolgate._registry")?
+                .getattr("_await_blocking")?
+                .unbind(),
+        )
+    })?;
+    run.bind(py).call1((value,))
+}
+
+/// A handler's exception as the text of its failure: `str(exc)`, or nothing when it
+/// has no message or its `__str__` fails (the core then says `tool NAME failed`).
+fn exception_text(py: Python<'_>, e: &PyErr) -> String {
+    match e.value(py).str() {
+        Ok(s) => s.to_string_lossy().into_owned(),
+        Err(_) => String::new(),
+    }
+}
+
+/// What a handler's answer is as a call's content.
+enum Content<'py> {
+    Text(Bound<'py, PyString>),
+    /// The answer has no JSON form; the type the core's message names.
+    NotJson(String),
+}
+
+/// A handler's answer as content: a `str` as it is, bytes as UTF-8 text (invalid
+/// sequences replaced), anything else written as JSON (compact, non-ASCII kept).
+fn content_of<'py>(py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Content<'py>> {
+    if let Ok(s) = value.cast::<PyString>() {
+        if s.is_exact_instance_of::<PyString>() && utf8_of(s).is_some() {
+            return Ok(Content::Text(s.clone()));
+        }
+        return Ok(Content::Text(PyString::new(py, &s.to_string_lossy())));
+    }
+    let raw = if let Ok(b) = value.cast::<PyBytes>() {
+        Some(b.as_bytes().to_vec())
+    } else if let Ok(b) = value.cast::<PyByteArray>() {
+        Some(b.to_vec())
+    } else if value.is_instance_of::<PyMemoryView>() {
+        let copy = py.get_type::<PyBytes>().call1((value,))?;
+        Some(copy.cast::<PyBytes>()?.as_bytes().to_vec())
+    } else {
+        None
+    };
+    if let Some(bytes) = raw {
+        return Ok(Content::Text(PyString::new(
+            py,
+            &String::from_utf8_lossy(&bytes),
+        )));
+    }
+    let mut out = Vec::with_capacity(64);
+    match write_json(&mut out, value) {
+        Ok(()) => Ok(Content::Text(PyString::new(
+            py,
+            &String::from_utf8_lossy(&out),
+        ))),
+        Err(e) => e.into_result_error().map(Content::NotJson),
+    }
+}
+
+/// The content and error flag of a prepared call whose handler returned `value`.
+fn finish<'py>(
+    py: Python<'py>,
+    call: &PreparedCall<'_>,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyAny>, bool)> {
+    match content_of(py, value) {
+        Ok(Content::Text(text)) => Ok((text.into_any(), false)),
+        Ok(Content::NotJson(type_name)) => Ok((
+            text(py, &call.failure(HandlerFailure::NotJson(&type_name))),
+            true,
+        )),
+        Err(e) => failed(py, call, e),
+    }
+}
+
+/// The content of a prepared call whose handler raised `e`. Only an `Exception` is
+/// the tool's failure: `KeyboardInterrupt`, `SystemExit` and `CancelledError` are the
+/// caller's, and propagate.
+fn failed<'py>(
+    py: Python<'py>,
+    call: &PreparedCall<'_>,
+    e: PyErr,
+) -> PyResult<(Bound<'py, PyAny>, bool)> {
+    if !e.is_instance_of::<PyException>(py) {
+        return Err(e);
+    }
+    let message = exception_text(py, &e);
+    Ok((
+        text(py, &call.failure(HandlerFailure::Error(&message))),
+        true,
+    ))
+}
+
+fn text<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyAny> {
+    PyString::new(py, s).into_any()
+}
+
+/// Runs a prepared call's handler from a synchronous `call`.
+fn run<'py>(py: Python<'py>, call: &PreparedCall<'_>) -> PyResult<(Bound<'py, PyAny>, bool)> {
+    let Some(entry) = entry_of(call) else {
+        // Every tool of this registry is registered from Python; anything else is a bug.
+        return Ok((text(py, &call.failure(HandlerFailure::Panicked)), true));
+    };
+    let value = match invoke(py, entry, call.arguments()).and_then(|v| settle(py, v)) {
+        Ok(value) => value,
+        Err(e) => return failed(py, call, e),
+    };
+    finish(py, call, &value)
+}
+
+/// The largest arguments a registry reads: an int >= 0, or `None` for no limit.
+pub(crate) struct ArgumentLimit(Option<usize>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ArgumentLimit {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
+        if obj.is_none() {
+            return Ok(ArgumentLimit(None));
+        }
+        match obj.extract::<usize>() {
+            Ok(n) if !obj.is_instance_of::<PyBool>() => Ok(ArgumentLimit(Some(n))),
+            _ => Err(errors::invalid_argument(
+                obj.py(),
+                &format!(
+                    "max_argument_bytes must be None or an int >= 0, got {}",
+                    obj.repr()?
+                ),
+            )),
+        }
+    }
+}
+
+/// The name policies by the names Python gives them.
+const POLICIES: [(&str, NamePolicy); 3] = [
+    ("default", NamePolicy::Default),
+    ("dotted", NamePolicy::Dotted),
+    ("mcp", NamePolicy::Mcp),
+];
+
+/// The native registry: `toolgate.ToolRegistry` is this class plus `acall`.
+#[pyclass(module = "toolgate", name = "Registry", subclass, frozen, weakref)]
+pub(crate) struct Registry {
+    /// `None` once closed. Dropped before `table`, so the handlers it drops are
+    /// released with the table.
+    core: ArcSwapOption<toolgate::Registry>,
+    table: Arc<LiveTable>,
+    /// Name -> ToolRecord, in registration order (an override keeps its place).
+    records: Py<PyDict>,
+    /// Makes a change of the core and of `records` one step, so both agree on the
+    /// order of concurrent registrations. No Python code runs while it is held.
+    writer: Mutex<()>,
+    policy: &'static str,
+    next_id: AtomicU64,
+}
+
+impl Registry {
+    fn core(&self) -> PyResult<Arc<toolgate::Registry>> {
+        self.core
+            .load_full()
+            .ok_or_else(|| errors::closed("registry"))
+    }
+
+    /// The core's `prepare`, with the GIL released for large arguments.
+    fn prepare<'a>(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        args: &'a [u8],
+    ) -> PyResult<Result<PreparedCall<'a>, String>> {
+        let guard = self.core.load();
+        let core = guard.as_ref().ok_or_else(|| errors::closed("registry"))?;
+        Ok(if args.len() > GIL_HELD_MAX_BYTES {
+            py.detach(|| core.prepare(name, args))
+        } else {
+            core.prepare(name, args)
+        })
+    }
+
+    /// Frees the core registry (the handlers no running call holds go with it) and
+    /// drops the records.
+    fn shut(&self, py: Python<'_>) {
+        drop(self.core.swap(None));
+        let records = self.records.bind(py);
+        // Released outside the dict: freeing a record may run a handler's `__del__`.
+        let values: Vec<Bound<'_, PyAny>> = records.values().iter().collect();
+        records.clear();
+        drop(values);
+        self.table.bury(py);
+    }
+}
+
+/// The refusal of a registration as the exception of its kind, with the core's text.
+fn register_error(py: Python<'_>, e: &toolgate::RegisterError) -> PyErr {
+    match &e.kind {
+        RegisterErrorKind::InvalidName => {
+            errors::toolgate_error(py, "InvalidNameError", &e.message, status::NAME, "", "")
+        }
+        RegisterErrorKind::Duplicate => errors::toolgate_error(
+            py,
+            "DuplicateToolError",
+            &e.message,
+            status::DUPLICATE,
+            "",
+            "",
+        ),
+        RegisterErrorKind::InvalidSchema(compile) => schema_error(py, compile, &e.message),
+        RegisterErrorKind::NotObject => errors::toolgate_error(
+            py,
+            "NotObjectSchemaError",
+            &e.message,
+            status::NOT_OBJECT,
+            "",
+            "",
+        ),
+    }
+}
+
+static UNACCEPTED: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// The first property the schema declares that `handler` has no parameter for
+/// (`toolgate._registry._unaccepted_property`), if any.
+fn unaccepted_property(
+    py: Python<'_>,
+    handler: &Bound<'_, PyAny>,
+    schema: &Bound<'_, PyAny>,
+) -> PyResult<Option<String>> {
+    let check = UNACCEPTED.get_or_try_init(py, || {
+        Ok::<_, PyErr>(
+            py.import("toolgate._registry")?
+                .getattr("_unaccepted_property")?
+                .unbind(),
+        )
+    })?;
+    let found = check.bind(py).call1((handler, schema))?;
+    if found.is_none() {
+        return Ok(None);
+    }
+    Ok(Some(found.str()?.to_string_lossy().into_owned()))
+}
+
+#[pymethods]
+impl Registry {
+    /// A registry whose tool names follow `names` ("dotted", "default" or "mcp"), that
+    /// reads arguments up to `max_argument_bytes` (default 4 MiB, None for no limit)
+    /// nested up to `max_depth` levels (0: the default, 128).
+    #[new]
+    #[pyo3(
+        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0)),
+        text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0)"
+    )]
+    fn new(
+        py: Python<'_>,
+        names: Option<&Bound<'_, PyAny>>,
+        max_argument_bytes: ArgumentLimit,
+        max_depth: MaxDepth,
+    ) -> PyResult<Registry> {
+        let (policy, names) = match names {
+            None => ("dotted", NamePolicy::Dotted),
+            Some(given) => {
+                let found = given
+                    .cast::<PyString>()
+                    .ok()
+                    .and_then(utf8_of)
+                    .and_then(|bytes| POLICIES.iter().find(|(n, _)| n.as_bytes() == bytes));
+                match found {
+                    Some(&(name, policy)) => (name, policy),
+                    None => {
+                        return Err(errors::invalid_argument(
+                            py,
+                            &format!(
+                            "unknown name policy {}; expected one of 'default', 'dotted', 'mcp'",
+                            given.repr()?
+                        ),
+                        ))
+                    }
+                }
+            }
+        };
+        let schema = schema_options(max_depth);
+        let options = RegistryOptions::default()
+            .with_names(names)
+            .with_max_argument_bytes(max_argument_bytes.0.unwrap_or(usize::MAX))
+            .with_schema_options(schema);
+        Ok(Registry {
+            core: ArcSwapOption::new(Some(Arc::new(toolgate::Registry::with_options(options)))),
+            table: Arc::default(),
+            records: PyDict::new(py).unbind(),
+            writer: Mutex::new(()),
+            policy,
+            next_id: AtomicU64::new(1),
+        })
+    }
+
+    /// The name policy: "dotted", "default" or "mcp".
+    #[getter]
+    fn policy(&self) -> &'static str {
+        self.policy
+    }
+
+    /// The largest arguments a call or a validation reads, in bytes; None for no limit.
+    #[getter]
+    fn max_argument_bytes(&self) -> PyResult<Option<usize>> {
+        Ok(self.core()?.options().max_argument_bytes())
+    }
+
+    /// The nesting limit of the tools' schemas and of the arguments.
+    #[getter]
+    fn max_depth(&self) -> PyResult<usize> {
+        Ok(self.core()?.options().schema_options().max_depth())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(
+        signature = (name, schema, handler, *, description = None, idempotent = None, timeout_ms = None, r#override = None, arguments = None),
+        text_signature = "(self, name, schema, handler, *, description='', idempotent=False, timeout_ms=None, override=False, arguments='kwargs')"
+    )]
+    fn register<'py>(
+        &self,
+        py: Python<'py>,
+        name: &Bound<'py, PyAny>,
+        schema: &Bound<'py, PyAny>,
+        handler: &Bound<'py, PyAny>,
+        description: Option<&Bound<'py, PyAny>>,
+        idempotent: Option<&Bound<'py, PyAny>>,
+        timeout_ms: Option<&Bound<'py, PyAny>>,
+        r#override: Option<&Bound<'py, PyAny>>,
+        arguments: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if !handler.is_callable() {
+            return Err(PyTypeError::new_err(format!(
+                "handler must be callable, not {}",
+                type_name(handler)
+            )));
+        }
+        let name_text = required_str(name, "name")?;
+        let description = match description {
+            Some(d) => d.clone(),
+            None => PyString::new(py, "").into_any(),
+        };
+        let description_text = required_str(&description, "description")?;
+        let timeout = match timeout_ms {
+            None => 0,
+            Some(t) => match t.extract::<u64>() {
+                Ok(n) if !t.is_instance_of::<PyBool>() => n,
+                _ => {
+                    return Err(errors::invalid_argument(
+                        py,
+                        &format!("timeout_ms must be None or an int >= 0, got {}", t.repr()?),
+                    ))
+                }
+            },
+        };
+        let mode = match arguments {
+            None => Mode::Kwargs,
+            Some(given) => match given.cast::<PyString>().ok().and_then(utf8_of) {
+                Some(b"kwargs") => Mode::Kwargs,
+                Some(b"dict") => Mode::Dict,
+                Some(b"json") => Mode::Json,
+                _ => {
+                    return Err(errors::invalid_argument(
+                        py,
+                        &format!(
+                            "unknown arguments mode {}; expected one of 'kwargs', 'dict', 'json'",
+                            given.repr()?
+                        ),
+                    ))
+                }
+            },
+        };
+        let idempotent = match idempotent {
+            Some(flag) => flag.is_truthy()?,
+            None => false,
+        };
+        let allow_override = match r#override {
+            Some(flag) => flag.is_truthy()?,
+            None => false,
+        };
+
+        // The parameters as the core reads them, and the value the record keeps: the
+        // schema given (the same object), or for JSON text its value.
+        let (parameters, value) = if schema.is_none() {
+            let default = PyDict::new(py);
+            default.set_item("type", "object")?;
+            (None, default.into_any())
+        } else if is_text(schema) {
+            let bytes = json_input(schema)?.bytes().to_vec();
+            // Text that is not JSON is refused by the core below, with its own message.
+            let value = convert::to_python(py, &bytes).unwrap_or_else(|_| py.None().into_bound(py));
+            (Some(bytes), value)
+        } else {
+            let mut bytes = Vec::with_capacity(256);
+            write_json(&mut bytes, schema).map_err(|e| e.into_argument_error(py))?;
+            (Some(bytes), schema.clone())
+        };
+        if mode == Mode::Kwargs {
+            if let Some(property) = unaccepted_property(py, handler, &value)? {
+                return Err(PyTypeError::new_err(message::property_not_accepted(
+                    name_text, &property,
+                )));
+            }
+        }
+        let timeout_value = match timeout_ms {
+            Some(t) => t.clone(),
+            None => py.None().into_bound(py),
+        };
+        let record = errors::tool_record(
+            py,
+            (
+                name,
+                &description,
+                &value,
+                handler,
+                idempotent,
+                &timeout_value,
+            ),
+        )?;
+
+        let core = self.core()?;
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let known = match mode {
+            Mode::Json => KnownStrings::default(),
+            Mode::Kwargs | Mode::Dict => KnownStrings::of_schema(&value)?,
+        };
+        let entry = Arc::new(Entry {
+            name: name_text.to_owned(),
+            handler: handler.clone().unbind(),
+            mode,
+            known,
+        });
+        self.table.lock().entries.insert(id, Arc::clone(&entry));
+        let tool = Box::new(PyHandler {
+            id,
+            entry,
+            table: Arc::clone(&self.table),
+        });
+        let spec = ToolSpec {
+            name: name_text.to_owned(),
+            description: description_text.to_owned(),
+            parameters,
+            idempotent,
+            timeout_ms: timeout,
+        };
+        let records = self.records.bind(py);
+        // The key is an exact str: a subclass's __hash__ would run Python code under the lock.
+        let key = PyString::new(py, name_text);
+        let outcome = {
+            let _writer = self
+                .writer
+                .lock_py_attached(py)
+                .unwrap_or_else(PoisonError::into_inner);
+            match core.register(spec, tool, allow_override) {
+                Ok(()) => {
+                    // Held until the lock is released: freeing it may run Python code.
+                    let replaced = records.get_item(&key)?;
+                    records.set_item(&key, &record)?;
+                    Ok(replaced)
+                }
+                Err(e) => Err(e),
+            }
+        };
+        // A refused registration's handler, and a replaced one, are released here.
+        self.table.bury(py);
+        match outcome {
+            Ok(replaced) => {
+                drop(replaced);
+                Ok(record)
+            }
+            Err(e) => Err(register_error(py, &e)),
+        }
+    }
+
+    /// Removes the tool; `KeyError` (`ToolNotFoundError`) when absent.
+    fn unregister(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<()> {
+        let name_text = required_str(name, "name")?;
+        let core = self.core()?;
+        let records = self.records.bind(py);
+        let key = PyString::new(py, name_text);
+        let removed = {
+            let _writer = self
+                .writer
+                .lock_py_attached(py)
+                .unwrap_or_else(PoisonError::into_inner);
+            if !core.unregister(name_text) {
+                None
+            } else {
+                let record = records.get_item(&key)?;
+                if record.is_some() {
+                    records.del_item(&key)?;
+                }
+                Some(record)
+            }
+        };
+        self.table.bury(py);
+        match removed {
+            Some(record) => {
+                drop(record);
+                Ok(())
+            }
+            None => Err(errors::not_found(py, name_text)),
+        }
+    }
+
+    /// The tool's record; `KeyError` (`ToolNotFoundError`) when absent.
+    fn get<'py>(&self, py: Python<'py>, name: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        if let Ok(s) = name.cast::<PyString>() {
+            if let Some(record) = self.records.bind(py).get_item(s)? {
+                return Ok(record);
+            }
+            return Err(errors::not_found(py, &s.to_string_lossy()));
+        }
+        Err(errors::not_found(py, &name.repr()?.to_string_lossy()))
+    }
+
+    /// The tool names in registration order (an override keeps its place).
+    fn names<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+        self.records.bind(py).keys()
+    }
+
+    fn __contains__(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> bool {
+        name.is_instance_of::<PyString>() && self.records.bind(py).contains(name).unwrap_or(false)
+    }
+
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.records.bind(py).len()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.names(py).try_iter()?.into_any())
+    }
+
+    /// The core's definitions text: compact JSON sorted by name, the same bytes on
+    /// every run for the same registrations.
+    fn definitions_json(&self) -> PyResult<String> {
+        Ok(self.core()?.definitions_json().to_string())
+    }
+
+    /// The definitions as Python values: `[{"name", "description", "parameters"}, ...]`.
+    fn definitions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = self.core()?.definitions_json();
+        convert::to_python(py, text.as_bytes())
+    }
+
+    /// The names as the core has them (sorted): for consistency checks.
+    fn _library_names(&self) -> PyResult<Vec<String>> {
+        Ok(self.core()?.names())
+    }
+
+    /// The registrations the core still holds, by id: each replaced or removed tool
+    /// leaves once the last call running on it has returned.
+    #[getter]
+    fn _tools<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        let handlers: Vec<(u64, Py<PyAny>)> = self
+            .table
+            .lock()
+            .entries
+            .iter()
+            .map(|(id, e)| (*id, e.handler.clone_ref(py)))
+            .collect();
+        for (id, handler) in handlers {
+            out.set_item(id, handler)?;
+        }
+        Ok(out)
+    }
+
+    /// Validates `args` against the tool's schema without running it: `OK` or the list
+    /// of `ValidationError`s. `KeyError` (`ToolNotFoundError`) for an unknown tool.
+    fn validate<'py>(
+        &self,
+        py: Python<'py>,
+        name: &Bound<'py, PyAny>,
+        args: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let name_text = required_str(name, "name")?;
+        let guard = self.core.load();
+        let core = guard.as_ref().ok_or_else(|| errors::closed("registry"))?;
+        let input = json_input(args)?;
+        let bytes = input.bytes();
+        let found = if bytes.len() > GIL_HELD_MAX_BYTES {
+            py.detach(|| core.validate(name_text, bytes))
+        } else {
+            core.validate(name_text, bytes)
+        };
+        match found {
+            None => Err(errors::not_found(py, name_text)),
+            Some(errors) if errors.is_empty() => errors::ok(py),
+            Some(found) => Ok(errors::validation_errors(py, &found)?.into_any()),
+        }
+    }
+
+    /// Runs one tool call and returns its `CallResult`; a model's mistake never raises.
+    fn call<'py>(
+        &self,
+        py: Python<'py>,
+        call_id: &Bound<'py, PyAny>,
+        name: &Bound<'py, PyAny>,
+        args: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        required_str(call_id, "call_id")?;
+        let name_text = required_str(name, "name")?;
+        let input = json_input(args)?;
+        let (content, is_error) = match self.prepare(py, name_text, input.bytes())? {
+            Err(refusal) => (text(py, &refusal), true),
+            Ok(call) => {
+                let outcome = run(py, &call);
+                drop(call);
+                self.table.bury(py);
+                outcome?
+            }
+        };
+        errors::call_result(py, call_id, name, &content, is_error)
+    }
+
+    /// The call as the core runs it, calling the handler back from native code
+    /// (`Handler::call`): `call` never takes this path; the tests check that it
+    /// answers as `call` does.
+    fn _call_in_core<'py>(
+        &self,
+        py: Python<'py>,
+        call_id: &Bound<'py, PyAny>,
+        name: &Bound<'py, PyAny>,
+        args: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let id_text = required_str(call_id, "call_id")?;
+        let name_text = required_str(name, "name")?;
+        let input = json_input(args)?;
+        let result = self.core()?.call(id_text, name_text, input.bytes());
+        self.table.bury(py);
+        errors::call_result(
+            py,
+            call_id,
+            name,
+            &text(py, &result.content),
+            result.is_error,
+        )
+    }
+
+    /// The first half of `acall`: the refusal's `CallResult`, or the prepared call
+    /// whose handler `acall` runs and awaits.
+    fn _prepare<'py>(
+        slf: &Bound<'py, Self>,
+        call_id: &Bound<'py, PyAny>,
+        name: &Bound<'py, PyAny>,
+        args: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        required_str(call_id, "call_id")?;
+        let name_text = required_str(name, "name")?;
+        let input = json_input(args)?;
+        match slf.get().prepare(py, name_text, input.bytes())? {
+            Err(refusal) => errors::call_result(py, call_id, name, &text(py, &refusal), true),
+            Ok(call) => Ok(Bound::new(
+                py,
+                Step {
+                    call: call.into_owned(),
+                    call_id: call_id.clone().unbind(),
+                    name: name.clone().unbind(),
+                    _registry: slf.clone().into_any().unbind(),
+                },
+            )?
+            .into_any()),
+        }
+    }
+
+    /// True once `close` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.core.load().is_none()
+    }
+
+    /// Frees the core registry; every tool's handler is released once no call runs on
+    /// it. Idempotent; new operations raise `ValueError` from here on, and the records
+    /// are dropped (`names()` is empty, `get` raises `KeyError`).
+    fn close(&self, py: Python<'_>) {
+        self.shut(py);
+    }
+
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __exit__(&self, py: Python<'_>, _exc: &Bound<'_, PyTuple>) {
+        self.shut(py);
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let state = if self.closed() {
+            "closed".to_owned()
+        } else {
+            format!("{} tools", self.__len__(py))
+        };
+        format!("<toolgate.ToolRegistry names='{}' {state}>", self.policy)
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.records)?;
+        // Each entry holds its handler once, and only this table lists it. A lock held
+        // elsewhere cannot be waited for here; not visiting only means the collector
+        // takes those handlers as referenced from outside, which is safe.
+        if let Ok(live) = self.table.live.try_lock() {
+            for entry in live.entries.values().chain(live.dead.iter()) {
+                visit.call(&entry.handler)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn __clear__(&self) {
+        Python::attach(|py| self.shut(py));
+    }
+}
+
+/// A call `_prepare` let through, for `acall` to run (`start`), await, and turn into
+/// its result (`finish`, or `failed` for an exception), with the core's texts.
+#[pyclass(module = "toolgate", name = "_PreparedCall", frozen)]
+pub(crate) struct Step {
+    call: PreparedCall<'static>,
+    call_id: Py<PyAny>,
+    name: Py<PyAny>,
+    /// Keeps the registry (whose table shows the collector this call's handler) alive
+    /// while the call is pending.
+    _registry: Py<PyAny>,
+}
+
+#[pymethods]
+impl Step {
+    /// Calls the handler; returns its answer (an awaitable for an async handler) or
+    /// raises what it raises.
+    fn start<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let entry = entry_of(&self.call)
+            .ok_or_else(|| PyTypeError::new_err("the tool has no Python handler"))?;
+        invoke(py, entry, self.call.arguments())
+    }
+
+    /// The result of the call whose handler answered `value`.
+    fn finish<'py>(
+        &self,
+        py: Python<'py>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (content, is_error) = finish(py, &self.call, value)?;
+        errors::call_result(
+            py,
+            self.call_id.bind(py),
+            self.name.bind(py),
+            &content,
+            is_error,
+        )
+    }
+
+    /// The result of the call whose handler raised `exc` (an `Exception`).
+    fn failed<'py>(&self, py: Python<'py>, exc: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let (content, is_error) = failed(py, &self.call, PyErr::from_value(exc.clone()))?;
+        errors::call_result(
+            py,
+            self.call_id.bind(py),
+            self.name.bind(py),
+            &content,
+            is_error,
+        )
+    }
+}

@@ -1,0 +1,284 @@
+//! `toolgate.compile(schema) -> Schema`: the core's compiled schema.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use arc_swap::ArcSwapOption;
+use pyo3::exceptions::PyTypeError;
+use pyo3::gc::PyVisit;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString, PyTuple};
+use pyo3::PyTraverseError;
+
+use crate::errors::{self, status};
+use crate::text::json_input;
+use crate::{convert, GIL_HELD_MAX_BYTES};
+
+/// A nesting limit as Python gives it: an int >= 0, where 0 means the default (128).
+pub(crate) struct MaxDepth(pub(crate) usize);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for MaxDepth {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
+        match obj.extract::<usize>() {
+            Ok(n) if !obj.is_instance_of::<pyo3::types::PyBool>() => Ok(MaxDepth(n)),
+            _ => Err(errors::invalid_argument(
+                obj.py(),
+                &format!("max_depth must be a non-negative int, got {}", obj.repr()?),
+            )),
+        }
+    }
+}
+
+/// The options a schema is compiled with, from the keywords `compile` and
+/// `ToolRegistry` take: each new schema option is one more keyword and one more line here.
+pub(crate) fn schema_options(max_depth: MaxDepth) -> toolgate::Options {
+    toolgate::Options::default().with_max_depth(max_depth.0)
+}
+
+/// True for the types that are raw JSON text rather than a JSON value.
+pub(crate) fn is_text(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<PyString>()
+        || value.is_instance_of::<PyBytes>()
+        || value.is_instance_of::<PyByteArray>()
+        || value.is_instance_of::<PyMemoryView>()
+}
+
+/// The core's compile error as `SchemaError`, with its pointer and keyword.
+pub(crate) fn schema_error(py: Python<'_>, e: &toolgate::CompileError, message: &str) -> PyErr {
+    errors::toolgate_error(
+        py,
+        "SchemaError",
+        message,
+        status::SCHEMA,
+        &e.pointer,
+        &e.keyword,
+    )
+}
+
+/// A compiled JSON Schema (core profile), immutable and thread-safe.
+///
+/// `validate(args)` returns `OK` or a non-empty list of `ValidationError`;
+/// `is_valid(args)` is the fast boolean path (no allocation on valid input).
+#[pyclass(module = "toolgate", name = "Schema", frozen, weakref)]
+pub(crate) struct Schema {
+    /// `None` once closed. Loaded per call through a per-thread slot, so parallel
+    /// validations share no reference count; a validation running while `close` is
+    /// called keeps the schema alive until it returns.
+    core: ArcSwapOption<toolgate::Schema>,
+    /// The schema as given (or, given as text, its value); `None` once cleared by the GC.
+    value: Mutex<Option<Py<PyAny>>>,
+}
+
+impl Schema {
+    fn check(&self, py: Python<'_>, args: &Bound<'_, PyAny>, arguments: bool) -> PyResult<bool> {
+        let guard = self.core.load();
+        let schema = guard.as_ref().ok_or_else(|| errors::closed("schema"))?;
+        let input = json_input(args)?;
+        let bytes = input.bytes();
+        let check = || {
+            if arguments {
+                schema.is_valid_arguments(bytes)
+            } else {
+                schema.is_valid(bytes)
+            }
+        };
+        Ok(if bytes.len() > GIL_HELD_MAX_BYTES {
+            py.detach(check)
+        } else {
+            check()
+        })
+    }
+
+    fn full<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyAny>,
+        arguments: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let guard = self.core.load();
+        let schema = guard.as_ref().ok_or_else(|| errors::closed("schema"))?;
+        let input = json_input(args)?;
+        let bytes = input.bytes();
+        let large = bytes.len() > GIL_HELD_MAX_BYTES;
+        // The boolean fast path first: the error list is built only for input that fails.
+        let errors = {
+            let run = || {
+                let valid = if arguments {
+                    schema.is_valid_arguments(bytes)
+                } else {
+                    schema.is_valid(bytes)
+                };
+                if valid {
+                    None
+                } else if arguments {
+                    Some(schema.validate_arguments(bytes))
+                } else {
+                    Some(schema.validate_json(bytes))
+                }
+            };
+            if large {
+                py.detach(run)
+            } else {
+                run()
+            }
+        };
+        match errors {
+            None => errors::ok(py),
+            Some(found) if found.is_empty() => {
+                // The fast path and the full walk disagree: never call such input valid.
+                let refusal = toolgate::ValidationError {
+                    path: "$".to_owned(),
+                    pointer: String::new(),
+                    keyword: "schema",
+                    message: "rejected by the schema".to_owned(),
+                };
+                Ok(errors::validation_errors(py, &[refusal])?.into_any())
+            }
+            Some(found) => Ok(errors::validation_errors(py, &found)?.into_any()),
+        }
+    }
+}
+
+#[pymethods]
+impl Schema {
+    /// Compiles `schema` (a JSON value, or JSON text as str/bytes); see `compile`.
+    #[new]
+    #[pyo3(signature = (schema, *, max_depth = MaxDepth(0)), text_signature = "(schema, *, max_depth=0)")]
+    fn new(py: Python<'_>, schema: &Bound<'_, PyAny>, max_depth: MaxDepth) -> PyResult<Schema> {
+        compile_value(py, schema, &schema_options(max_depth))
+    }
+
+    /// True when `args` is well-formed JSON that satisfies the schema.
+    fn is_valid(&self, py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.check(py, args, false)
+    }
+
+    /// `is_valid` for tool-call arguments: empty text means `{}`.
+    fn is_valid_arguments(&self, py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.check(py, args, true)
+    }
+
+    /// `OK`, or every violation sorted by path then message.
+    fn validate<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.full(py, args, false)
+    }
+
+    /// `validate` for tool-call arguments: empty text means `{}`.
+    fn validate_arguments<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.full(py, args, true)
+    }
+
+    /// The schema as compact JSON, keys in the author's order.
+    #[getter]
+    fn json(&self) -> PyResult<String> {
+        let guard = self.core.load();
+        let schema = guard.as_ref().ok_or_else(|| errors::closed("schema"))?;
+        Ok(schema.to_json().to_owned())
+    }
+
+    /// The schema as given to `compile` (for JSON text, its value).
+    #[getter]
+    fn schema(&self, py: Python<'_>) -> Py<PyAny> {
+        let value = self.value.lock().unwrap_or_else(PoisonError::into_inner);
+        match value.as_ref() {
+            Some(v) => v.clone_ref(py),
+            None => py.None(),
+        }
+    }
+
+    #[getter]
+    fn closed(&self) -> bool {
+        self.core.load().is_none()
+    }
+
+    /// Frees the compiled schema (idempotent); validating afterwards raises `ValueError`.
+    fn close(&self) {
+        self.core.store(None);
+    }
+
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __exit__(&self, _exc: &Bound<'_, PyTuple>) {
+        self.close();
+    }
+
+    fn __repr__(&self) -> &'static str {
+        if self.closed() {
+            "<toolgate.Schema closed>"
+        } else {
+            "<toolgate.Schema compiled>"
+        }
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        // A lock held elsewhere cannot be waited for here; not visiting only means the
+        // collector treats the value as referenced from outside, which is safe.
+        if let Ok(value) = self.value.try_lock() {
+            visit.call(value.as_ref())?;
+        }
+        Ok(())
+    }
+
+    fn __clear__(&self) {
+        let taken = self
+            .value
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        drop(taken);
+    }
+}
+
+/// Compiles a Python schema argument with `options`.
+fn compile_value(
+    py: Python<'_>,
+    schema: &Bound<'_, PyAny>,
+    options: &toolgate::Options,
+) -> PyResult<Schema> {
+    if schema.is_none() {
+        return Err(PyTypeError::new_err(
+            "schema must be a JSON value or JSON text, not None",
+        ));
+    }
+    let input = json_input(schema)?;
+    let compiled = toolgate::Schema::compile_with(input.bytes(), options)
+        .map_err(|e| schema_error(py, &e, &e.to_string()))?;
+    // The schema as given; JSON text is read only once the core has accepted it.
+    let value = if is_text(schema) {
+        convert::to_python(py, input.bytes())?.unbind()
+    } else {
+        schema.clone().unbind()
+    };
+    drop(input);
+    Ok(Schema {
+        core: ArcSwapOption::new(Some(Arc::new(compiled))),
+        value: Mutex::new(Some(value)),
+    })
+}
+
+/// Compiles `schema` (a JSON value, or JSON text as str/bytes).
+///
+/// Raises `SchemaError` (a `ValueError`) naming the offending location (`.pointer`)
+/// and keyword (`.keyword`) for anything outside the core profile. `max_depth` bounds
+/// the nesting of the schema and of the instances it validates (0: the default, 128).
+#[pyfunction]
+#[pyo3(signature = (schema, *, max_depth = MaxDepth(0)), text_signature = "(schema, *, max_depth=0)")]
+pub(crate) fn compile(
+    py: Python<'_>,
+    schema: &Bound<'_, PyAny>,
+    max_depth: MaxDepth,
+) -> PyResult<Schema> {
+    Schema::new(py, schema, max_depth)
+}

@@ -1,0 +1,52 @@
+from ._errors import (
+    DuplicateToolError as DuplicateToolError,
+    InvalidArgumentError as InvalidArgumentError,
+    InvalidNameError as InvalidNameError,
+    InvalidTextError as InvalidTextError,
+    LibraryNotFoundError as LibraryNotFoundError,
+    NotObjectSchemaError as NotObjectSchemaError,
+    SchemaError as SchemaError,
+    Status as Status,
+    ToolgateError as ToolgateError,
+    ToolNotFoundError as ToolNotFoundError,
+)
+from ._native import Schema as Schema, compile as compile
+from ._registry import ToolRegistry as ToolRegistry
+from ._types import (
+    OK as OK,
+    CallResult as CallResult,
+    JSONArgs as JSONArgs,
+    Ok as Ok,
+    ToolRecord as ToolRecord,
+    ValidationError as ValidationError,
+)
+
+__version__: str
+library_version: str
+library_path: str
+DEFAULT_MAX_ARGUMENT_BYTES: int
+DEFAULT_MAX_DEPTH: int
+__all__ = [
+    "CallResult",
+    "DEFAULT_MAX_ARGUMENT_BYTES",
+    "DEFAULT_MAX_DEPTH",
+    "DuplicateToolError",
+    "InvalidArgumentError",
+    "InvalidNameError",
+    "InvalidTextError",
+    "LibraryNotFoundError",
+    "NotObjectSchemaError",
+    "OK",
+    "Ok",
+    "Schema",
+    "SchemaError",
+    "Status",
+    "ToolNotFoundError",
+    "ToolRecord",
+    "ToolRegistry",
+    "ToolgateError",
+    "ValidationError",
+    "compile",
+    "library_path",
+    "library_version",
+]
