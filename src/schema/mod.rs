@@ -41,7 +41,7 @@ pub use options::{Draft, Options, Profile};
 use crate::json::{Reader, Value};
 use program::{Node, Program};
 use sink::{Collect, FirstError, Stop};
-use walk::{walk, Cx};
+use walk::{walk, walk_value, Cx};
 
 /// A compiled schema: immutable, `Send + Sync`.
 pub struct Schema {
@@ -121,7 +121,7 @@ impl Schema {
     pub fn is_valid(&self, instance: &[u8]) -> bool {
         let mut cx = Cx::new(&self.prog);
         let mut r = Reader::new(instance, self.max_depth);
-        walk(&mut cx, &self.root, &mut r, 0, &mut FirstError).is_ok() && r.finish().is_ok()
+        walk_value(&mut cx, &self.root, &mut r, 0, &mut FirstError).is_ok() && r.finish().is_ok()
     }
 
     /// Validates tool-call arguments: as [`Schema::validate_json`], except that empty

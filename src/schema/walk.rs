@@ -23,7 +23,17 @@ pub(crate) struct Cx<'p> {
     /// value ends when it passed, `None` when it failed.
     /// Made on first use: a walk of a schema without recursion never pays for it.
     verdicts: Option<std::collections::HashMap<(u32, u32), Option<usize>>>,
+    /// How many in-place levels ([`Cx::in_place`]) the walk is in: the frames that the
+    /// instance's depth does not count.
+    level: usize,
+    /// The lowest address the current stack may use: read on the first level past
+    /// [`UNCHECKED_LEVELS`] and on each new segment (0: not read yet; 1: unknown).
+    stack_limit: usize,
 }
+
+/// Levels a walk goes without looking at the stack: what tool arguments nest, so their
+/// walk never pays for the check; a few tens of KiB of stack even in a debug build.
+const UNCHECKED_LEVELS: usize = 8;
 
 impl<'p> Cx<'p> {
     pub(crate) fn new(prog: &'p Program) -> Self {
@@ -31,7 +41,58 @@ impl<'p> Cx<'p> {
             prog,
             evaluated: None,
             verdicts: None,
+            level: 0,
+            stack_limit: 0,
         }
+    }
+
+    /// Runs `f`, the walk of a container at nesting `depth`, with room on the stack:
+    /// the container walks and the applicators go through here, so no nesting within
+    /// the limit can overflow a host thread's stack, however large the build's frames or
+    /// the configured limit. When the room left is under [`STACK_RED_ZONE`], `f` runs on
+    /// a new segment. The first levels (what tool arguments nest) cost a comparison.
+    #[inline(always)]
+    pub(crate) fn deeper<R>(&mut self, depth: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        if self.shallow(depth) {
+            f(self)
+        } else {
+            self.deeper_checked(f)
+        }
+    }
+
+    /// True at the first levels, which need no look at the stack (see [`Cx::deeper`]).
+    #[inline(always)]
+    pub(crate) fn shallow(&self, depth: usize) -> bool {
+        depth + self.level < UNCHECKED_LEVELS
+    }
+
+    /// Runs `f`, a walk of the same value again (an applicator, a special node), one
+    /// in-place level deeper, with room on the stack as [`Cx::deeper`].
+    #[inline]
+    pub(crate) fn in_place<R>(&mut self, depth: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.level += 1;
+        let out = self.deeper(depth, f);
+        self.level -= 1;
+        out
+    }
+
+    /// [`Cx::deeper`] past the unchecked levels: on a new stack segment when the room
+    /// left is under [`STACK_RED_ZONE`].
+    #[inline(never)]
+    pub(crate) fn deeper_checked<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        if self.stack_limit == 0 {
+            self.stack_limit = stack_limit().max(1);
+        }
+        if self.stack_limit == 1 || stack_pointer().wrapping_sub(self.stack_limit) > STACK_RED_ZONE
+        {
+            return f(self);
+        }
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+            let outer = std::mem::replace(&mut self.stack_limit, stack_limit().max(1));
+            let out = f(self);
+            self.stack_limit = outer;
+            out
+        })
     }
 
     /// The annotations gathered for the value at `start`, if any.
@@ -53,6 +114,7 @@ thread_local! {
 }
 
 /// Validates the value at the cursor against `node`, consuming it.
+#[inline]
 pub(crate) fn walk<'a, S: Sink<'a>>(
     cx: &mut Cx<'_>,
     node: &Node,
@@ -173,10 +235,45 @@ fn mismatch<'a, S: Sink<'a>>(
     types::mismatch(cx.prog.text(text), kind, number, r, depth, sink)
 }
 
+/// Room the walk keeps on the stack before it goes one level deeper: below it, the walk
+/// moves to a new stack segment of [`STACK_SEGMENT`] bytes. One level of a recursive
+/// schema under applicators takes some tens of KiB in a debug build's frames.
+const STACK_RED_ZONE: usize = 256 * 1024;
+/// The size of a stack segment the walk moves to.
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
+/// An address in the current stack frame.
+#[inline(always)]
+fn stack_pointer() -> usize {
+    let marker = 0u8;
+    std::ptr::addr_of!(marker) as usize
+}
+
+/// The lowest address the current stack may use, or 0 when it is not known.
+fn stack_limit() -> usize {
+    match stacker::remaining_stack() {
+        Some(room) => stack_pointer().saturating_sub(room),
+        None => 0,
+    }
+}
+
 /// A special node: the work its kind asks for before its value is read, then the walk
 /// of the node it stands for.
 #[inline(never)]
 fn walk_special<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    r: &mut Reader<'a>,
+    start: usize,
+    depth: usize,
+    sink: &mut S,
+) -> W {
+    cx.in_place(depth, |cx| {
+        walk_special_here(cx, node, r, start, depth, sink)
+    })
+}
+
+fn walk_special_here<'a, S: Sink<'a>>(
     cx: &mut Cx<'_>,
     node: &Node,
     r: &mut Reader<'a>,

@@ -101,6 +101,17 @@ pub(crate) fn check<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
+    cx.in_place(depth, |cx| check_here(cx, g, r, start, depth, sink))
+}
+
+fn check_here<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
+    g: &ApplicatorGroup,
+    r: &Reader<'a>,
+    start: usize,
+    depth: usize,
+    sink: &mut S,
+) -> W {
     let prog = cx.prog;
     // allOf and $ref: every branch's own violations are this value's.
     for &b in g.all_of.iter().chain(g.refs.iter()) {

@@ -176,6 +176,21 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
+    if !cx.shallow(depth) {
+        return cx.deeper_checked(|cx| walk_here(cx, a, r, start, depth, sink));
+    }
+    walk_here(cx, a, r, start, depth, sink)
+}
+
+#[inline(always)]
+fn walk_here<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
+    a: &ArrayGroup,
+    r: &mut Reader<'a>,
+    start: usize,
+    depth: usize,
+    sink: &mut S,
+) -> W {
     if let Some(extra) = &a.extra {
         return walk_full(cx, a, extra, r, start, depth, sink);
     }

@@ -427,10 +427,17 @@ impl<'v> NodeBuilder<'v> {
             node.array = push(&mut prog.arrays, self.array.finish());
         }
         if !self.string.is_empty() {
-            node.string = push(&mut prog.strings, self.string);
+            let mut string = self.string;
+            string.full = string.format.is_some() || string.content != string::Content::default();
+            node.string = push(&mut prog.strings, string);
         }
         if !self.number.is_empty() {
-            node.number = push(&mut prog.numbers, self.number);
+            let mut number = self.number;
+            number.full = number.exclusive_minimum.is_some()
+                || number.exclusive_maximum.is_some()
+                || number.multiple_of.is_some()
+                || number.format.is_some();
+            node.number = push(&mut prog.numbers, number);
         }
         if !self.choice.is_empty() {
             node.choice = push(&mut prog.choices, self.choice);

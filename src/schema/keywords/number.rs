@@ -208,6 +208,9 @@ pub(crate) struct NumberGroup {
     pub multiple_of: Option<MultipleOf>,
     /// A format that applies to numbers (OpenAPI's `int32`, `int64`, `float`, `double`).
     pub format: Option<FormatRule>,
+    /// Any of the full profile's number keywords is present (one test on the path
+    /// of the core profile's).
+    pub full: bool,
 }
 
 impl NumberGroup {
@@ -254,13 +257,8 @@ pub(crate) fn check<'a, S: Sink<'a>>(g: &NumberGroup, n: Number<'_>, sink: &mut 
             report(sink, "maximum", n, GREATER, &max.text)?;
         }
     }
-    if g.exclusive_minimum.is_some() || g.exclusive_maximum.is_some() || g.multiple_of.is_some() {
+    if g.full {
         check_full(g, n, sink)?;
-    }
-    if let Some(f) = &g.format {
-        if !f.format.is_valid_number(n.text) {
-            report_format(sink, n.text, f)?;
-        }
     }
     Ok(())
 }
@@ -282,6 +280,11 @@ fn check_full<'a, S: Sink<'a>>(g: &NumberGroup, n: Number<'_>, sink: &mut S) -> 
         let divides = Decimal::parse(n.text).is_some_and(|d| m.divides(&d));
         if !divides {
             report(sink, "multipleOf", n, NOT_MULTIPLE, &m.text)?;
+        }
+    }
+    if let Some(f) = &g.format {
+        if !f.format.is_valid_number(n.text) {
+            report_format(sink, n.text, f)?;
         }
     }
     Ok(())

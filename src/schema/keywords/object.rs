@@ -373,6 +373,21 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
+    if !cx.shallow(depth) {
+        return cx.deeper_checked(|cx| walk_any(cx, o, r, start, depth, sink));
+    }
+    walk_any(cx, o, r, start, depth, sink)
+}
+
+#[inline(always)]
+fn walk_any<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
+    o: &ObjectGroup,
+    r: &mut Reader<'a>,
+    start: usize,
+    depth: usize,
+    sink: &mut S,
+) -> W {
     if let Some(extra) = &o.extra {
         return walk_full(cx, o, extra, r, start, depth, sink);
     }
@@ -439,7 +454,16 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
     let mut others: Option<KeySet<'a>> = None;
     if r.begin_object(depth)? {
         loop {
-            let (key, found) = read_member_key(o, r)?;
+            let (key, found) = match r.read_known_key(&o.names) {
+                Some(known) => {
+                    let (key, i, node) = known?;
+                    (key, Some((i, node)))
+                }
+                None => {
+                    let key = r.read_key_unchecked()?;
+                    (key, o.names.find(&key))
+                }
+            };
             let fresh = match found {
                 // A known name: the seen bits are its duplicate check.
                 Some((i, _)) => seen.set(i),

@@ -55,6 +55,9 @@ pub(crate) struct StringGroup {
     pub format: Option<FormatRule>,
     /// Draft-07's content assertions.
     pub content: Content,
+    /// A format or a content assertion is present (one test on the path of the core
+    /// profile's keywords).
+    pub full: bool,
 }
 
 /// Draft-07's `contentEncoding: "base64"` and `contentMediaType: "application/json"`,
@@ -113,6 +116,15 @@ pub(crate) fn check<'a, S: Sink<'a>>(
             })?;
         }
     }
+    if g.full {
+        check_full(g, s, span, sink)?;
+    }
+    Ok(())
+}
+
+/// The full profile's string keywords, out of the core profile's way.
+#[inline(never)]
+fn check_full<'a, S: Sink<'a>>(g: &StringGroup, s: JsonStr<'a>, span: &[u8], sink: &mut S) -> W {
     if g.content != Content::default() {
         check_content(g.content, s, span, sink)?;
     }
