@@ -38,7 +38,7 @@ const EXPECTED_REFUSALS: &[(&str, &str, &str)] = &[
     (
         "contactPerson",
         "tests/lib/parser.test.ts:373@7b7d6ca71130 (inline snapshot of zodResponseFormat(contactPersonSchema, 'contactPerson').json_schema.schema)",
-        "unsupported keyword \"nullable\"",
+        "unsupported keyword \"nullable\" (an OpenAPI keyword; in JSON Schema write \"type\": [\"string\", \"null\"]",
     ),
 ];
 
@@ -165,6 +165,7 @@ fn realworld_tool_schemas() {
     let mut failures = Vec::new();
     let mut full_ok = 0;
     let mut full_unexpected = 0;
+    let mut refusal_texts = Vec::new();
     let mut core_ok = 0;
     let mut core_refusals: BTreeMap<String, usize> = BTreeMap::new();
     let mut matched = vec![false; EXPECTED_REFUSALS.len()];
@@ -202,6 +203,16 @@ fn realworld_tool_schemas() {
             }
             (Err(e), Some(i)) => {
                 matched[i] = true;
+                refusal_texts.push(format!(
+                    "    {} ({}): {}",
+                    t.tool,
+                    t.source,
+                    e.problems
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                ));
                 let key = EXPECTED_REFUSALS[i].2;
                 if !e.problems.iter().any(|p| p.message.contains(key)) {
                     failures.push(format!(
@@ -248,6 +259,10 @@ fn realworld_tool_schemas() {
         matched.iter().filter(|m| **m).count(),
         tools.len() - core_ok,
     );
+    let _ = writeln!(report, "  full profile refusals, as listed:");
+    for line in &refusal_texts {
+        let _ = writeln!(report, "{line}");
+    }
     let _ = writeln!(
         report,
         "  core refusals, by problem (a schema may have several):"
