@@ -565,7 +565,12 @@ impl Gen<'_> {
             .unwrap_or_default();
         let min_props = as_count(s.get("minProperties")).unwrap_or(0) as usize;
         let mut out = Map::new();
-        for (name, sub) in &props {
+        // In name order, whatever order serde_json's map keeps (its `preserve_order`
+        // feature differs between a workspace build and this crate's own): the same
+        // seed then gives the same instance in both.
+        let mut props: Vec<(&String, &Value)> = props.iter().collect();
+        props.sort_by(|a, b| a.0.cmp(b.0));
+        for (name, sub) in props.iter().copied() {
             let take = required.contains(name)
                 || (depth < DEEP && self.rng.chance(60))
                 || out.len() < min_props;
