@@ -11,7 +11,14 @@
 use std::hint::black_box;
 
 use serde_json::Value;
-use toolgate::{CallResult, Handler, NamePolicy, Registry, Schema, ToolSpec, Written};
+use toolgate::{
+    CallResult, CompileError, Handler, NamePolicy, Options, Profile, Registry, Schema, ToolSpec,
+    Written,
+};
+
+pub mod full;
+pub mod instances;
+pub mod mix;
 
 /// Seed 000's `get_weather` parameters.
 pub const WEATHER_SCHEMA: &str = r#"{"type": "object", "properties": {"city": {"type": "string", "minLength": 1}, "days": {"type": "integer", "minimum": 1, "maximum": 7}, "unit": {"enum": ["c", "f"]}}, "required": ["city"], "additionalProperties": false}"#;
@@ -277,6 +284,84 @@ pub fn jsonschema_errors(v: &jsonschema::Validator, input: &[u8]) -> Vec<String>
     }
 }
 
+/// The full profile's options (draft 2020-12 unless `$schema` names draft-07).
+pub fn full_options() -> Options {
+    Options::default().with_profile(Profile::Full)
+}
+
+/// toolgate, full profile: schema bytes to a compiled schema.
+#[inline(never)]
+pub fn toolgate_compile_full(schema: &[u8], opts: &Options) -> Result<Schema, CompileError> {
+    Schema::compile_with(schema, opts)
+}
+
+/// jsonschema with format validation on (the default leaves `format` an annotation in
+/// draft 2020-12), from a parsed `Value`.
+#[inline(never)]
+pub fn jsonschema_formats(schema: &Value) -> Result<jsonschema::Validator, String> {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// jsonschema with format validation on, from bytes (`serde_json::from_slice` first).
+#[inline(never)]
+pub fn jsonschema_formats_bytes(schema: &[u8]) -> jsonschema::Validator {
+    let value: Value = serde_json::from_slice(schema).expect("schema is JSON");
+    jsonschema_formats(&value).expect("jsonschema compiles")
+}
+
+/// boon with format assertions on, from a parsed `Value`.
+#[inline(never)]
+pub fn boon_compile_formats(schema: Value) -> Result<BoonSchema, String> {
+    let mut compiler = boon::Compiler::new();
+    compiler.enable_format_assertions();
+    let mut schemas = boon::Schemas::new();
+    compiler
+        .add_resource("urn:toolgate-bench:schema.json", schema)
+        .map_err(|e| e.to_string())?;
+    let index = compiler
+        .compile("urn:toolgate-bench:schema.json", &mut schemas)
+        .map_err(|e| e.to_string())?;
+    Ok(BoonSchema { schemas, index })
+}
+
+/// boon with format assertions on, from bytes.
+#[inline(never)]
+pub fn boon_compile_formats_bytes(schema: &[u8]) -> BoonSchema {
+    let value: Value = serde_json::from_slice(schema).expect("schema is JSON");
+    boon_compile_formats(value).expect("boon compiles")
+}
+
+/// A full-profile schema compiled by every contender; toolgate's refusal is kept (and
+/// reported) rather than fatal, so the peers' figures show while the profile lands.
+pub struct FullCompiled {
+    pub toolgate: Result<Schema, String>,
+    pub jsonschema: jsonschema::Validator,
+    pub boon: BoonSchema,
+}
+
+impl FullCompiled {
+    pub fn new(schema: &str) -> FullCompiled {
+        let bytes = schema.as_bytes();
+        let value: Value = serde_json::from_slice(bytes).expect("schema is JSON");
+        FullCompiled {
+            toolgate: toolgate_compile_full(bytes, &full_options()).map_err(|e| {
+                e.problems
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }),
+            jsonschema: jsonschema_formats(&value)
+                .unwrap_or_else(|e| panic!("jsonschema refuses a benchmark schema: {e}")),
+            boon: boon_compile_formats(value)
+                .unwrap_or_else(|e| panic!("boon refuses a benchmark schema: {e}")),
+        }
+    }
+}
+
 /// boon: parse to a `Value`, then validate (boon has no separate boolean path).
 #[inline(never)]
 pub fn boon_is_valid(b: &BoonSchema, input: &[u8]) -> bool {
@@ -366,7 +451,7 @@ pub const HANDLER_ANSWER: &str = "{\"ok\":true}";
 /// The benchmark handler: answers [`HANDLER_ANSWER`] in both of a handler's forms, a
 /// new `String` (`call`) or written into the caller's buffer (`call_into`), the way a
 /// handler that formats its answer would.
-struct FixedAnswer;
+pub(crate) struct FixedAnswer;
 
 impl Handler for FixedAnswer {
     fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
@@ -431,6 +516,18 @@ impl BareDispatch {
         let tools = bench_tools(total)
             .map(|(name, schema)| {
                 let schema = Schema::compile(schema.as_bytes()).expect("schema compiles");
+                let handler: Box<dyn Handler> = Box::new(FixedAnswer);
+                (name.into_boxed_str(), (schema, handler))
+            })
+            .collect();
+        BareDispatch { tools }
+    }
+
+    /// `tools` (name, compiled schema), each with the benchmark handler.
+    pub fn from_tools(tools: impl IntoIterator<Item = (String, Schema)>) -> BareDispatch {
+        let tools = tools
+            .into_iter()
+            .map(|(name, schema)| {
                 let handler: Box<dyn Handler> = Box::new(FixedAnswer);
                 (name.into_boxed_str(), (schema, handler))
             })
@@ -546,4 +643,84 @@ pub fn sanity_report() -> String {
         }
     }
     report
+}
+
+/// Checks the peers' verdicts on the full-profile inputs (a disagreement there is a
+/// bug in the benchmark: it panics) and toolgate's (a refusal or a wrong verdict is
+/// reported, and that case's toolgate figures are left out). Returns the report and,
+/// per case of [`full::FULL_CASES`], whether toolgate's figures count.
+pub fn full_sanity_report() -> (String, Vec<bool>) {
+    use std::fmt::Write as _;
+    let mut report = String::new();
+    let mut usable = Vec::new();
+    for case in full::FULL_CASES {
+        let c = FullCompiled::new(case.schema);
+        let input = case.instance.as_bytes();
+        assert!(floor_parse(input), "{}: input is not JSON", case.name);
+        for (who, v) in [
+            (
+                "jsonschema is_valid",
+                jsonschema_is_valid(&c.jsonschema, input),
+            ),
+            (
+                "jsonschema iter_errors",
+                jsonschema_errors(&c.jsonschema, input).is_empty(),
+            ),
+            ("boon validate", boon_is_valid(&c.boon, input)),
+            ("boon errors", boon_errors(&c.boon, input).is_empty()),
+        ] {
+            assert_eq!(
+                v, case.valid,
+                "{}: {who} says valid={v}, expected {}",
+                case.name, case.valid
+            );
+        }
+        let ok = match &c.toolgate {
+            Err(e) => {
+                let _ = writeln!(report, "{}: toolgate refuses the schema: {e}", case.name);
+                false
+            }
+            Ok(s) => {
+                let (iv, errors) = (s.is_valid(input), s.validate_json(input));
+                if iv != case.valid || errors.is_empty() != case.valid {
+                    let _ = writeln!(
+                        report,
+                        "{}: toolgate gives is_valid={iv} and {} error(s), expected valid={}: left out",
+                        case.name,
+                        errors.len(),
+                        case.valid
+                    );
+                    false
+                } else {
+                    true
+                }
+            }
+        };
+        usable.push(ok);
+        if !case.valid {
+            let _ = writeln!(report, "{} — `{}`:", case.name, case.instance);
+            if let Ok(s) = &c.toolgate {
+                let tg: Vec<String> = s
+                    .validate_json(input)
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect();
+                let _ = writeln!(report, "  toolgate ({}):", tg.len());
+                for l in &tg {
+                    let _ = writeln!(report, "    {l}");
+                }
+            }
+            let js = jsonschema_errors(&c.jsonschema, input);
+            let _ = writeln!(report, "  jsonschema ({}):", js.len());
+            for l in &js {
+                let _ = writeln!(report, "    {l}");
+            }
+            let bo = boon_errors(&c.boon, input);
+            let _ = writeln!(report, "  boon ({}):", bo.len());
+            for l in &bo {
+                let _ = writeln!(report, "    {l}");
+            }
+        }
+    }
+    (report, usable)
 }

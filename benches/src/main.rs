@@ -15,15 +15,28 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use toolgate_bench::*;
 
+/// A part of the benchmark, chosen with `--only`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Section {
+    /// The core profile's ratio table (validation, compile, registry, threads).
+    Core,
+    /// The full profile's schemas.
+    Full,
+    /// The cycling mix over the published tool schemas.
+    Cycle,
+}
+
 struct Config {
     rounds: usize,
     slice: Duration,
+    sections: Vec<Section>,
 }
 
 fn parse_args() -> Config {
     let mut cfg = Config {
         rounds: 25,
         slice: Duration::from_millis(40),
+        sections: vec![Section::Core, Section::Full, Section::Cycle],
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -43,16 +56,31 @@ fn parse_args() -> Config {
                         .expect("--ms M (M > 0)"),
                 )
             }
+            "--only" => {
+                cfg.sections = args
+                    .next()
+                    .expect("--only core,full,cycle")
+                    .split(',')
+                    .map(|p| match p {
+                        "core" => Section::Core,
+                        "full" => Section::Full,
+                        "cycle" => Section::Cycle,
+                        other => panic!("--only: unknown section {other:?} (core, full, cycle)"),
+                    })
+                    .collect()
+            }
             "--quick" => {
                 cfg.rounds = 3;
                 cfg.slice = Duration::from_millis(50);
             }
             "-h" | "--help" => {
                 println!(
-                    "usage: toolgate-bench [--rounds N] [--ms M] [--quick]\n\
+                    "usage: toolgate-bench [--rounds N] [--ms M] [--quick] [--only core,full,cycle]\n\
                      Runs each contender N rounds (default 25) of M ms (default 40), interleaved,\n\
                      and prints ns/op (median of rounds), ratios (median of the rounds' ratios)\n\
-                     and PASS/MISS per target."
+                     and PASS/MISS per target. --only runs some sections: core (the core\n\
+                     profile's table), full (the full profile's schemas), cycle (the cycling mix\n\
+                     over realworld-tools); all three by default."
                 );
                 std::process::exit(0);
             }
@@ -271,7 +299,6 @@ fn thread_throughput(threads: usize, per_thread: u64, op: &(dyn Fn() -> bool + S
 
 fn main() {
     let cfg = parse_args();
-    let slices = cfg.rounds as u32;
     println!("# toolgate benchmark\n");
     println!(
         "`cargo run -p toolgate-bench --release` — {} rounds × {} ms per contender, interleaved; \
@@ -280,6 +307,26 @@ fn main() {
         cfg.slice.as_millis()
     );
     println!("Machine: {}\n", machine_line());
+
+    if cfg.sections.contains(&Section::Core) {
+        let targets = ratio_table(&cfg);
+        print_targets("Targets (issues 2 and 3)", &targets);
+    }
+    let mut targets = Vec::new();
+    if cfg.sections.contains(&Section::Full) {
+        full_profile(&cfg, &mut targets);
+    }
+    if cfg.sections.contains(&Section::Cycle) {
+        cycling(&cfg, &mut targets);
+    }
+    if !targets.is_empty() {
+        print_targets("Targets: the full profile and the cycling mix", &targets);
+    }
+}
+
+/// The ratio table of the core profile: validation, compile, registry, threads.
+fn ratio_table(cfg: &Config) -> Vec<Target> {
+    let slices = cfg.rounds as u32;
 
     eprintln!("checking that every contender agrees on every input…");
     let report = sanity_report();
@@ -325,7 +372,7 @@ fn main() {
         cfg.rounds,
         cfg.slice.as_millis()
     );
-    run_interleaved(&mut entries, &cfg);
+    run_interleaved(&mut entries, cfg);
 
     println!("## Validation, ns/op\n");
     println!("All contenders take the same bytes. Peers parse with `serde_json::from_slice::<Value>` first; \"floor\" is `serde_json::from_slice::<IgnoredAny>` alone.\n");
@@ -425,7 +472,7 @@ fn main() {
         }));
     }
     eprintln!("compile: {} contenders", entries.len());
-    run_interleaved(&mut entries, &cfg);
+    run_interleaved(&mut entries, cfg);
     println!("## Compile, ns/op (÷ toolgate)\n");
     println!("| schema | bytes | toolgate `Schema::compile` (bytes) | jsonschema `validator_for` (parsed `Value`) | jsonschema parse + `validator_for` | boon compile (clone of parsed `Value`) | boon parse + compile |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
@@ -522,7 +569,7 @@ fn main() {
         }));
     }
     eprintln!("registry: {} contenders", entries.len());
-    run_interleaved(&mut entries, &cfg);
+    run_interleaved(&mut entries, cfg);
     println!("## Registry `call` (lookup, validate, handler returning a fixed string, result)\n");
     println!("`call` returns a new `CallResult`; `call_into` refills one the caller reuses (the handler writes its answer into the result's buffer). \"Bare\" is the least any dispatcher does for the same call: a `HashMap` lookup, `is_valid`, the handler and the copies into a reused result, with no synchronization, no panic catch and no error texts (`BareDispatch` in benches/src/lib.rs).\n");
     println!("| input | `is_valid` alone | `call`, 10 tools | `call`, 10,000 tools | `call_into`, 10 tools | `call_into`, 10,000 tools | bare, 10 tools | bare, 10,000 tools | call ÷ is_valid (10 / 10k) | call_into ÷ is_valid (10 / 10k) | bare ÷ is_valid (10 / 10k) | call_into ÷ bare (10 / 10k) | 10k ÷ 10 (call / call_into) |");
@@ -629,22 +676,29 @@ fn main() {
         1.8,
     ));
 
-    // ---------------------------------------------------------------- targets
-    println!("## Targets (issues 2 and 3)\n");
+    targets
+}
+
+fn print_targets(title: &str, targets: &[Target]) {
+    println!("## {title}\n");
     println!("| target | measured | required | |");
     println!("|---|---:|---:|---|");
-    for t in &targets {
+    for t in targets {
+        let measured = if t.measured.is_nan() {
+            "n/a".to_string()
+        } else {
+            format!("{:.2}x", t.measured)
+        };
         println!(
-            "| {} | {:.2}x | {} | {} |",
+            "| {} | {measured} | {} | {} |",
             t.what,
-            t.measured,
             t.rule,
             if t.pass { "PASS" } else { "**MISS**" }
         );
     }
     let missed = targets.iter().filter(|t| !t.pass).count();
     println!(
-        "\n{} of {} targets met{}.",
+        "\n{} of {} targets met{}.\n",
         targets.len() - missed,
         targets.len(),
         if missed > 0 {
@@ -653,4 +707,483 @@ fn main() {
             String::new()
         }
     );
+}
+
+// ------------------------------------------------------------------ full profile
+
+/// The full profile's schemas, valid and invalid, and their compile: toolgate with
+/// `Profile::Full`, jsonschema and boon with formats asserted.
+fn full_profile(cfg: &Config, targets: &mut Vec<Target>) {
+    use toolgate_bench::full::FULL_CASES;
+    eprintln!("full profile: checking every contender's verdicts…");
+    let (report, usable) = full_sanity_report();
+    println!(
+        "## Full profile: tool schemas as pydantic, zod 4 and zod-to-json-schema write them\n"
+    );
+    println!("toolgate compiles with `Options::default().with_profile(Profile::Full)`; jsonschema with `options().should_validate_formats(true)`; boon with `enable_format_assertions()`. Errors each contender reports on the invalid inputs, and any case where toolgate refuses the schema or gives a wrong verdict (its figures are then left out):\n");
+    println!("```text\n{report}```\n");
+
+    let compiled: Vec<(Case, FullCompiled, bool)> = FULL_CASES
+        .iter()
+        .zip(&usable)
+        .map(|(c, ok)| (*c, FullCompiled::new(c.schema), *ok))
+        .collect();
+    let mut entries: Vec<Entry<'_>> = Vec::new();
+    for (case, c, ok) in &compiled {
+        let input = case.instance.as_bytes();
+        let n = case.name;
+        entries.push(Entry::new(format!("{n}|floor"), move || {
+            floor_parse(black_box(input)) as usize
+        }));
+        if let (true, Ok(tg)) = (*ok, &c.toolgate) {
+            entries.push(Entry::new(format!("{n}|tg_is_valid"), move || {
+                toolgate_is_valid(tg, black_box(input)) as usize
+            }));
+            entries.push(Entry::new(format!("{n}|tg_validate_json"), move || {
+                toolgate_validate_json(tg, black_box(input))
+            }));
+        }
+        entries.push(Entry::new(format!("{n}|js_is_valid"), move || {
+            jsonschema_is_valid(&c.jsonschema, black_box(input)) as usize
+        }));
+        entries.push(Entry::new(format!("{n}|js_errors"), move || {
+            jsonschema_errors(&c.jsonschema, black_box(input)).len()
+        }));
+        entries.push(Entry::new(format!("{n}|boon_is_valid"), move || {
+            boon_is_valid(&c.boon, black_box(input)) as usize
+        }));
+        entries.push(Entry::new(format!("{n}|boon_errors"), move || {
+            boon_errors(&c.boon, black_box(input)).len()
+        }));
+    }
+    eprintln!("full profile validation: {} contenders", entries.len());
+    run_interleaved(&mut entries, cfg);
+    let has = |entries: &[Entry<'_>], k: &str| entries.iter().any(|e| e.key == k);
+
+    println!("### Validation, ns/op\n");
+    println!("| input | bytes | floor (parse only) | toolgate `is_valid` | toolgate `validate_json` | jsonschema parse+`is_valid` | jsonschema parse+`iter_errors`→strings | boon parse+`validate` | boon parse+errors→strings |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (case, _, _) in &compiled {
+        let n = case.name;
+        let g = |k: &str| {
+            let key = format!("{n}|{k}");
+            if has(&entries, &key) {
+                fmt_ns(get(&entries, &key))
+            } else {
+                "—".to_string()
+            }
+        };
+        println!(
+            "| {n} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            case.instance.len(),
+            g("floor"),
+            g("tg_is_valid"),
+            g("tg_validate_json"),
+            g("js_is_valid"),
+            g("js_errors"),
+            g("boon_is_valid"),
+            g("boon_errors"),
+        );
+    }
+    println!();
+    println!("### Ratios\n");
+    println!("| input | jsonschema `is_valid` ÷ toolgate `is_valid` | boon ÷ toolgate `is_valid` | toolgate `is_valid` ÷ floor | jsonschema `iter_errors` ÷ toolgate `validate_json` | boon errors ÷ toolgate `validate_json` | toolgate `validate_json` ÷ floor |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (case, _, ok) in &compiled {
+        let n = case.name;
+        if !ok {
+            println!("| {n} | — | — | — | — | — | — |");
+            let why = "n/a: toolgate refuses the schema or gives a wrong verdict";
+            if case.valid {
+                targets.push(missing(
+                    format!("{n}: jsonschema parse+is_valid ÷ toolgate is_valid"),
+                    "≥ 5x",
+                    why,
+                ));
+                targets.push(missing(
+                    format!("{n}: toolgate is_valid ÷ parse floor"),
+                    "≤ 1.5x",
+                    why,
+                ));
+            } else {
+                targets.push(missing(
+                    format!("{n}: jsonschema parse+iter_errors ÷ toolgate validate_json"),
+                    "≥ 3x",
+                    why,
+                ));
+            }
+            continue;
+        }
+        let r = |a: &str, b: &str| paired(&entries, &format!("{n}|{a}"), &format!("{n}|{b}"));
+        let r_js_iv = r("js_is_valid", "tg_is_valid");
+        let r_floor = r("tg_is_valid", "floor");
+        let r_js_err = r("js_errors", "tg_validate_json");
+        println!(
+            "| {n} | {r_js_iv:.2}x | {:.2}x | {r_floor:.2}x | {r_js_err:.2}x | {:.2}x | {:.2}x |",
+            r("boon_is_valid", "tg_is_valid"),
+            r("boon_errors", "tg_validate_json"),
+            r("tg_validate_json", "floor"),
+        );
+        if case.valid {
+            targets.push(at_least(
+                format!("{n}: jsonschema parse+is_valid ÷ toolgate is_valid"),
+                r_js_iv,
+                5.0,
+            ));
+            targets.push(at_most(
+                format!("{n}: toolgate is_valid ÷ parse floor"),
+                r_floor,
+                1.5,
+            ));
+        } else {
+            targets.push(at_least(
+                format!("{n}: jsonschema parse+iter_errors ÷ toolgate validate_json"),
+                r_js_err,
+                3.0,
+            ));
+        }
+    }
+    println!();
+    drop(entries);
+
+    // Compile: each schema once (its valid case names it).
+    let schemas: Vec<(&str, &str, bool)> = compiled
+        .iter()
+        .filter(|(c, _, _)| c.valid)
+        .map(|(c, fc, _)| {
+            (
+                c.name.trim_end_matches(" valid"),
+                c.schema,
+                fc.toolgate.is_ok(),
+            )
+        })
+        .collect();
+    let values: Vec<Value> = schemas
+        .iter()
+        .map(|(_, s, _)| serde_json::from_str(s).expect("schema is JSON"))
+        .collect();
+    let opts = full_options();
+    let mut entries = Vec::new();
+    for ((name, schema, tg_ok), value) in schemas.iter().zip(&values) {
+        let bytes = schema.as_bytes();
+        let opts = &opts;
+        if *tg_ok {
+            entries.push(Entry::new(format!("{name}|tg"), move || {
+                toolgate_compile_full(black_box(bytes), opts).is_ok() as usize
+            }));
+        }
+        entries.push(Entry::new(format!("{name}|js_value"), move || {
+            black_box(jsonschema_compile_value(black_box(value)));
+            1
+        }));
+        entries.push(Entry::new(format!("{name}|js_formats"), move || {
+            black_box(jsonschema_formats(black_box(value)).is_ok()) as usize
+        }));
+        entries.push(Entry::new(format!("{name}|js_bytes"), move || {
+            black_box(jsonschema_formats_bytes(black_box(bytes)));
+            1
+        }));
+        entries.push(Entry::new(format!("{name}|boon_value"), move || {
+            black_box(boon_compile_formats(black_box(value).clone()).is_ok()) as usize
+        }));
+        entries.push(Entry::new(format!("{name}|boon_bytes"), move || {
+            black_box(boon_compile_formats_bytes(black_box(bytes)));
+            1
+        }));
+    }
+    eprintln!("full profile compile: {} contenders", entries.len());
+    run_interleaved(&mut entries, cfg);
+    println!("### Compile, ns/op (÷ toolgate)\n");
+    println!("| schema | bytes | toolgate `compile_with` (full, bytes) | jsonschema `validator_for` (parsed `Value`) | jsonschema formats on (parsed `Value`) | jsonschema parse + formats on | boon, formats (clone of parsed `Value`) | boon parse + compile, formats |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (name, schema, tg_ok) in &schemas {
+        let g = |k: &str| get(&entries, &format!("{name}|{k}"));
+        if !tg_ok {
+            println!(
+                "| {name} | {} | refused | {} | {} | {} | {} | {} |",
+                schema.len(),
+                fmt_ns(g("js_value")),
+                fmt_ns(g("js_formats")),
+                fmt_ns(g("js_bytes")),
+                fmt_ns(g("boon_value")),
+                fmt_ns(g("boon_bytes")),
+            );
+            targets.push(missing(
+                format!("compile {name}: jsonschema validator_for ÷ toolgate compile"),
+                "≥ 3x",
+                "n/a: toolgate refuses the schema",
+            ));
+            continue;
+        }
+        let r = |k: &str| paired(&entries, &format!("{name}|{k}"), &format!("{name}|tg"));
+        let cell = |k: &str| format!("{} ({:.2}x)", fmt_ns(g(k)), r(k));
+        println!(
+            "| {name} | {} | {} | {} | {} | {} | {} | {} |",
+            schema.len(),
+            fmt_ns(g("tg")),
+            cell("js_value"),
+            cell("js_formats"),
+            cell("js_bytes"),
+            cell("boon_value"),
+            cell("boon_bytes"),
+        );
+        targets.push(at_least(
+            format!("compile {name}: jsonschema validator_for (from Value) ÷ toolgate compile (from bytes)"),
+            r("js_value"),
+            3.0,
+        ));
+    }
+    println!();
+}
+
+/// A target that could not be measured (toolgate refuses the input): a MISS.
+fn missing(what: impl Into<String>, rule: &str, why: &str) -> Target {
+    Target {
+        what: format!("{} ({why})", what.into()),
+        measured: f64::NAN,
+        rule: rule.to_string(),
+        pass: false,
+    }
+}
+
+// ------------------------------------------------------------------ cycling mix
+
+/// Every compilable schema of realworld-tools, one generated call each, validated in
+/// turn (one operation is a pass over the whole mix; the tables give ns per call).
+fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
+    use toolgate_bench::instances::Strings;
+    use toolgate_bench::mix::{build_mix, load_realworld, mix_bare, mix_registry, Mix};
+
+    println!("## Cycling mix: every published tool schema, one call each, in turn\n");
+    let tools = match load_realworld() {
+        Ok(t) => t,
+        Err(e) => {
+            println!("SKIPPED: realworld-tools cannot be read ({e}); set TOOLGATE_TESTDATA to the folder holding realworld-tools/.\n");
+            eprintln!("cycling mix SKIPPED: {e}");
+            for what in [
+                "cycling mix (core): toolgate is_valid ÷ parse floor",
+                "cycling mix (core): jsonschema ÷ toolgate is_valid",
+                "cycling mix (core, non-ASCII): toolgate is_valid ÷ parse floor",
+                "cycling mix (core): registry call_into ÷ bare dispatcher",
+                "cycling mix (full): jsonschema ÷ toolgate is_valid",
+            ] {
+                targets.push(missing(what, "—", "n/a: no data"));
+            }
+            return;
+        }
+    };
+    eprintln!(
+        "cycling mix: compiling {} schemas with every contender and generating calls…",
+        tools.len()
+    );
+    let core = toolgate::Options::default();
+    let full = full_options();
+    let mixes: [(&str, Mix); 3] = [
+        ("core", build_mix(&tools, &core, Strings::Ascii)),
+        (
+            "core, non-ASCII",
+            build_mix(&tools, &core, Strings::NonAscii),
+        ),
+        ("full", build_mix(&tools, &full, Strings::Ascii)),
+    ];
+    println!("{} schemas in `realworld-tools/tools.jsonl`. A mix holds every schema that toolgate (in the profile named), jsonschema (formats on) and boon (formats asserted) compile, with one call from the seeded generator (`benches/src/instances.rs`) that all three accept; the non-ASCII mix writes its free text in accented Latin, Greek, Cyrillic, CJK and emoji, and holds only the tools whose call has some. One operation is one pass over the mix in order; figures are ns per call.\n", tools.len());
+    println!("| mix | tools | left out | mean call bytes |");
+    println!("|---|---:|---:|---:|");
+    for (label, mix) in &mixes {
+        println!(
+            "| {label} | {} | {} | {:.0} |",
+            mix.tools.len(),
+            mix.dropped.len(),
+            mix.mean_call_bytes()
+        );
+    }
+    println!();
+    let mut left_out = String::new();
+    for (label, mix) in &mixes {
+        let mut why: std::collections::BTreeMap<String, usize> = Default::default();
+        for (_, reason) in &mix.dropped {
+            let key = reason.split(':').next().unwrap_or(reason).to_string();
+            *why.entry(key).or_default() += 1;
+        }
+        for (reason, n) in why {
+            left_out.push_str(&format!("{label}: {n} × {reason}\n"));
+        }
+    }
+    if !left_out.is_empty() {
+        println!("Left out, by reason:\n\n```text\n{left_out}```\n");
+    }
+
+    let reg = mix_registry(&mixes[0].1, &core);
+    let bare = mix_bare(&mixes[0].1, &core);
+    for t in &mixes[0].1.tools {
+        let mut r = toolgate::CallResult::default();
+        assert!(
+            registry_call_into(&reg, &t.name, &t.call, &mut r) && r.content == HANDLER_ANSWER,
+            "{}: registry call failed: {}",
+            t.tool,
+            r.content
+        );
+        assert!(
+            bare.call_into(&t.name, &t.call, &mut r),
+            "{}: bare dispatch failed",
+            t.tool
+        );
+    }
+
+    let mut entries: Vec<Entry<'_>> = Vec::new();
+    for (label, mix) in &mixes {
+        let tools = &mix.tools;
+        if tools.is_empty() {
+            continue;
+        }
+        entries.push(Entry::new(format!("{label}|floor"), move || {
+            tools
+                .iter()
+                .map(|t| floor_parse(black_box(&t.call)) as usize)
+                .sum()
+        }));
+        entries.push(Entry::new(format!("{label}|tg_is_valid"), move || {
+            tools
+                .iter()
+                .map(|t| toolgate_is_valid(&t.toolgate, black_box(&t.call)) as usize)
+                .sum()
+        }));
+        entries.push(Entry::new(format!("{label}|tg_validate_json"), move || {
+            tools
+                .iter()
+                .map(|t| toolgate_validate_json(&t.toolgate, black_box(&t.call)))
+                .sum()
+        }));
+        entries.push(Entry::new(format!("{label}|js_is_valid"), move || {
+            tools
+                .iter()
+                .map(|t| jsonschema_is_valid(&t.jsonschema, black_box(&t.call)) as usize)
+                .sum()
+        }));
+        entries.push(Entry::new(format!("{label}|boon_is_valid"), move || {
+            tools
+                .iter()
+                .map(|t| boon_is_valid(&t.boon, black_box(&t.call)) as usize)
+                .sum()
+        }));
+    }
+    let core_tools = &mixes[0].1.tools;
+    if !core_tools.is_empty() {
+        let (reg, bare) = (&reg, &bare);
+        let mut reused = toolgate::CallResult::default();
+        entries.push(Entry::new("core|call_into", move || {
+            core_tools
+                .iter()
+                .map(|t| registry_call_into(reg, &t.name, black_box(&t.call), &mut reused) as usize)
+                .sum()
+        }));
+        let mut bare_reused = toolgate::CallResult::default();
+        entries.push(Entry::new("core|bare", move || {
+            core_tools
+                .iter()
+                .map(|t| bare.call_into(&t.name, black_box(&t.call), &mut bare_reused) as usize)
+                .sum()
+        }));
+    }
+    eprintln!("cycling mix: {} contenders", entries.len());
+    run_interleaved(&mut entries, cfg);
+
+    println!("### ns per call\n");
+    println!("| mix | floor (parse only) | toolgate `is_valid` | toolgate `validate_json` | jsonschema parse+`is_valid` | boon parse+`validate` | registry `call_into` | bare dispatcher |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    let has = |k: &str| entries.iter().any(|e| e.key == k);
+    for (label, mix) in &mixes {
+        let n = mix.tools.len().max(1) as f64;
+        let g = |k: &str| {
+            let key = format!("{label}|{k}");
+            if has(&key) {
+                fmt_ns(get(&entries, &key) / n)
+            } else {
+                "—".to_string()
+            }
+        };
+        println!(
+            "| {label} | {} | {} | {} | {} | {} | {} | {} |",
+            g("floor"),
+            g("tg_is_valid"),
+            g("tg_validate_json"),
+            g("js_is_valid"),
+            g("boon_is_valid"),
+            g("call_into"),
+            g("bare"),
+        );
+    }
+    println!();
+    println!("### Ratios\n");
+    println!("| mix | toolgate `is_valid` ÷ floor | jsonschema ÷ toolgate `is_valid` | boon ÷ toolgate `is_valid` | toolgate `validate_json` ÷ floor | `call_into` ÷ bare | `call_into` ÷ `is_valid` |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let mut ratio_of = std::collections::BTreeMap::new();
+    for (label, mix) in &mixes {
+        if mix.tools.is_empty() {
+            println!("| {label} | — | — | — | — | — | — |");
+            continue;
+        }
+        let r =
+            |a: &str, b: &str| paired(&entries, &format!("{label}|{a}"), &format!("{label}|{b}"));
+        let floor = r("tg_is_valid", "floor");
+        let js = r("js_is_valid", "tg_is_valid");
+        let reg_cells = if *label == "core" {
+            let (a, b) = (r("call_into", "bare"), r("call_into", "tg_is_valid"));
+            ratio_of.insert("core|call_into".to_string(), a);
+            (format!("{a:.2}x"), format!("{b:.2}x"))
+        } else {
+            ("—".to_string(), "—".to_string())
+        };
+        println!(
+            "| {label} | {floor:.2}x | {js:.2}x | {:.2}x | {:.2}x | {} | {} |",
+            r("boon_is_valid", "tg_is_valid"),
+            r("tg_validate_json", "floor"),
+            reg_cells.0,
+            reg_cells.1
+        );
+        ratio_of.insert(format!("{label}|floor"), floor);
+        ratio_of.insert(format!("{label}|js"), js);
+    }
+    println!();
+    // (target, ratio key, at least?, bound)
+    let wanted: [(&str, &str, bool, f64); 5] = [
+        (
+            "cycling mix (core): toolgate is_valid ÷ parse floor",
+            "core|floor",
+            false,
+            1.3,
+        ),
+        (
+            "cycling mix (core): jsonschema parse+is_valid ÷ toolgate is_valid",
+            "core|js",
+            true,
+            6.0,
+        ),
+        (
+            "cycling mix (core, non-ASCII): toolgate is_valid ÷ parse floor",
+            "core, non-ASCII|floor",
+            false,
+            1.5,
+        ),
+        (
+            "cycling mix (core): registry call_into ÷ bare dispatcher",
+            "core|call_into",
+            false,
+            1.2,
+        ),
+        (
+            "cycling mix (full): jsonschema parse+is_valid ÷ toolgate is_valid",
+            "full|js",
+            true,
+            5.0,
+        ),
+    ];
+    for (what, key, least, bound) in wanted {
+        targets.push(match (ratio_of.get(key), least) {
+            (Some(&v), true) => at_least(what, v, bound),
+            (Some(&v), false) => at_most(what, v, bound),
+            (None, true) => missing(what, &format!("≥ {bound}x"), "n/a: empty mix"),
+            (None, false) => missing(what, &format!("≤ {bound}x"), "n/a: empty mix"),
+        });
+    }
 }

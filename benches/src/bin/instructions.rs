@@ -22,14 +22,33 @@
 //! valid realistic calls against their schemas without `pattern`; `flight_compile` and
 //! `event_compile`, `Schema::compile` of the two realistic schemas; and `none`, the empty
 //! loop.
+//!
+//! The full profile's schemas (benches/src/full.rs): `booking_floor`, `booking_is_valid`,
+//! `booking_validate_json_invalid`, `booking_compile` (pydantic's `$defs`/`$ref`,
+//! `anyOf` with `null`, formats, `exclusiveMinimum`), `payment_is_valid` (zod 4's
+//! `oneOf` told apart by `const`), `orders_is_valid` (zod-to-json-schema's draft-07
+//! `definitions`). When toolgate refuses the schema the program says so and exits
+//! with status 3.
+//!
+//! The cycling mix (benches/src/mix.rs, core profile): iteration `i` takes call
+//! `i % len` of the mix: `cycle_floor`, `cycle_is_valid`, `cycle_validate_json`,
+//! `cycle_non_ascii_floor`, `cycle_non_ascii_is_valid`, `cycle_call_into`,
+//! `cycle_bare_call_into`, and `cycle_none`, the empty loop after building the mixes,
+//! registry and bare dispatcher (subtract it from those, not `none`).
 
 use std::hint::black_box;
 
 use toolgate::Schema;
+use toolgate_bench::full::{
+    BOOKING_INVALID, BOOKING_SCHEMA, BOOKING_VALID, ORDERS_SCHEMA, ORDERS_VALID, PAYMENT_SCHEMA,
+    PAYMENT_VALID,
+};
+use toolgate_bench::instances::Strings;
+use toolgate_bench::mix::{build_mix, load_realworld, mix_bare, mix_registry};
 use toolgate_bench::{
-    floor_parse, registry_call, registry_call_into, registry_with, without_patterns, BareDispatch,
-    EVENT_INVALID, EVENT_SCHEMA, EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA, FLIGHT_VALID,
-    WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID,
+    floor_parse, full_options, registry_call, registry_call_into, registry_with, without_patterns,
+    BareDispatch, EVENT_INVALID, EVENT_SCHEMA, EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA,
+    FLIGHT_VALID, WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID,
 };
 
 fn main() {
@@ -55,9 +74,57 @@ fn main() {
     // `json.dumps` writes them: whitespace must stay cheap, not only compact JSON.
     let spaced = |compact: &str| compact.replace("\":", "\": ").replace(",\"", ", \"");
     let (weather_spaced, flight_spaced) = (spaced(WEATHER_VALID), spaced(FLIGHT_VALID));
+    if which.starts_with("cycle_") {
+        cycle(&which, n);
+        return;
+    }
+    let full = |schema: &str| {
+        Schema::compile_with(schema.as_bytes(), &full_options()).map_err(|e| e.to_string())
+    };
+    let (booking, payment, orders) = (
+        full(BOOKING_SCHEMA),
+        full(PAYMENT_SCHEMA),
+        full(ORDERS_SCHEMA),
+    );
+    // The full-profile schema this contender needs; a refusal ends the run (status 3).
+    let needed = match which.as_str() {
+        "booking_is_valid" | "booking_validate_json_invalid" | "booking_compile" => Some(&booking),
+        "payment_is_valid" => Some(&payment),
+        "orders_is_valid" => Some(&orders),
+        _ => None,
+    };
+    let schema_for = match needed {
+        Some(Err(e)) => {
+            eprintln!("{which}: toolgate refuses the schema: {e}");
+            std::process::exit(3);
+        }
+        Some(Ok(s)) => Some(s),
+        None => None,
+    };
     let mut count = 0usize;
     for _ in 0..n {
         count += match which.as_str() {
+            "booking_floor" => floor_parse(black_box(BOOKING_VALID.as_bytes())) as usize,
+            "booking_is_valid" | "payment_is_valid" | "orders_is_valid" => {
+                let input = match which.as_str() {
+                    "booking_is_valid" => BOOKING_VALID,
+                    "payment_is_valid" => PAYMENT_VALID,
+                    _ => ORDERS_VALID,
+                };
+                schema_for
+                    .as_ref()
+                    .expect("compiled")
+                    .is_valid(black_box(input.as_bytes())) as usize
+            }
+            "booking_validate_json_invalid" => schema_for
+                .as_ref()
+                .expect("compiled")
+                .validate_json(black_box(BOOKING_INVALID.as_bytes()))
+                .len(),
+            "booking_compile" => {
+                Schema::compile_with(black_box(BOOKING_SCHEMA.as_bytes()), &full_options()).is_ok()
+                    as usize
+            }
             "is_valid" => weather.is_valid(black_box(valid)) as usize,
             "skip" => object.is_valid(black_box(valid)) as usize,
             "spaced_is_valid" => weather.is_valid(black_box(weather_spaced.as_bytes())) as usize,
@@ -105,6 +172,42 @@ fn main() {
             }
             "event_compile" => Schema::compile(black_box(EVENT_SCHEMA.as_bytes())).is_ok() as usize,
             "none" => black_box(1),
+            other => panic!("unknown contender {other:?}"),
+        };
+    }
+    println!("{which}: {count} over {n} iterations");
+}
+
+/// The cycling mix's contenders: iteration `i` takes call `i % len`.
+fn cycle(which: &str, n: usize) {
+    let tools = load_realworld().unwrap_or_else(|e| {
+        eprintln!("{which}: realworld-tools cannot be read: {e}");
+        std::process::exit(2);
+    });
+    let core = toolgate::Options::default();
+    let mix = build_mix(&tools, &core, Strings::Ascii);
+    let non_ascii = build_mix(&tools, &core, Strings::NonAscii);
+    let registry = mix_registry(&mix, &core);
+    let bare = mix_bare(&mix, &core);
+    let mut reused = toolgate::CallResult::default();
+    let (t, u) = (&mix.tools, &non_ascii.tools);
+    assert!(!t.is_empty() && !u.is_empty(), "empty mix");
+    let mut count = 0usize;
+    for i in 0..n {
+        let (a, b) = (&t[i % t.len()], &u[i % u.len()]);
+        count += match which {
+            "cycle_floor" => floor_parse(black_box(&a.call)) as usize,
+            "cycle_is_valid" => a.toolgate.is_valid(black_box(&a.call)) as usize,
+            "cycle_validate_json" => a.toolgate.validate_json(black_box(&a.call)).len(),
+            "cycle_non_ascii_floor" => floor_parse(black_box(&b.call)) as usize,
+            "cycle_non_ascii_is_valid" => b.toolgate.is_valid(black_box(&b.call)) as usize,
+            "cycle_call_into" => {
+                registry_call_into(&registry, &a.name, black_box(&a.call), &mut reused) as usize
+            }
+            "cycle_bare_call_into" => {
+                bare.call_into(&a.name, black_box(&a.call), &mut reused) as usize
+            }
+            "cycle_none" => black_box(1),
             other => panic!("unknown contender {other:?}"),
         };
     }
