@@ -154,6 +154,10 @@ const KEYWORDS_2020_12: &[&str] = &[
     "contentEncoding",
     "contentMediaType",
     "contentSchema",
+    // Not a 2020-12 vocabulary keyword (the draft split it into dependentRequired and
+    // dependentSchemas), but toolgate reads it with its draft-07 meaning in every
+    // draft, as older schemas still write it.
+    "dependencies",
 ];
 
 /// Every keyword of draft-07 (core and validation meta-schemas).
@@ -270,7 +274,7 @@ fn holds(draft: Draft, key: &str) -> Holds {
         (_, "allOf" | "anyOf" | "oneOf") => Holds::Array,
         (Draft::Draft2020_12, "prefixItems") => Holds::Array,
         (Draft::Draft7, "items") => Holds::OneOrArray,
-        (Draft::Draft7, "dependencies") => Holds::MapOfSchemaOrNames,
+        (_, "dependencies") => Holds::MapOfSchemaOrNames,
         (_, "additionalProperties" | "contains" | "propertyNames" | "not" | "if" | "then")
         | (_, "else") => Holds::One,
         (Draft::Draft7, "additionalItems") => Holds::One,
@@ -1409,14 +1413,21 @@ fn full_expectation_finds_what_is_refused() {
             at: "/properties/a/not/types".to_string()
         }]
     );
-    // A keyword of one draft is unknown in the other.
+    // A keyword of one draft is unknown in the other (`dependencies` is read in both).
+    assert_eq!(
+        expect(
+            serde_json::json!({"dependentRequired": {"a": ["b"]}}),
+            Draft::Draft7
+        )
+        .len(),
+        1
+    );
     assert_eq!(
         expect(
             serde_json::json!({"dependencies": {"a": ["b"]}}),
             Draft::Draft2020_12
-        )
-        .len(),
-        1
+        ),
+        vec![]
     );
     assert_eq!(
         expect(

@@ -20,7 +20,8 @@ use super::keywords::{Keyword, NodeBuilder, Reference};
 use super::message::quoted;
 use super::options::{Draft, Options, Profile};
 use super::path::push_pointer_token;
-use super::program::{Node, NodeId, Program, SpecialKind};
+use super::program::{push, Dynamic, Node, NodeId, Program, SpecialKind};
+use super::resolve::{DocId, Documents, Location, ResourceId};
 
 /// The state of one compile: the program so far, the pointer to where it is in the
 /// document, and the problems found.
@@ -32,13 +33,19 @@ pub(crate) struct Compiler<'a> {
     /// Where `ptr` was before each `enter`.
     marks: Vec<usize>,
     options: &'a Options,
-    /// The document being compiled.
-    root: &'a Value,
+    /// Full profile: every document references may reach.
+    docs: Option<&'a Documents>,
+    /// Full profile: the document `ptr` points into.
+    doc: DocId,
     draft: Draft,
-    /// Full profile: the node of each location compiled (or queued), by pointer.
-    located: HashMap<String, NodeId>,
-    /// Full profile: locations a reference named, to compile (node id, pointer).
-    pending: Vec<(NodeId, String)>,
+    /// Full profile: the node of each location compiled (or queued).
+    located: HashMap<Location, NodeId>,
+    /// Full profile: locations a reference named, to compile.
+    pending: Vec<(NodeId, Location)>,
+    /// Full profile: the resource each node is in (for the dynamic scope).
+    resources: Vec<ResourceId>,
+    /// Full profile: the `$dynamicRef`s whose target the dynamic scope decides.
+    dynamic: bool,
     /// Full profile: each node's location, for the problems the last checks find.
     pointers: Vec<String>,
     /// Full profile: the node being compiled, innermost last.
@@ -48,17 +55,23 @@ pub(crate) struct Compiler<'a> {
 }
 
 impl<'a> Compiler<'a> {
-    pub(crate) fn new(options: &'a Options, root: &'a Value) -> Self {
+    /// A compiler for `options`; in the full profile, `docs` holds the schema (as its
+    /// document 0) and everything its references may reach, and `draft` is the draft
+    /// of its root.
+    pub(crate) fn new(options: &'a Options, docs: Option<&'a Documents>, draft: Draft) -> Self {
         Compiler {
             prog: Program::default(),
             problems: Vec::new(),
             ptr: String::new(),
             marks: Vec::new(),
             options,
-            root,
-            draft: options.default_draft(),
+            docs,
+            doc: 0,
+            draft,
             located: HashMap::new(),
             pending: Vec::new(),
+            resources: Vec::new(),
+            dynamic: false,
             pointers: Vec::new(),
             current: Vec::new(),
             edges: Vec::new(),
@@ -107,38 +120,30 @@ impl<'a> Compiler<'a> {
 
     /// Compiles the root schema, then what references named.
     pub(crate) fn root(&mut self, v: &Value) -> Node {
-        if self.full() {
-            if let Some(Value::String(uri)) = v.get("$schema") {
-                match Draft::from_uri(uri) {
-                    Some(d) => self.draft = d,
-                    None => {
-                        self.enter("$schema");
-                        self.problem(
-                            "$schema",
-                            format!(
-                                "unsupported $schema {} (supported: {} and {})",
-                                quoted(uri),
-                                Draft::Draft2020_12.uri(),
-                                Draft::Draft7.uri()
-                            ),
-                        );
-                        self.leave();
-                    }
-                }
-            }
-        }
         let id = self.subschema_id(v);
-        while let Some((id, pointer)) = self.pending.pop() {
-            let root = self.root;
-            let Some(target) = pointer_get(root, &pointer) else {
+        while let Some((id, loc)) = self.pending.pop() {
+            let Some(docs) = self.docs else { break };
+            let Some(target) = docs.value(&loc) else {
                 continue;
             };
-            let saved = std::mem::replace(&mut self.ptr, pointer);
+            let saved = (
+                std::mem::replace(&mut self.ptr, loc.pointer.clone()),
+                std::mem::replace(&mut self.doc, loc.doc),
+                std::mem::replace(&mut self.draft, docs.draft(&loc)),
+            );
             let node = self.node_of(id, target);
             self.prog.nodes[id as usize] = node;
-            self.ptr = saved;
+            (self.ptr, self.doc, self.draft) = saved;
         }
         *self.prog.node(id)
+    }
+
+    /// The location being compiled.
+    fn here(&self) -> Location {
+        Location {
+            doc: self.doc,
+            pointer: self.ptr.clone(),
+        }
     }
 
     /// Compiles the subschema `v` at the current location and returns its node, which
@@ -151,7 +156,7 @@ impl<'a> Compiler<'a> {
     /// Compiles the subschema `v` at the current location and returns its node's id.
     pub(crate) fn subschema_id(&mut self, v: &Value) -> NodeId {
         if self.full() {
-            if let Some(&id) = self.located.get(&self.ptr) {
+            if let Some(&id) = self.located.get(&self.here()) {
                 self.edge_to(id);
                 // Compiled (or queued) already, through a reference.
                 if let Some(i) = self.pending.iter().position(|&(p, _)| p == id) {
@@ -166,8 +171,21 @@ impl<'a> Compiler<'a> {
         }
         let id = self.reserve();
         self.edge_to(id);
+        let parent = self.current.last().copied();
         let node = self.node_of(id, v);
         self.prog.nodes[id as usize] = node;
+        // An embedded resource (a subschema with its own `$id`) is entered: for the
+        // dynamic scope, its node is a `Scope` (dropped again by `link` when no
+        // `$dynamicRef` needs the scope).
+        if let Some(parent) = parent {
+            let r = self.resources[id as usize];
+            if r != self.resources[parent as usize] {
+                let inner = self.extra_node(node);
+                self.resources[inner as usize] = r;
+                self.prog.nodes[id as usize] = self.prog.special_in(SpecialKind::Scope, inner, r);
+                self.edges.push((id, inner));
+            }
+        }
         id
     }
 
@@ -176,9 +194,17 @@ impl<'a> Compiler<'a> {
         if !self.full() {
             return self.node(v);
         }
+        // An embedded resource may declare its own draft.
+        let draft = self.draft;
+        if let (Some(docs), Value::Object(m)) = (self.docs, v) {
+            if m.iter().any(|(k, _)| k == "$schema" || k == "$id") {
+                self.draft = docs.draft(&self.here());
+            }
+        }
         self.current.push(id);
         let node = self.node(v);
         self.current.pop();
+        self.draft = draft;
         node
     }
 
@@ -189,12 +215,26 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// A node id for `node`, a node the current location stands for beside its own
+    /// (what a special node wraps).
+    fn extra_node(&mut self, node: Node) -> NodeId {
+        let id = self.prog.nodes.len() as NodeId;
+        self.prog.nodes.push(node);
+        if let Some(docs) = self.docs {
+            self.resources.push(docs.resource(&self.here()));
+            self.pointers.push(self.ptr.clone());
+        }
+        id
+    }
+
     /// A new node id for the current location (its node filled in later).
     fn reserve(&mut self) -> NodeId {
         let id = self.prog.nodes.len() as NodeId;
         self.prog.nodes.push(Node::ANY);
-        if self.full() {
-            self.located.insert(self.ptr.clone(), id);
+        if let Some(docs) = self.docs {
+            let here = self.here();
+            self.resources.push(docs.resource(&here));
+            self.located.insert(here, id);
             self.pointers.push(self.ptr.clone());
         }
         id
@@ -244,9 +284,10 @@ impl<'a> Compiler<'a> {
                 self.leave();
             }
         }
+        let from = self.here();
         self.enter("$ref");
         let target = match reference {
-            Value::String(target) => self.resolve_reference(target),
+            Value::String(target) => self.resolve_reference(&from, target),
             _ => {
                 self.problem("$ref", "\"$ref\" must be a string");
                 None
@@ -281,14 +322,25 @@ impl<'a> Compiler<'a> {
 
     /// The node of a finished builder, with the bound on alternatives checked.
     fn finish_node(&mut self, builder: NodeBuilder<'_>) -> Node {
-        if builder.dynamic_reference.is_some() {
-            self.problem("$dynamicRef", "\"$dynamicRef\" is not supported yet");
+        let from = self.here();
+        let mut builder = builder;
+        if let Some(target) = builder.dynamic_reference.take() {
+            self.enter("$dynamicRef");
+            let dynamic = self.resolve_dynamic(&from, target);
+            self.leave();
+            match dynamic {
+                Some(id) if builder.asserts_nothing() && builder.reference.is_none() => {
+                    return *self.prog.node(id);
+                }
+                Some(id) => builder.add_ref(id),
+                None => {}
+            }
         }
         let reference = builder.reference.filter(|_| builder.asserts_nothing());
         if let Some(target) = reference {
             // Only a reference (and annotations): the node stands for its target.
             self.enter("$ref");
-            let target = self.resolve_reference(target);
+            let target = self.resolve_reference(&from, target);
             self.leave();
             return match target {
                 Some(id) => self.prog.special(SpecialKind::Alias, id),
@@ -296,10 +348,9 @@ impl<'a> Compiler<'a> {
             };
         }
         let annotations = builder.needs_annotations();
-        let mut builder = builder;
         if let Some(target) = builder.reference {
             self.enter("$ref");
-            if let Some(id) = self.resolve_reference(target) {
+            if let Some(id) = self.resolve_reference(&from, target) {
                 builder.add_ref(id);
             }
             self.leave();
@@ -312,9 +363,7 @@ impl<'a> Compiler<'a> {
             );
         }
         if annotations {
-            let inner = self.prog.nodes.len() as NodeId;
-            self.prog.nodes.push(node);
-            self.pointers.push(self.ptr.clone());
+            let inner = self.extra_node(node);
             self.edge_to(inner);
             return self.prog.special(SpecialKind::Annotations, inner);
         }
@@ -379,36 +428,76 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// The node a `$ref` names (queued for compiling if it is not yet), or `None` after
-    /// recording why it names nothing.
-    fn resolve_reference(&mut self, target: &str) -> Option<NodeId> {
-        let Some(pointer) = local_pointer(target) else {
-            self.problem(
-                "$ref",
-                format!(
-                    "cannot resolve {}: only references inside the schema are supported",
-                    quoted(target)
-                ),
-            );
-            return None;
-        };
-        if let Some(&id) = self.located.get(&pointer) {
+    /// The node a `$ref` written in the schema at `from` names (queued for compiling
+    /// if it is not yet), or `None` after recording why it names nothing.
+    fn resolve_reference(&mut self, from: &Location, target: &str) -> Option<NodeId> {
+        let docs = self.docs?;
+        match docs.resolve(from, target) {
+            Ok(loc) => Some(self.node_at(loc)),
+            Err(why) => {
+                self.problem("$ref", why);
+                None
+            }
+        }
+    }
+
+    /// The node of the schema at `loc`, compiled now or queued.
+    fn node_at(&mut self, loc: Location) -> NodeId {
+        if let Some(&id) = self.located.get(&loc) {
             self.edge_to(id);
-            return Some(id);
+            return id;
         }
-        if pointer_get(self.root, &pointer).is_none() {
-            self.problem(
-                "$ref",
-                format!("{} points to nothing in the schema", quoted(target)),
-            );
-            return None;
-        }
-        let saved = std::mem::replace(&mut self.ptr, pointer.clone());
+        let saved = (
+            std::mem::replace(&mut self.ptr, loc.pointer.clone()),
+            std::mem::replace(&mut self.doc, loc.doc),
+        );
         let id = self.reserve();
-        self.ptr = saved;
+        (self.ptr, self.doc) = saved;
         self.edge_to(id);
-        self.pending.push((id, pointer));
-        Some(id)
+        self.pending.push((id, loc));
+        id
+    }
+
+    /// The node a `$dynamicRef` written at `from` stands for: a dynamic one when its
+    /// static target declares the same `$dynamicAnchor` (the draft's "bookend"), whose
+    /// target the dynamic scope decides; else what `$ref` would name.
+    fn resolve_dynamic(&mut self, from: &Location, target: &str) -> Option<NodeId> {
+        let docs = self.docs?;
+        let loc = match docs.resolve(from, target) {
+            Ok(loc) => loc,
+            Err(why) => {
+                self.problem("$dynamicRef", why);
+                return None;
+            }
+        };
+        let name = target.rsplit_once('#').map(|(_, f)| f).unwrap_or("");
+        let fallback = self.node_at(loc.clone());
+        let bookend = !name.is_empty()
+            && !name.starts_with('/')
+            && docs.dynamic_anchor_at(&loc) == Some(name);
+        if !bookend {
+            let alias = self.prog.special(SpecialKind::Alias, fallback);
+            return Some(self.extra_node(alias));
+        }
+        self.dynamic = true;
+        let candidates: Vec<(ResourceId, Location)> = docs
+            .dynamic_anchors()
+            .filter(|&(_, n)| n == name)
+            .filter_map(|(r, _)| docs.dynamic_anchor(r, name).map(|l| (r, l)))
+            .collect();
+        let candidates = candidates
+            .into_iter()
+            .map(|(r, l)| (r, self.node_at(l)))
+            .collect();
+        let index = push(
+            &mut self.prog.dynamics,
+            Dynamic {
+                fallback,
+                candidates,
+            },
+        );
+        let node = self.prog.special(SpecialKind::Dynamic, index);
+        Some(self.extra_node(node))
     }
 
     /// The program, or every problem found.
@@ -435,9 +524,15 @@ impl<'a> Compiler<'a> {
     /// `anyOf` walks the same subtree once per branch per level, exponentially.
     fn link(&mut self, root: &mut Node) {
         let count = self.prog.nodes.len();
+        let dynamic = self.dynamic;
+        self.prog.dynamic = dynamic;
+        // What a reference stands for: its target. Without a dynamic `$dynamicRef`
+        // nothing reads the dynamic scope, so entering a resource stands for its node.
         let alias_of = |prog: &Program, node: &Node| {
-            (node.special && prog.special_of(node).kind == SpecialKind::Alias)
-                .then(|| prog.special_of(node).inner)
+            let special = node.special.then(|| prog.special_of(node))?;
+            let alias = special.kind == SpecialKind::Alias
+                || (!dynamic && special.kind == SpecialKind::Scope);
+            alias.then_some(special.inner)
         };
         // The first node that is not an alias along each one's chain of aliases.
         let mut final_id: Vec<Option<NodeId>> = Vec::with_capacity(count);
@@ -484,6 +579,7 @@ impl<'a> Compiler<'a> {
                     self.prog.nodes.push(node);
                     self.pointers
                         .push(self.pointers.get(t).cloned().unwrap_or_default());
+                    self.resources.push(self.resources[t]);
                     self.prog.nodes[t] = self.prog.special(SpecialKind::Memo, inner);
                 }
             }
@@ -491,22 +587,59 @@ impl<'a> Compiler<'a> {
                 *root = self.prog.nodes[0];
             }
         }
-        let mut finals: Vec<Node> = (0..count)
-            .map(|id| match final_id[id] {
-                Some(t) => self.prog.nodes[t as usize],
+        // With the dynamic scope kept, each reference into another resource enters it,
+        // hop by hop (a chain first → second → third enters all three).
+        let mut finals: Vec<Node> = Vec::with_capacity(self.prog.nodes.len());
+        for (id, &last) in final_id.iter().enumerate() {
+            let node = match last {
                 None => Node::ANY,
-            })
-            .collect();
+                Some(t) if !dynamic => self.prog.nodes[t as usize],
+                Some(_) => {
+                    let mut at = id;
+                    loop {
+                        let Some(next) = alias_of(&self.prog, &self.prog.nodes[at]) else {
+                            break self.prog.nodes[at];
+                        };
+                        let r = self.resources[next as usize];
+                        if r != self.resources[at] {
+                            break self.prog.special_in(SpecialKind::Scope, next, r);
+                        }
+                        at = next as usize;
+                    }
+                }
+            };
+            finals.push(node);
+        }
         finals.extend_from_slice(&self.prog.nodes[count..]);
+        // A copy of an alias (a property's node that is a `$ref`) takes what the alias's
+        // own entry became: the special node is the same one, so its index finds it.
         let specials = self.prog.specials.clone();
+        let mut owner: HashMap<u32, usize> = HashMap::new();
+        for (id, node) in self.prog.nodes[..count].iter().enumerate() {
+            if node.special {
+                owner.entry(node.applicator).or_insert(id);
+            }
+        }
         let fix = |node: &mut Node| {
-            if node.special && specials[node.applicator as usize].kind == SpecialKind::Alias {
-                *node = finals[specials[node.applicator as usize].inner as usize];
+            if !node.special {
+                return;
+            }
+            let special = &specials[node.applicator as usize];
+            let alias = special.kind == SpecialKind::Alias
+                || (!dynamic && special.kind == SpecialKind::Scope);
+            if alias {
+                *node = match owner.get(&node.applicator) {
+                    Some(&id) => finals[id],
+                    None => finals[special.inner as usize],
+                };
             }
         };
         fix(root);
         self.prog.for_each_copy_mut(fix);
         self.prog.nodes = finals;
+        if dynamic {
+            self.prog.root_resource = self.resources.first().copied().unwrap_or(0);
+        }
         self.check_cycles();
     }
 
@@ -558,7 +691,15 @@ impl<'a> Compiler<'a> {
         let node = prog.node(id);
         let mut out = Vec::new();
         if node.special {
-            out.push(prog.special_of(node).inner);
+            let special = prog.special_of(node);
+            match special.kind {
+                SpecialKind::Dynamic => {
+                    let d = &prog.dynamics[special.inner as usize];
+                    out.push(d.fallback);
+                    out.extend(d.candidates.iter().map(|&(_, id)| id));
+                }
+                _ => out.push(special.inner),
+            }
             return out;
         }
         if let Some(g) = prog.applicators.get(node.applicator as usize) {
@@ -641,50 +782,6 @@ fn recursive_nodes(count: usize, edges: &[(NodeId, NodeId)]) -> Vec<bool> {
         }
     }
     recursive
-}
-
-/// The JSON pointer a reference inside the schema names (`#`, `#/$defs/a`), with its
-/// percent-encoding decoded; `None` for any other reference.
-fn local_pointer(reference: &str) -> Option<String> {
-    let fragment = reference.strip_prefix('#')?;
-    if !fragment.is_empty() && !fragment.starts_with('/') {
-        return None;
-    }
-    percent_decode(fragment)
-}
-
-fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-/// The value `pointer` (RFC 6901) names in `root`.
-fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    let mut at = root;
-    for token in pointer.strip_prefix('/')?.split('/') {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        at = match at {
-            Value::Object(m) => &m.iter().find(|(k, _)| *k == token)?.1,
-            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(at)
 }
 
 /// An ECMA group name we can pass on: an ASCII identifier.

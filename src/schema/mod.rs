@@ -79,13 +79,18 @@ impl Schema {
                 format!("a schema must be a JSON object, got {}", value.type_name()),
             ));
         }
-        let mut compiler = compile::Compiler::new(opts, &value);
-        let mut root = compiler.root(&value);
-        let prog = compiler.finish(&mut root)?;
+        let json = value.to_compact();
+        let (prog, root) = if opts.profile() == Profile::Full {
+            compile_full(value, opts)?
+        } else {
+            let mut compiler = compile::Compiler::new(opts, None, opts.default_draft());
+            let mut root = compiler.root(&value);
+            (compiler.finish(&mut root)?, root)
+        };
         Ok(Schema {
             prog,
             root,
-            json: value.to_compact(),
+            json,
             max_depth,
         })
     }
@@ -149,6 +154,46 @@ impl Schema {
     pub fn to_json(&self) -> &str {
         &self.json
     }
+}
+
+/// The full profile's compile: the root's draft (its `$schema`, else the default),
+/// every document its references may reach indexed, then the program.
+fn compile_full(value: Value, opts: &Options) -> Result<(Program, Node), CompileError> {
+    let draft = match value.get("$schema") {
+        Some(Value::String(uri)) => Draft::from_uri(uri).ok_or_else(|| {
+            CompileError::single(
+                "/$schema",
+                "$schema",
+                format!(
+                    "unsupported $schema {} (supported: {} and {})",
+                    message::quoted(uri),
+                    Draft::Draft2020_12.uri(),
+                    Draft::Draft7.uri()
+                ),
+            )
+        })?,
+        _ => opts.default_draft(),
+    };
+    let docs = resolve::Documents::new(value, draft, opts.default_draft(), opts.resources())
+        .map_err(|problems| {
+            CompileError::new(
+                problems
+                    .into_iter()
+                    .map(|p| SchemaProblem {
+                        pointer: p.at.pointer,
+                        keyword: p.keyword.to_owned(),
+                        message: p.message,
+                    })
+                    .collect(),
+            )
+        })?;
+    let root_value = docs
+        .value(&resolve::Location::root())
+        .expect("the schema is document 0");
+    let mut compiler = compile::Compiler::new(opts, Some(&docs), draft);
+    let mut root = compiler.root(root_value);
+    let prog = compiler.finish(&mut root)?;
+    Ok((prog, root))
 }
 
 /// The argument rule: empty tool-call arguments (no bytes, or only whitespace) mean

@@ -82,6 +82,23 @@ pub(crate) struct Program {
     pub choices: Vec<ChoiceGroup>,
     pub applicators: Vec<ApplicatorGroup>,
     pub specials: Vec<Special>,
+    /// The `$dynamicRef`s whose target the dynamic scope decides.
+    pub dynamics: Vec<Dynamic>,
+    /// True when some `$dynamicRef` is dynamic: the walk then keeps the dynamic scope
+    /// (the resources it has entered), from the root's resource on.
+    pub dynamic: bool,
+    /// The root's resource, where the dynamic scope starts.
+    pub root_resource: u32,
+}
+
+/// A `$dynamicRef` whose static target declares the `$dynamicAnchor` it names: the
+/// schema it applies is the one of the outermost resource in the dynamic scope that
+/// declares that anchor, else its static target.
+#[derive(Clone, Debug)]
+pub(crate) struct Dynamic {
+    pub fallback: NodeId,
+    /// The resources declaring the anchor, with their schema for it.
+    pub candidates: Vec<(u32, NodeId)>,
 }
 
 /// What a special node does before its value is read.
@@ -96,6 +113,11 @@ pub(crate) enum SpecialKind {
     /// The target of a recursive reference in a program whose applicators read values
     /// again: the verdict of each (node, value) pair is kept, so it is walked once.
     Memo,
+    /// Entering schema resource `resource` (for the dynamic scope): kept only in a
+    /// program with a dynamic `$dynamicRef`.
+    Scope,
+    /// A dynamic `$dynamicRef`: `inner` is its index in [`Program::dynamics`].
+    Dynamic,
 }
 
 /// A special node's work and the node it stands for.
@@ -103,6 +125,8 @@ pub(crate) enum SpecialKind {
 pub(crate) struct Special {
     pub kind: SpecialKind,
     pub inner: NodeId,
+    /// The resource a `Scope` enters.
+    pub resource: u32,
 }
 
 /// Adds `item` to `table` and returns its index.
@@ -155,10 +179,22 @@ impl Program {
 
     /// A special node of `kind` standing for node `inner`.
     pub(crate) fn special(&mut self, kind: SpecialKind, inner: NodeId) -> Node {
+        self.special_in(kind, inner, 0)
+    }
+
+    /// A `Scope` node entering `resource` before walking node `inner`.
+    pub(crate) fn special_in(&mut self, kind: SpecialKind, inner: NodeId, resource: u32) -> Node {
         Node {
             types: 0,
             special: true,
-            applicator: push(&mut self.specials, Special { kind, inner }),
+            applicator: push(
+                &mut self.specials,
+                Special {
+                    kind,
+                    inner,
+                    resource,
+                },
+            ),
             ..Node::ANY
         }
     }
@@ -208,7 +244,12 @@ impl Program {
     /// The node whose keywords apply: `node` itself, or what a special node stands for.
     pub(crate) fn resolve<'p>(&'p self, mut node: &'p Node) -> &'p Node {
         while node.special {
-            node = self.node(self.special_of(node).inner);
+            let special = self.special_of(node);
+            let inner = match special.kind {
+                SpecialKind::Dynamic => self.dynamics[special.inner as usize].fallback,
+                _ => special.inner,
+            };
+            node = self.node(inner);
         }
         node
     }

@@ -64,8 +64,8 @@ pub(crate) trait Sink<'a> {
     }
 }
 
-/// (node id, value position) → where the value ends.
-pub(crate) type Walked = std::collections::HashMap<(u32, u32), usize>;
+/// (node id, value position, dynamic scope id) → where the value ends.
+pub(crate) type Walked = std::collections::HashMap<(u32, u32, u32), usize>;
 
 /// First-error mode: no paths, no messages, no allocation.
 pub(crate) struct FirstError;

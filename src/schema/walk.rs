@@ -22,13 +22,19 @@ pub(crate) struct Cx<'p> {
     /// The verdicts of recursive nodes at a position, in first-error walks: where the
     /// value ends when it passed, `None` when it failed.
     /// Made on first use: a walk of a schema without recursion never pays for it.
-    verdicts: Option<std::collections::HashMap<(u32, u32), Option<usize>>>,
+    verdicts: Option<std::collections::HashMap<(u32, u32, u32), Option<usize>>>,
     /// How many in-place levels ([`Cx::in_place`]) the walk is in: the frames that the
     /// instance's depth does not count.
     level: usize,
     /// The lowest address the current stack may use: read on the first level past
     /// [`UNCHECKED_LEVELS`] and on each new segment (0: not read yet; 1: unknown).
     stack_limit: usize,
+    /// The dynamic scope, in a program with a dynamic `$dynamicRef`: the resources
+    /// entered, outermost first, and an id of that stack (the same stack, the same id)
+    /// for the memo's keys, since a verdict there depends on the scope.
+    scope: Vec<u32>,
+    scope_id: u32,
+    scope_ids: Option<std::collections::HashMap<(u32, u32), u32>>,
 }
 
 /// Levels a walk goes without looking at the stack: what tool arguments nest, so their
@@ -37,13 +43,44 @@ const UNCHECKED_LEVELS: usize = 8;
 
 impl<'p> Cx<'p> {
     pub(crate) fn new(prog: &'p Program) -> Self {
-        Cx {
+        let mut cx = Cx {
             prog,
             evaluated: None,
             verdicts: None,
             level: 0,
             stack_limit: 0,
+            scope: Vec::new(),
+            scope_id: 0,
+            scope_ids: None,
+        };
+        if prog.dynamic {
+            cx.enter_resource(prog.root_resource);
         }
+        cx
+    }
+
+    /// Pushes `resource` on the dynamic scope; returns the scope's previous id.
+    pub(crate) fn enter_resource(&mut self, resource: u32) -> u32 {
+        let ids = self.scope_ids.get_or_insert_with(Default::default);
+        let fresh = ids.len() as u32 + 1;
+        let id = *ids.entry((self.scope_id, resource)).or_insert(fresh);
+        self.scope.push(resource);
+        std::mem::replace(&mut self.scope_id, id)
+    }
+
+    pub(crate) fn leave_resource(&mut self, previous: u32) {
+        self.scope.pop();
+        self.scope_id = previous;
+    }
+
+    /// The node dynamic reference `index` applies here: the one of the outermost
+    /// resource in the dynamic scope that declares its anchor, else its static target.
+    pub(crate) fn dynamic_target(&self, index: u32) -> super::program::NodeId {
+        let d = &self.prog.dynamics[index as usize];
+        self.scope
+            .iter()
+            .find_map(|r| d.candidates.iter().find(|(c, _)| c == r).map(|&(_, id)| id))
+            .unwrap_or(d.fallback)
     }
 
     /// Runs `f`, the walk of a container at nesting `depth`, with room on the stack:
@@ -283,10 +320,23 @@ fn walk_special_here<'a, S: Sink<'a>>(
 ) -> W {
     let prog = cx.prog;
     let special = *prog.special_of(node);
-    let inner = prog.node(special.inner);
+    let inner = match special.kind {
+        SpecialKind::Dynamic => prog.node(prog.dynamics[special.inner as usize].fallback),
+        _ => prog.node(special.inner),
+    };
     match special.kind {
         SpecialKind::Alias => {}
         SpecialKind::Memo => return walk_memo(cx, special.inner, r, start, depth, sink),
+        SpecialKind::Scope => {
+            let previous = cx.enter_resource(special.resource);
+            let outcome = walk_value(cx, inner, r, depth, sink);
+            cx.leave_resource(previous);
+            return outcome;
+        }
+        SpecialKind::Dynamic => {
+            let target = cx.dynamic_target(special.inner);
+            return walk_value(cx, prog.node(target), r, depth, sink);
+        }
         SpecialKind::Annotations => {
             let target = match r.peek_kind()? {
                 Kind::Object => Some(Target::Members),
@@ -316,7 +366,7 @@ fn walk_memo<'a, S: Sink<'a>>(
     sink: &mut S,
 ) -> W {
     let prog = cx.prog;
-    let key = (inner, start as u32);
+    let key = (inner, start as u32, cx.scope_id);
     let node = prog.node(inner);
     if S::COLLECT {
         if let Some(&end) = sink.walked().and_then(|w| w.get(&key)) {

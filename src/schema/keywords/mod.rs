@@ -182,7 +182,9 @@ impl Keyword {
             (Draft::Draft2020_12, "$dynamicAnchor") => Keyword::Reference(Reference::DynamicAnchor),
             (Draft::Draft2020_12, "$vocabulary") => Keyword::Reference(Reference::Vocabulary),
             (Draft::Draft7, "additionalItems") => Keyword::AdditionalItems,
-            (Draft::Draft7, "dependencies") => Keyword::Dependencies,
+            // Draft 2020-12 split it into dependentRequired and dependentSchemas; older
+            // schemas still write it, and it means the same there.
+            (_, "dependencies") => Keyword::Dependencies,
             _ => return Annotation::lookup(name, Profile::Full, draft).map(Keyword::Annotation),
         };
         Some(kw)

@@ -12,7 +12,7 @@
 use crate::json::Reader;
 
 use super::super::bits::Bits;
-use super::super::program::Node;
+use super::super::program::{Node, SpecialKind};
 use super::super::sink::FirstError;
 use super::super::walk::{walk, Cx};
 use super::{array, object};
@@ -35,7 +35,23 @@ pub(crate) fn by_applicators(
 ) -> Bits {
     let prog = cx.prog;
     let mut bits = Bits::default();
-    let node = prog.resolve(node);
+    if node.special {
+        // What the special node stands for, in the scope it would walk it in.
+        let special = *prog.special_of(node);
+        return match special.kind {
+            SpecialKind::Scope => {
+                let previous = cx.enter_resource(special.resource);
+                let bits = by_applicators(cx, prog.node(special.inner), target, r, start, depth);
+                cx.leave_resource(previous);
+                bits
+            }
+            SpecialKind::Dynamic => {
+                let at = cx.dynamic_target(special.inner);
+                by_applicators(cx, prog.node(at), target, r, start, depth)
+            }
+            _ => by_applicators(cx, prog.node(special.inner), target, r, start, depth),
+        };
+    }
     if let Some(g) = prog.applicators.get(node.applicator as usize) {
         for &b in g
             .all_of
@@ -95,8 +111,36 @@ fn of(
     depth: usize,
 ) -> Option<Bits> {
     walk(cx, node, &mut r.at(start), depth, &mut FirstError).ok()?;
+    Some(annotations(cx, node, target, r, start, depth))
+}
+
+/// Everything `node` evaluates in the value at `start`, which passes it.
+fn annotations(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    target: Target,
+    r: &Reader<'_>,
+    start: usize,
+    depth: usize,
+) -> Bits {
     let prog = cx.prog;
-    let real = prog.resolve(node);
+    if node.special {
+        let special = *prog.special_of(node);
+        return match special.kind {
+            SpecialKind::Scope => {
+                let previous = cx.enter_resource(special.resource);
+                let bits = annotations(cx, prog.node(special.inner), target, r, start, depth);
+                cx.leave_resource(previous);
+                bits
+            }
+            SpecialKind::Dynamic => {
+                let at = cx.dynamic_target(special.inner);
+                annotations(cx, prog.node(at), target, r, start, depth)
+            }
+            _ => annotations(cx, prog.node(special.inner), target, r, start, depth),
+        };
+    }
+    let real = node;
     let mut bits = by_applicators(cx, real, target, r, start, depth);
     match target {
         Target::Members => {
@@ -110,7 +154,7 @@ fn of(
             }
         }
     }
-    Some(bits)
+    bits
 }
 
 /// Whether the object at `start` has the member `o` knows as name `index`.
