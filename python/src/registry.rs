@@ -37,7 +37,9 @@ use toolgate::{
 
 use crate::convert::{self, write_json, KnownStrings};
 use crate::errors::{self, status};
-use crate::schema::{is_text, schema_error, schema_options, MaxDepth};
+use crate::schema::{
+    is_text, schema_error, schema_options, DraftName, FullSettings, MaxDepth, ProfileName,
+};
 use crate::text::{json_input, required_str, type_name, utf8_of};
 use crate::GIL_HELD_MAX_BYTES;
 
@@ -453,14 +455,19 @@ impl Registry {
     /// nested up to `max_depth` levels (0: the default, 128).
     #[new]
     #[pyo3(
-        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0)),
-        text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0)"
+        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0), profile = ProfileName(toolgate::Profile::Core), draft = None, resources = None, annotation_formats = None),
+        text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None)"
     )]
-    fn new(
-        py: Python<'_>,
-        names: Option<&Bound<'_, PyAny>>,
+    #[allow(clippy::too_many_arguments)]
+    fn new<'py>(
+        py: Python<'py>,
+        names: Option<&Bound<'py, PyAny>>,
         max_argument_bytes: ArgumentLimit,
         max_depth: MaxDepth,
+        profile: ProfileName,
+        draft: Option<DraftName>,
+        resources: Option<Bound<'py, PyAny>>,
+        annotation_formats: Option<Vec<String>>,
     ) -> PyResult<Registry> {
         let (policy, names) = match names {
             None => ("dotted", NamePolicy::Dotted),
@@ -484,7 +491,12 @@ impl Registry {
                 }
             }
         };
-        let schema = schema_options(max_depth);
+        let full = FullSettings {
+            draft,
+            resources,
+            annotation_formats,
+        };
+        let schema = schema_options(py, max_depth, profile, full)?;
         let options = RegistryOptions::default()
             .with_names(names)
             .with_max_argument_bytes(max_argument_bytes.0.unwrap_or(usize::MAX))

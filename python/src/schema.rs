@@ -30,10 +30,83 @@ impl<'a, 'py> FromPyObject<'a, 'py> for MaxDepth {
     }
 }
 
+/// A profile as Python names it: "core" (the default) or "full".
+pub(crate) struct ProfileName(pub(crate) toolgate::Profile);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ProfileName {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
+        match obj.extract::<String>().as_deref() {
+            Ok("core") => Ok(ProfileName(toolgate::Profile::Core)),
+            Ok("full") => Ok(ProfileName(toolgate::Profile::Full)),
+            _ => Err(errors::invalid_argument(
+                obj.py(),
+                &format!("profile must be 'core' or 'full', got {}", obj.repr()?),
+            )),
+        }
+    }
+}
+
+/// A draft as Python names it: "2020-12" (the default) or "7".
+pub(crate) struct DraftName(pub(crate) toolgate::Draft);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for DraftName {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
+        match obj.extract::<String>().as_deref() {
+            Ok("2020-12") => Ok(DraftName(toolgate::Draft::Draft2020_12)),
+            Ok("7") | Ok("draft-07") => Ok(DraftName(toolgate::Draft::Draft7)),
+            _ => Err(errors::invalid_argument(
+                obj.py(),
+                &format!("draft must be '2020-12' or '7', got {}", obj.repr()?),
+            )),
+        }
+    }
+}
+
+/// The full profile's settings beside the profile: the default draft, resources
+/// references may reach (`{uri: schema}`), and format names taken as annotations.
+#[derive(Default)]
+pub(crate) struct FullSettings<'py> {
+    pub(crate) draft: Option<DraftName>,
+    pub(crate) resources: Option<Bound<'py, PyAny>>,
+    pub(crate) annotation_formats: Option<Vec<String>>,
+}
+
 /// The options a schema is compiled with, from the keywords `compile` and
 /// `ToolRegistry` take: each new schema option is one more keyword and one more line here.
-pub(crate) fn schema_options(max_depth: MaxDepth) -> toolgate::Options {
-    toolgate::Options::default().with_max_depth(max_depth.0)
+pub(crate) fn schema_options(
+    py: Python<'_>,
+    max_depth: MaxDepth,
+    profile: ProfileName,
+    full: FullSettings<'_>,
+) -> PyResult<toolgate::Options> {
+    let mut options = toolgate::Options::default()
+        .with_max_depth(max_depth.0)
+        .with_profile(profile.0);
+    if let Some(DraftName(draft)) = full.draft {
+        options = options.with_default_draft(draft);
+    }
+    if let Some(formats) = full.annotation_formats {
+        options = options.with_annotation_formats(formats);
+    }
+    if let Some(resources) = full.resources {
+        let dict = resources.cast::<pyo3::types::PyDict>().map_err(|_| {
+            errors::invalid_argument(py, "resources must be a dict of URI to schema")
+        })?;
+        for (uri, schema) in dict.iter() {
+            let uri: String = uri.extract().map_err(|_| {
+                errors::invalid_argument(py, "resources must be a dict of URI to schema")
+            })?;
+            let input = json_input(&schema)?;
+            options = options
+                .with_resource(&uri, input.bytes())
+                .map_err(|e| schema_error(py, &e, &e.to_string()))?;
+        }
+    }
+    Ok(options)
 }
 
 /// True for the types that are raw JSON text rather than a JSON value.
@@ -144,9 +217,25 @@ impl Schema {
 impl Schema {
     /// Compiles `schema` (a JSON value, or JSON text as str/bytes); see `compile`.
     #[new]
-    #[pyo3(signature = (schema, *, max_depth = MaxDepth(0)), text_signature = "(schema, *, max_depth=0)")]
-    fn new(py: Python<'_>, schema: &Bound<'_, PyAny>, max_depth: MaxDepth) -> PyResult<Schema> {
-        compile_value(py, schema, &schema_options(max_depth))
+    #[pyo3(
+        signature = (schema, *, max_depth = MaxDepth(0), profile = ProfileName(toolgate::Profile::Core), draft = None, resources = None, annotation_formats = None),
+        text_signature = "(schema, *, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None)"
+    )]
+    fn new<'py>(
+        py: Python<'py>,
+        schema: &Bound<'py, PyAny>,
+        max_depth: MaxDepth,
+        profile: ProfileName,
+        draft: Option<DraftName>,
+        resources: Option<Bound<'py, PyAny>>,
+        annotation_formats: Option<Vec<String>>,
+    ) -> PyResult<Schema> {
+        let full = FullSettings {
+            draft,
+            resources,
+            annotation_formats,
+        };
+        compile_value(py, schema, &schema_options(py, max_depth, profile, full)?)
     }
 
     /// True when `args` is well-formed JSON that satisfies the schema.
@@ -271,14 +360,33 @@ fn compile_value(
 /// Compiles `schema` (a JSON value, or JSON text as str/bytes).
 ///
 /// Raises `SchemaError` (a `ValueError`) naming the offending location (`.pointer`)
-/// and keyword (`.keyword`) for anything outside the core profile. `max_depth` bounds
-/// the nesting of the schema and of the instances it validates (0: the default, 128).
+/// and keyword (`.keyword`) for anything outside the profile. `max_depth` bounds the
+/// nesting of the schema and of the instances it validates (0: the default, 128).
+/// `profile="full"` takes JSON Schema draft 2020-12 (or draft-07, by `$schema` or
+/// `draft="7"`) with references, every applicator and asserted formats; `resources`
+/// (`{uri: schema}`) are what references may reach beside the schema itself, and
+/// `annotation_formats` names formats to accept without checking them.
 #[pyfunction]
-#[pyo3(signature = (schema, *, max_depth = MaxDepth(0)), text_signature = "(schema, *, max_depth=0)")]
-pub(crate) fn compile(
-    py: Python<'_>,
-    schema: &Bound<'_, PyAny>,
+#[pyo3(
+    signature = (schema, *, max_depth = MaxDepth(0), profile = ProfileName(toolgate::Profile::Core), draft = None, resources = None, annotation_formats = None),
+    text_signature = "(schema, *, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None)"
+)]
+pub(crate) fn compile<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
     max_depth: MaxDepth,
+    profile: ProfileName,
+    draft: Option<DraftName>,
+    resources: Option<Bound<'py, PyAny>>,
+    annotation_formats: Option<Vec<String>>,
 ) -> PyResult<Schema> {
-    Schema::new(py, schema, max_depth)
+    Schema::new(
+        py,
+        schema,
+        max_depth,
+        profile,
+        draft,
+        resources,
+        annotation_formats,
+    )
 }

@@ -128,3 +128,48 @@ def test_large_input_takes_the_gil_releasing_path():
     with toolgate.ToolRegistry() as reg:
         reg.register("t", schema.schema, lambda **kw: "ran")
         assert reg.validate("t", text) == [error]
+
+
+def test_the_full_profile_is_opt_in():
+    pydantic_like = {
+        "$defs": {"Address": {"type": "object", "properties": {"city": {"type": "string"}},
+                              "required": ["city"]}},
+        "type": "object",
+        "properties": {
+            "when": {"type": "string", "format": "date-time"},
+            "where": {"$ref": "#/$defs/Address"},
+            "count": {"type": "integer", "exclusiveMinimum": 0},
+        },
+        "required": ["when", "where"],
+    }
+    with pytest.raises(toolgate.SchemaError):
+        toolgate.compile(pydantic_like)
+    schema = toolgate.compile(pydantic_like, profile="full")
+    assert schema.is_valid({"when": "2025-07-01T09:30:00Z", "where": {"city": "Paris"}})
+    errors = schema.validate({"when": "2025-13-01", "where": {}, "count": 0})
+    assert sorted((e.path, e.keyword) for e in errors) == [
+        ("/count", "exclusiveMinimum"),
+        ("/when", "format"),
+        ("/where/city", "required"),
+    ]
+    with pytest.raises(toolgate.InvalidArgumentError):
+        toolgate.compile({}, profile="fast")
+
+
+def test_full_profile_resources_and_annotation_formats():
+    schema = toolgate.compile(
+        {"$ref": "https://example.com/id.json", "format": "password"},
+        profile="full",
+        resources={"https://example.com/id.json": {"type": "string", "minLength": 3}},
+        annotation_formats=["password"],
+    )
+    assert schema.is_valid('"abc"') and not schema.is_valid('"ab"')
+
+
+def test_a_registry_of_full_profile_tools():
+    reg = toolgate.ToolRegistry(names="default", profile="full")
+    reg.register("pick", {"type": "object", "properties": {"v": {"oneOf": [
+        {"type": "integer"}, {"type": "string"}]}}, "required": ["v"]}, lambda v: f"got {v}")
+    assert reg.call("c1", "pick", '{"v": 3}').content == "got 3"
+    refused = reg.call("c2", "pick", '{"v": true}')
+    assert refused.is_error and "oneOf" in refused.content

@@ -35,7 +35,16 @@ __all__ = [
 class Schema:
     """A compiled JSON Schema (core profile), immutable and thread-safe."""
 
-    def __new__(cls, schema: Any, *, max_depth: int = 0) -> "Schema": ...
+    def __new__(
+        cls,
+        schema: Any,
+        *,
+        max_depth: int = 0,
+        profile: Literal["core", "full"] = "core",
+        draft: Optional[Literal["2020-12", "7"]] = None,
+        resources: Optional[Dict[str, Any]] = None,
+        annotation_formats: Optional[List[str]] = None,
+    ) -> "Schema": ...
     def is_valid(self, args: JSONArgs) -> bool: ...
     def is_valid_arguments(self, args: JSONArgs) -> bool: ...
     def validate(self, args: JSONArgs) -> Union[Ok, List[ValidationError]]: ...
@@ -55,7 +64,15 @@ class Schema:
         tb: Optional[TracebackType],
     ) -> None: ...
 
-def compile(schema: Any, *, max_depth: int = 0) -> Schema: ...
+def compile(
+    schema: Any,
+    *,
+    max_depth: int = 0,
+    profile: Literal["core", "full"] = "core",
+    draft: Optional[Literal["2020-12", "7"]] = None,
+    resources: Optional[Dict[str, Any]] = None,
+    annotation_formats: Optional[List[str]] = None,
+) -> Schema: ...
 
 @final
 class _PreparedCall:
@@ -75,6 +92,10 @@ class Registry:
         *,
         max_argument_bytes: Optional[int] = 4194304,
         max_depth: int = 0,
+        profile: Literal["core", "full"] = "core",
+        draft: Optional[Literal["2020-12", "7"]] = None,
+        resources: Optional[Dict[str, Any]] = None,
+        annotation_formats: Optional[List[str]] = None,
     ) -> "Registry": ...
     @property
     def policy(self) -> str: ...

@@ -34,7 +34,10 @@ class ToolRegistry(_native.Registry):
     argument text a call or a validation reads (default 4 MiB, ``None`` for no limit):
     longer arguments are refused unread (``N bytes is more than the limit of M``).
     ``max_depth`` bounds the nesting of the tools' schemas and of the arguments (0:
-    the default, 128).
+    the default, 128). ``profile="full"`` compiles the tools' schemas as JSON Schema
+    draft 2020-12 (or draft-07), with ``$ref``/``$defs``, ``oneOf``, ``format`` and the
+    rest, as pydantic's ``model_json_schema()`` writes them; ``draft``, ``resources``
+    (``{uri: schema}``) and ``annotation_formats`` go with it.
 
     Thread-safe: any method may be called from any thread, and from inside a
     handler. :meth:`close` (or leaving a ``with`` block) frees the registry; the
