@@ -278,8 +278,10 @@ impl<'a> Reader<'a> {
                 return self.err(E::InvalidNumber);
             }
         }
-        // Up to 18 digits always fit an i64: the exact fast path.
-        let mut head = (i - int_start <= 18).then_some(if neg { -value } else { value });
+        // Up to 18 digits always fit an i64: the exact fast path. Longer runs have
+        // wrapped (to i64::MIN for -9223372036854775808), so they are negated only
+        // once known to be short.
+        let mut head = (i - int_start <= 18).then(|| if neg { -value } else { value });
         let mut fraction = false;
         if b.get(i) == Some(&b'.') {
             i += 1;
