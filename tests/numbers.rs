@@ -201,3 +201,33 @@ fn exponents_past_two_to_the_52_are_compared_exactly() {
         assert_eq!(verdict(&s, instance), want, "{schema_json} with {instance}");
     }
 }
+
+#[test]
+fn length_bounds_of_any_exponent_compile_at_once() {
+    // Zero with an exponent of any size or sign, and integers written with exponents.
+    for (schema_json, instance, want) in [
+        (r#"{"minLength":0.0e-9223372036854775808}"#, r#""""#, true),
+        (r#"{"maxLength":0e9223372036854775807}"#, r#""""#, true),
+        (r#"{"maxLength":0e9223372036854775807}"#, r#""a""#, false),
+        (r#"{"maxItems":0e99999999999999999999999}"#, "[1]", false),
+        (r#"{"maxItems":2e0}"#, "[1,2]", true),
+        (r#"{"maxItems":0.2e1}"#, "[1,2,3]", false),
+        (r#"{"minItems":1e99999999999999999999999}"#, "[1]", false),
+        (r#"{"maxLength":18446744073709551616}"#, r#""abc""#, true),
+    ] {
+        let s = schema(schema_json);
+        assert_eq!(verdict(&s, instance), want, "{schema_json} with {instance}");
+    }
+    for bad in [
+        r#"{"minLength":1e-99999999999999999999999}"#,
+        r#"{"minLength":-1e99999999999999999999999}"#,
+        r#"{"maxItems":1.5}"#,
+    ] {
+        let e = Schema::compile(bad.as_bytes()).err();
+        assert!(
+            e.as_ref()
+                .is_some_and(|e| e.to_string().contains("must be a non-negative integer")),
+            "{bad}: {e:?}"
+        );
+    }
+}

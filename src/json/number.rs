@@ -128,7 +128,14 @@ impl<'a> Decimal<'a> {
     /// sign then says which way: `Err(true)` far above, `Err(false)` far below).
     pub(crate) fn scaled_digits(&self) -> (impl Iterator<Item = u8> + '_, Result<i64, bool>) {
         let (lead, n) = self.significant();
-        let exponent = self.magnitude(lead).checked_sub(n as i64).ok_or(false);
+        let exponent = match self.exp {
+            Exponent::Small(e) => {
+                let v = self.shift(lead) + i128::from(e) - n as i128;
+                i64::try_from(v).map_err(|_| v > 0)
+            }
+            // More than 18 digits: far past any i64 whatever the digit counts.
+            Exponent::Large { neg, .. } => Err(!neg),
+        };
         ((lead..lead + n).map(|i| self.digit(i) - b'0'), exponent)
     }
 
@@ -152,6 +159,37 @@ impl<'a> Decimal<'a> {
                 Exponent::Small(0),
                 0,
             ) != Ordering::Less
+    }
+
+    /// The value, when it is a non-negative integer that fits a u64 (`3`, `3.0`,
+    /// `1e2`, `-0`, `0e99999999999999999999`).
+    pub fn as_u64(&self) -> Option<u64> {
+        let (lead, n) = self.significant();
+        if n == 0 {
+            return Some(0);
+        }
+        if self.neg || !self.is_integer() {
+            return None;
+        }
+        // A long exponent of a nonzero integer is a positive one: far too large.
+        let Exponent::Small(e) = self.exp else {
+            return None;
+        };
+        // The n significant digits, then m - n zeros (m >= n: it is an integer).
+        let m = self.shift(lead) + i128::from(e);
+        if m > 20 {
+            return None;
+        }
+        let mut v: u64 = 0;
+        for i in 0..m as usize {
+            let d = if i < n {
+                self.digit(lead + i) - b'0'
+            } else {
+                0
+            };
+            v = v.checked_mul(10)?.checked_add(u64::from(d))?;
+        }
+        Some(v)
     }
 
     fn cmp_abs(&self, other: &Decimal<'_>) -> Ordering {
@@ -389,6 +427,31 @@ mod tests {
             "12345678901234567890123e-23",
         ] {
             assert!(!d(s).is_integer(), "{s}");
+        }
+    }
+
+    #[test]
+    fn u64_values() {
+        for (s, want) in [
+            ("0", Some(0)),
+            ("-0", Some(0)),
+            ("0.0e-9223372036854775808", Some(0)),
+            ("0e99999999999999999999999", Some(0)),
+            ("3", Some(3)),
+            ("3.0", Some(3)),
+            ("1e2", Some(100)),
+            ("1.5e1", Some(15)),
+            ("0.00000000000000000000000000007e29", Some(7)),
+            ("18446744073709551615", Some(u64::MAX)),
+            ("1.8446744073709551615e19", Some(u64::MAX)),
+            ("18446744073709551616", None),
+            ("1e20", None),
+            ("1e99999999999999999999999", None),
+            ("-1", None),
+            ("1.5", None),
+            ("1e-99999999999999999999999", None),
+        ] {
+            assert_eq!(d(s).as_u64(), want, "{s}");
         }
     }
 
