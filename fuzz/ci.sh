@@ -5,7 +5,8 @@
 # timeout, memory past the limit) fails the run; its input is left in
 # fuzz/artifacts/<target>/ and printed here.
 #
-# Needs the nightly toolchain and cargo-fuzz (CARGO_FUZZ_VERSION, installed if missing).
+# Needs the nightly toolchain and cargo-fuzz at CARGO_FUZZ_VERSION (installed by
+# .ci/run; by hand: cargo install cargo-fuzz --version 0.13.2 --locked).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -18,7 +19,9 @@ if ! cargo +nightly --version >/dev/null 2>&1; then
   exit 1
 fi
 if [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}')" != "$cargo_fuzz_version" ]; then
-  cargo install cargo-fuzz --version "$cargo_fuzz_version" --locked
+  echo "fuzz: cargo-fuzz $cargo_fuzz_version is required:" \
+    "cargo install cargo-fuzz --version $cargo_fuzz_version --locked" >&2
+  exit 1
 fi
 
 echo "fuzz: unit tests of the checks (over the project's vectors)"

@@ -22,6 +22,11 @@ import hashlib, json, os, pathlib, sys
 testdata, suite = map(pathlib.Path, sys.argv[1:3])
 counts = {}
 
+def missing(what, required_by):
+    print(f"SKIPPED: {what} is missing", file=sys.stderr)
+    if os.environ.get(required_by) == "1":
+        sys.exit(f"{what} is required ({required_by}=1)")
+
 def put(target, data):
     if isinstance(data, str):
         data = data.encode()
@@ -44,7 +49,7 @@ if parsing.is_dir():
     for f in sorted(parsing.iterdir()):
         put("reader", f.read_bytes())
 else:
-    print(f"SKIPPED: {parsing} is missing", file=sys.stderr)
+    missing(parsing, "TOOLGATE_REQUIRE_TESTDATA")
 
 tests = suite / "tests"
 if tests.is_dir():
@@ -55,7 +60,7 @@ if tests.is_dir():
                 for case in group["tests"]:
                     put("reader", compact(case["data"]))
 else:
-    print(f"SKIPPED: {tests} is missing", file=sys.stderr)
+    missing(tests, "TOOLGATE_REQUIRE_SUITE")
 
 tools = testdata / "realworld-tools" / "tools.jsonl"
 if tools.is_file():
@@ -63,7 +68,7 @@ if tools.is_file():
         if line.strip():
             put("compile", compact(json.loads(line)["schema"]))
 else:
-    print(f"SKIPPED: {tools} is missing", file=sys.stderr)
+    missing(tools, "TOOLGATE_REQUIRE_TESTDATA")
 
 for target in ("validate", "ffi"):
     for i in range(48):
