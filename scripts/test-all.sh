@@ -16,6 +16,8 @@
 #             C++ tests against the installed package
 #   examples  the example host of every language, run and checked against
 #             examples/expected/
+#   fuzz      the fuzz targets (nightly, cargo-fuzz, ASan), each for FUZZ_SECONDS
+#             (default 60): fuzz/ci.sh
 #
 # Changes nothing outside the checkout: builds go to target/ and build/, the Python
 # package into a venv under build/, the suite (when neither $TOOLGATE_SUITE nor
@@ -27,7 +29,7 @@ cd "$(dirname "$0")/.."
 
 # The parts, in running order. A new part: its name here, a line under "Parts:" above,
 # and an `if want NAME` block below.
-PARTS=(rust header c go python install examples)
+PARTS=(rust header c go python install examples fuzz)
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
@@ -106,5 +108,9 @@ fi
 if want examples; then
     step "examples: every language's host, output checked"
     bash examples/check.sh
+fi
+if want fuzz; then
+    step "fuzz: each target for ${FUZZ_SECONDS:-60}s (nightly, cargo-fuzz, ASan)"
+    bash fuzz/ci.sh
 fi
 step "all requested parts passed: ${parts[*]}"

@@ -104,3 +104,30 @@ fn any_of_explains_each_branch_below_the_stack_part() {
          [1] expected boolean, got string"
     );
 }
+
+#[test]
+fn a_path_names_the_property_however_its_key_is_spelled() {
+    let schema = Schema::compile(
+        br#"{"type":"object","properties":{"_x1":{"type":"integer"},"a.b":{"type":"integer"}},
+            "additionalProperties":{"type":"integer"}}"#,
+    )
+    .unwrap();
+    // Each key written plainly and with escapes: the same name, the same path.
+    for (instance, path, pointer) in [
+        (r#"{"_x1":"s"}"#, "$._x1", "/_x1"),
+        (r#"{"\u005fx1":"s"}"#, "$._x1", "/_x1"),
+        (r#"{"_\u00781":"s"}"#, "$._x1", "/_x1"),
+        (r#"{"a.b":"s"}"#, r#"$["a.b"]"#, "/a.b"),
+        (r#"{"a\u002eb":"s"}"#, r#"$["a.b"]"#, "/a.b"),
+        (r#"{"\u0063ity":"s"}"#, "$.city", "/city"),
+        (r#"{"c\/d":"s"}"#, r#"$["c/d"]"#, "/c~1d"),
+    ] {
+        let errors = schema.validate_json(instance.as_bytes());
+        assert_eq!(errors.len(), 1, "{instance}: {errors:?}");
+        assert_eq!(
+            (errors[0].path.as_str(), errors[0].pointer.as_str()),
+            (path, pointer),
+            "{instance}"
+        );
+    }
+}

@@ -74,7 +74,14 @@ const REALISTIC: &str = r#"{"type":"object","properties":{
 fn is_valid_allocates_nothing_on_valid_input() {
     let weather = Schema::compile(br#"{"type": "object","properties": {"city": {"type": "string", "minLength": 1},"days": {"type": "integer", "minimum": 1, "maximum": 7},"unit": {"enum": ["c", "f"]}},"required": ["city"], "additionalProperties": false}"#).unwrap();
     let realistic = Schema::compile(REALISTIC.as_bytes()).unwrap();
-    let cases: [(&Schema, &[u8]); 4] = [
+    // Exponents of any length are compared exactly, still without allocating.
+    let huge = Schema::compile(
+        br#"{"type":"array","items":{"anyOf":[
+          {"type":"integer","minimum":-1e4503599627370497,"maximum":1e99999999999999999999999},
+          {"enum":[1e-4503599627370497, 2.5e-99999999999999999999999]}]}}"#,
+    )
+    .unwrap();
+    let cases: [(&Schema, &[u8]); 5] = [
         (&weather, br#"{"city":"Paris","days":3}"#),
         (&weather, br#"{"city":"Zurich","unit":"c","days":7}"#),
         (
@@ -86,6 +93,10 @@ fn is_valid_allocates_nothing_on_valid_input() {
         (
             &weather,
             b" {\n  \"unit\" : \"f\", \"city\" : \"Caf\\u00e9\"\n} ",
+        ),
+        (
+            &huge,
+            b"[-9223372036854775808,1e4503599627370498,-0.1e4503599627370498,10e-4503599627370498,25e-100000000000000000000000]",
         ),
     ];
     for (s, input) in cases {

@@ -433,26 +433,29 @@ impl CallTexts {
     }
 
     pub fn content(&self) -> CTextView<'_> {
-        CTextView(&self.buf[..self.content_end])
+        CTextView(&self.buf[..=self.content_end])
     }
 
     pub fn call_id(&self) -> CTextView<'_> {
-        CTextView(&self.buf[self.content_end + 1..self.call_id_end])
+        CTextView(&self.buf[self.content_end + 1..=self.call_id_end])
     }
 
     pub fn name(&self) -> CTextView<'_> {
-        CTextView(&self.buf[self.call_id_end + 1..self.buf.len() - 1])
+        CTextView(&self.buf[self.call_id_end + 1..])
     }
 }
 
-/// A text followed by a NUL byte in memory: made only from a [`CText`] or a
-/// [`CallTexts`] (the field is private to this module), which keep that promise.
+/// A text and the NUL byte after it: made only from a [`CallTexts`] (the field is
+/// private to this module), which keeps that promise. The slice holds the NUL too, so
+/// the pointer handed to C may be read up to and including it (a pointer derived from
+/// the text alone would not cover the NUL: reading it is undefined behaviour in Rust,
+/// as Miri reports).
 #[derive(Clone, Copy)]
 pub(crate) struct CTextView<'a>(&'a str);
 
 impl<'a> CTextView<'a> {
     pub fn as_str(&self) -> &'a str {
-        self.0
+        &self.0[..self.0.len() - 1]
     }
 }
 
@@ -476,7 +479,7 @@ impl NulTerminated for CTextView<'_> {
         self.0.as_ptr().cast()
     }
     fn len(&self) -> usize {
-        self.0.len()
+        self.0.len() - 1
     }
 }
 

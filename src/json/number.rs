@@ -1,21 +1,32 @@
 use std::cmp::Ordering;
 
 /// A JSON number as written, read exactly: `-? int . frac e exp`. Comparing two of
-/// them is exact for any number of digits (no rounding through `f64`), so
-/// `18446744073709551616 > 18446744073709551615` and `1.0 == 1` both hold, and
-/// `1e2` is an integer.
+/// them is exact for any number of digits, in the mantissa and in the exponent (no
+/// rounding through `f64`, no clamping), so `18446744073709551616 >
+/// 18446744073709551615`, `1.0 == 1`, `1e4503599627370498 > 1e4503599627370497` all
+/// hold, and `1e2` is an integer. Nothing is allocated.
 #[derive(Clone, Copy, Debug)]
 pub struct Decimal<'a> {
     neg: bool,
     int: &'a [u8],
     frac: &'a [u8],
-    /// The written exponent, saturated far beyond anything comparable in practice.
-    exp: i64,
+    exp: Exponent<'a>,
 }
 
-/// Exponents beyond this magnitude are clamped: the numbers they denote cannot be
-/// told apart by any schema bound written in less than a petabyte.
-const EXP_LIMIT: i64 = 1 << 52;
+/// The written exponent: its value when it has at most 18 digits (a value that
+/// always fits an i64, and every exponent a person writes), else its digits.
+#[derive(Clone, Copy, Debug)]
+enum Exponent<'a> {
+    Small(i64),
+    /// More than 18 digits, leading zeros removed.
+    Large {
+        neg: bool,
+        digits: &'a [u8],
+    },
+}
+
+/// The most digits whose value always fits an i64.
+const SMALL_DIGITS: usize = 18;
 
 impl<'a> Decimal<'a> {
     /// Splits a number token that the reader has validated (RFC 8259 grammar).
@@ -45,7 +56,7 @@ impl<'a> Decimal<'a> {
             frac = &r[..end];
             rest = &r[end..];
         }
-        let mut exp: i64 = 0;
+        let mut exp = Exponent::Small(0);
         if let Some((b'e' | b'E', r)) = rest.split_first() {
             let (eneg, r) = match r.split_first() {
                 Some((b'-', r)) => (true, r),
@@ -55,12 +66,16 @@ impl<'a> Decimal<'a> {
             if r.is_empty() || !r.iter().all(u8::is_ascii_digit) {
                 return None;
             }
-            for &d in r {
-                exp = (exp * 10 + i64::from(d - b'0')).min(EXP_LIMIT);
-            }
-            if eneg {
-                exp = -exp;
-            }
+            let lead = r.iter().take_while(|&&d| d == b'0').count();
+            let digits = &r[lead..];
+            exp = if digits.len() <= SMALL_DIGITS {
+                let v = digits
+                    .iter()
+                    .fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+                Exponent::Small(if eneg { -v } else { v })
+            } else {
+                Exponent::Large { neg: eneg, digits }
+            };
             rest = &[];
         }
         if !rest.is_empty() {
@@ -101,9 +116,10 @@ impl<'a> Decimal<'a> {
         (lead, total - lead - trail)
     }
 
-    /// The value is `0.d1 d2 ... dn × 10^magnitude`.
-    fn magnitude(&self, lead: usize) -> i64 {
-        self.int.len() as i64 - lead as i64 + self.exp
+    /// The value is `0.d1 d2 ... dn × 10^m` with `m = shift + exponent`; this is
+    /// the shift (the integer digits from the first significant one).
+    fn shift(&self, lead: usize) -> i128 {
+        self.int.len() as i128 - lead as i128
     }
 
     /// The significant digits (no leading or trailing zeros; none for zero), as
@@ -112,7 +128,14 @@ impl<'a> Decimal<'a> {
     /// sign then says which way: `Err(true)` far above, `Err(false)` far below).
     pub(crate) fn scaled_digits(&self) -> (impl Iterator<Item = u8> + '_, Result<i64, bool>) {
         let (lead, n) = self.significant();
-        let exponent = self.magnitude(lead).checked_sub(n as i64).ok_or(false);
+        let exponent = match self.exp {
+            Exponent::Small(e) => {
+                let v = self.shift(lead) + i128::from(e) - n as i128;
+                i64::try_from(v).map_err(|_| v > 0)
+            }
+            // More than 18 digits: far past any i64 whatever the digit counts.
+            Exponent::Large { neg, .. } => Err(!neg),
+        };
         ((lead..lead + n).map(|i| self.digit(i) - b'0'), exponent)
     }
 
@@ -128,7 +151,45 @@ impl<'a> Decimal<'a> {
     /// True when the value has no fractional part: `3`, `3.0`, `1e2`, `-0`.
     pub fn is_integer(&self) -> bool {
         let (lead, n) = self.significant();
-        n == 0 || self.magnitude(lead) >= n as i64
+        // m >= n: every significant digit is left of the point.
+        n == 0
+            || cmp_shifted(
+                self.exp,
+                self.shift(lead) - n as i128,
+                Exponent::Small(0),
+                0,
+            ) != Ordering::Less
+    }
+
+    /// The value, when it is a non-negative integer that fits a u64 (`3`, `3.0`,
+    /// `1e2`, `-0`, `0e99999999999999999999`).
+    pub fn as_u64(&self) -> Option<u64> {
+        let (lead, n) = self.significant();
+        if n == 0 {
+            return Some(0);
+        }
+        if self.neg || !self.is_integer() {
+            return None;
+        }
+        // A long exponent of a nonzero integer is a positive one: far too large.
+        let Exponent::Small(e) = self.exp else {
+            return None;
+        };
+        // The n significant digits, then m - n zeros (m >= n: it is an integer).
+        let m = self.shift(lead) + i128::from(e);
+        if m > 20 {
+            return None;
+        }
+        let mut v: u64 = 0;
+        for i in 0..m as usize {
+            let d = if i < n {
+                self.digit(lead + i) - b'0'
+            } else {
+                0
+            };
+            v = v.checked_mul(10)?.checked_add(u64::from(d))?;
+        }
+        Some(v)
     }
 
     fn cmp_abs(&self, other: &Decimal<'_>) -> Ordering {
@@ -140,7 +201,7 @@ impl<'a> Decimal<'a> {
             (false, true) => return Ordering::Greater,
             _ => {}
         }
-        let by_magnitude = self.magnitude(la).cmp(&other.magnitude(lb));
+        let by_magnitude = cmp_shifted(self.exp, self.shift(la), other.exp, other.shift(lb));
         if by_magnitude != Ordering::Equal {
             return by_magnitude;
         }
@@ -163,6 +224,65 @@ impl<'a> Decimal<'a> {
             (false, false) => self.cmp_abs(other),
             (true, true) => other.cmp_abs(self),
         }
+    }
+}
+
+/// How `a + a_shift` compares with `b + b_shift`, exactly for exponents of any length.
+/// The shifts are digit counts, so they are far from the limits of an i128.
+fn cmp_shifted(a: Exponent<'_>, a_shift: i128, b: Exponent<'_>, b_shift: i128) -> Ordering {
+    use Exponent::{Large, Small};
+    match (a, b) {
+        (Small(a), Small(b)) => (i128::from(a) + a_shift).cmp(&(i128::from(b) + b_shift)),
+        (Small(a), Large { neg, digits }) => sign_of_sum(
+            i128::from(a) + a_shift - b_shift,
+            (!neg, digits),
+            (true, &[]),
+        ),
+        (Large { neg, digits }, Small(b)) => sign_of_sum(
+            a_shift - i128::from(b) - b_shift,
+            (neg, digits),
+            (true, &[]),
+        ),
+        (
+            Large {
+                neg: a_neg,
+                digits: a_digits,
+            },
+            Large {
+                neg: b_neg,
+                digits: b_digits,
+            },
+        ) => sign_of_sum(a_shift - b_shift, (a_neg, a_digits), (!b_neg, b_digits)),
+    }
+}
+
+/// The sign of `start ± A ± B`, where A and B are decimal digit strings of any
+/// length, each with its sign (`true`: subtracted). One pass from the last digit,
+/// with a carry: after k digits the sum is `R + carry·10^k` with `0 <= R < 10^k` (R
+/// made of the digits written so far), so at the end the carry's sign is the sum's,
+/// or R decides when the carry is zero.
+fn sign_of_sum(start: i128, a: (bool, &[u8]), b: (bool, &[u8])) -> Ordering {
+    let term = |(minus, digits): (bool, &[u8]), k: usize| -> i128 {
+        let d = digits
+            .len()
+            .checked_sub(k + 1)
+            .map_or(0, |i| i128::from(digits[i] - b'0'));
+        if minus {
+            -d
+        } else {
+            d
+        }
+    };
+    let mut carry = start;
+    let mut written_nonzero = false;
+    for k in 0..a.1.len().max(b.1.len()) {
+        let t = carry + term(a, k) + term(b, k);
+        written_nonzero |= t.rem_euclid(10) != 0;
+        carry = t.div_euclid(10);
+    }
+    match carry.cmp(&0) {
+        Ordering::Equal if written_nonzero => Ordering::Greater,
+        order => order,
     }
 }
 
@@ -210,6 +330,158 @@ mod tests {
         for (a, b, want) in cases {
             assert_eq!(d(a).cmp_value(&d(b)), want, "{a} vs {b}");
             assert_eq!(d(b).cmp_value(&d(a)), want.reverse(), "{b} vs {a}");
+        }
+    }
+
+    #[test]
+    fn exponents_compare_exactly_past_two_to_the_52() {
+        use Ordering::*;
+        let cases = [
+            ("1e4503599627370497", "1e4503599627370498", Less),
+            ("1e4503599627370496", "1e4503599627370497", Less),
+            ("0.1e4503599627370497", "1e4503599627370496", Equal),
+            ("10e4503599627370496", "1e4503599627370497", Equal),
+            ("1e-4503599627370497", "1e-4503599627370498", Greater),
+            ("1e-4503599627370496", "10e-4503599627370497", Equal),
+            ("-1e4503599627370497", "-1e4503599627370498", Greater),
+            ("2e4503599627370496", "1e4503599627370496", Greater),
+            ("1e9223372036854775807", "1e9223372036854775808", Less),
+            ("1e-9223372036854775808", "1e-9223372036854775809", Greater),
+            ("1e999999999999999999", "1e1000000000000000000", Less),
+            ("1e1000000000000000000", "10e999999999999999999", Equal),
+            ("1e1000000000000000000", "1e1000000000000000001", Less),
+            // 40-digit exponents, where the digit counts of the mantissas still matter.
+            (
+                "1e1000000000000000000000000000000000000000",
+                "10e999999999999999999999999999999999999999",
+                Equal,
+            ),
+            (
+                "1e1000000000000000000000000000000000000000",
+                "100e999999999999999999999999999999999999999",
+                Less,
+            ),
+            (
+                "0.001e1000000000000000000000000000000000000002",
+                "10e999999999999999999999999999999999999998",
+                Equal,
+            ),
+            (
+                "1e-1000000000000000000000000000000000000000",
+                "0.1e-999999999999999999999999999999999999999",
+                Equal,
+            ),
+            (
+                "1e-1000000000000000000000000000000000000000",
+                "1e1000000000000000000000000000000000000000",
+                Less,
+            ),
+            (
+                "1e-99999999999999999999999999999999999999999",
+                "1e-1000000000000000000000000000000000000000",
+                Less,
+            ),
+            // Leading zeros in the exponent are not digits of its value.
+            ("1e0004503599627370497", "1e4503599627370497", Equal),
+            ("1e-0000000000000000000000000000001", "0.1", Equal),
+            ("5e00000000000000000000000000000000000", "5", Equal),
+            // Zero is zero whatever its exponent.
+            (
+                "0e99999999999999999999999",
+                "0e-99999999999999999999999",
+                Equal,
+            ),
+            (
+                "0e99999999999999999999999",
+                "1e-99999999999999999999999",
+                Less,
+            ),
+            (
+                "-1e99999999999999999999999",
+                "0e-99999999999999999999999",
+                Less,
+            ),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(d(a).cmp_value(&d(b)), want, "{a} vs {b}");
+            assert_eq!(d(b).cmp_value(&d(a)), want.reverse(), "{b} vs {a}");
+        }
+    }
+
+    #[test]
+    fn integers_with_huge_exponents() {
+        for s in [
+            "1e4503599627370497",
+            "1.5e4503599627370497",
+            "0e-99999999999999999999",
+            "1e99999999999999999999",
+            "123.456e3",
+            "1234000e-3",
+        ] {
+            assert!(d(s).is_integer(), "{s}");
+        }
+        for s in [
+            "1e-4503599627370497",
+            "1e-99999999999999999999",
+            "123.456e2",
+            "12345678901234567890123e-23",
+        ] {
+            assert!(!d(s).is_integer(), "{s}");
+        }
+    }
+
+    #[test]
+    fn u64_values() {
+        for (s, want) in [
+            ("0", Some(0)),
+            ("-0", Some(0)),
+            ("0.0e-9223372036854775808", Some(0)),
+            ("0e99999999999999999999999", Some(0)),
+            ("3", Some(3)),
+            ("3.0", Some(3)),
+            ("1e2", Some(100)),
+            ("1.5e1", Some(15)),
+            ("0.00000000000000000000000000007e29", Some(7)),
+            ("18446744073709551615", Some(u64::MAX)),
+            ("1.8446744073709551615e19", Some(u64::MAX)),
+            ("18446744073709551616", None),
+            ("1e20", None),
+            ("1e99999999999999999999999", None),
+            ("-1", None),
+            ("1.5", None),
+            ("1e-99999999999999999999999", None),
+        ] {
+            assert_eq!(d(s).as_u64(), want, "{s}");
+        }
+    }
+
+    #[test]
+    fn sign_of_sum_matches_i128_arithmetic() {
+        // Every sum small enough to check directly, from digits of both signs.
+        let numbers = [
+            "", "0", "1", "9", "10", "99", "100", "12345", "99999", "100000",
+        ];
+        for start in [-200_001i128, -100_000, -11, -1, 0, 1, 10, 99_999, 200_001] {
+            for a in numbers {
+                for b in numbers {
+                    for (a_minus, b_minus) in
+                        [(false, false), (false, true), (true, false), (true, true)]
+                    {
+                        let value = |s: &str, minus: bool| {
+                            let v: i128 = s.parse().unwrap_or(0);
+                            if minus {
+                                -v
+                            } else {
+                                v
+                            }
+                        };
+                        let want = (start + value(a, a_minus) + value(b, b_minus)).cmp(&0);
+                        let got =
+                            sign_of_sum(start, (a_minus, a.as_bytes()), (b_minus, b.as_bytes()));
+                        assert_eq!(got, want, "{start} {a_minus} {a} {b_minus} {b}");
+                    }
+                }
+            }
         }
     }
 }

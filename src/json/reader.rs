@@ -278,8 +278,10 @@ impl<'a> Reader<'a> {
                 return self.err(E::InvalidNumber);
             }
         }
-        // Up to 18 digits always fit an i64: the exact fast path.
-        let mut head = (i - int_start <= 18).then_some(if neg { -value } else { value });
+        // Up to 18 digits always fit an i64: the exact fast path. Longer runs have
+        // wrapped (to i64::MIN for -9223372036854775808), so they are negated only
+        // once known to be short.
+        let mut head = (i - int_start <= 18).then(|| if neg { -value } else { value });
         let mut fraction = false;
         if b.get(i) == Some(&b'.') {
             i += 1;
@@ -636,6 +638,114 @@ impl<'a> Reader<'a> {
                 }
                 Ok(())
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_special(b: u8) -> bool {
+        b == b'"' || b == b'\\' || !(0x20..0x80).contains(&b)
+    }
+
+    #[test]
+    fn special_bytes_finds_the_first_special_lane() {
+        for lane in 0..8 {
+            for b in 0..=255u8 {
+                // Plain bytes before the lane, `b` in it, anything special after.
+                let mut word = [b'a'; 8];
+                word[lane] = b;
+                for w in &mut word[lane + 1..] {
+                    *w = b'"';
+                }
+                let mask = special_bytes(u64::from_le_bytes(word));
+                let first = (mask != 0).then(|| (mask.trailing_zeros() / 8) as usize);
+                let want = if is_special(b) {
+                    Some(lane)
+                } else {
+                    (lane < 7).then_some(lane + 1)
+                };
+                assert_eq!(first, want, "byte {b:#04x} in lane {lane}");
+            }
+        }
+    }
+
+    #[test]
+    fn plain_ascii_end_stops_at_the_first_special_byte_or_the_last_word() {
+        for len in 0..=24usize {
+            for special in [b'"', b'\\', 0x00, 0x1f, 0x80, 0xc3, 0xff] {
+                for pos in 0..=len {
+                    let mut buf = vec![b'x'; len];
+                    if pos < len {
+                        buf[pos] = special;
+                    }
+                    for start in 0..=len {
+                        let whole_words = start + (len - start) / 8 * 8;
+                        // The scan reads whole words only: a special byte in the tail
+                        // (or before `start`) is left to the caller.
+                        let want = if (start..whole_words).contains(&pos) {
+                            pos
+                        } else {
+                            whole_words
+                        };
+                        assert_eq!(
+                            plain_ascii_end(&buf, start),
+                            want,
+                            "len {len}, {special:#04x} at {pos}, from {start}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strings_without_escapes_are_their_bytes() {
+        // Every split of plain ASCII, two- and four-byte characters around the word
+        // boundary, and the escape and error cases next to them.
+        let pieces = ["a", "é", "😀", " ", "~"];
+        for len in 0..=12 {
+            for (k, p) in pieces.iter().enumerate() {
+                let text: String = (0..len)
+                    .map(|i| if i % 5 == k { *p } else { "b" })
+                    .collect();
+                let doc = format!("\"{text}\"");
+                let mut r = Reader::new(doc.as_bytes(), 8);
+                let s = r.read_string().unwrap();
+                assert_eq!(s.as_plain_str(), Some(text.as_str()));
+                assert_eq!(r.pos(), doc.len());
+                let escaped = format!("\"{text}\\n\"");
+                let mut r = Reader::new(escaped.as_bytes(), 8);
+                assert_eq!(r.read_string().unwrap().as_plain_str(), None);
+                let cut = &doc.as_bytes()[..doc.len() - 1];
+                assert!(Reader::new(cut, 8).read_string().is_err());
+            }
+        }
+        for bad in [
+            &b"\"\xc3\""[..],
+            b"\"a\xff\"",
+            b"\"\xf0\x9f\x98\"",
+            b"\"\x01\"",
+        ] {
+            assert!(Reader::new(bad, 8).read_string().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_at_the_ends_of_i64() {
+        for (text, small) in [
+            ("-9223372036854775808", None),
+            ("-922337203685477580", Some(-922_337_203_685_477_580)),
+            ("999999999999999999", Some(999_999_999_999_999_999)),
+            ("9223372036854775807", None),
+            ("-27670116110564327424", None),
+            ("-9223372036854775808.5", None),
+        ] {
+            let n = Reader::new(text.as_bytes(), 1).read_number().unwrap();
+            assert_eq!(n.small(), small, "{text}");
+            assert_eq!(n.text, text.as_bytes());
         }
     }
 }

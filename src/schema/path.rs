@@ -131,7 +131,7 @@ pub(crate) fn render_path_and_pointer(segs: &[Seg<'_>], member: Option<&str>) ->
         match s {
             Seg::Key(k) => {
                 let name = k.to_cow();
-                if k.as_plain_str().is_some() && is_identifier(name.as_bytes()) {
+                if is_identifier(name.as_bytes()) {
                     path.push('.');
                     path.push_str(&name);
                 } else {

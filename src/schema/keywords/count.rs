@@ -3,7 +3,7 @@
 //! `minContains`/`maxContains`), with their one message shape:
 //! `expected at least 2 items, got 1`.
 
-use crate::json::{Decimal, Value};
+use crate::json::Value;
 
 use super::super::compile::Compiler;
 use super::super::message::{push_count, push_u64, U64_DIGITS};
@@ -41,31 +41,8 @@ pub(crate) fn compile(c: &mut Compiler<'_>, keyword: &str, v: &Value) -> Option<
     if !d.is_integer() || (text.starts_with('-') && !d.is_zero()) {
         return bad(c);
     }
-    let max = Decimal::parse(b"18446744073709551615").expect("valid literal");
-    if d.cmp_value(&max).is_gt() {
-        return Some(u64::MAX);
-    }
-    Some(integer_value(text))
-}
-
-/// The value of an integral number text that fits in u64 (`3`, `3.0`, `1e2`).
-fn integer_value(text: &str) -> u64 {
-    let (mant, exp) = match text.find(['e', 'E']) {
-        Some(i) => (&text[..i], text[i + 1..].parse::<i64>().unwrap_or(0)),
-        None => (text, 0),
-    };
-    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
-    let mut digits: String = format!("{int}{frac}");
-    let mut exp = exp - frac.len() as i64;
-    while exp < 0 && digits.ends_with('0') {
-        digits.pop();
-        exp += 1;
-    }
-    let mut v: u64 = digits.parse::<u64>().unwrap_or(0);
-    for _ in 0..exp.max(0) {
-        v = v.saturating_mul(10);
-    }
-    v
+    // Past u64::MAX the bound saturates: no string or array is that long.
+    Some(d.as_u64().unwrap_or(u64::MAX))
 }
 
 const AT_LEAST: &str = "expected at least ";

@@ -1,0 +1,614 @@
+//! A schema of the core profile and an instance built together from the fuzzer's
+//! bytes: the instance is drawn mostly from what the schema names (its types, its
+//! properties, its enum values, strings its pattern takes, numbers at its bounds) so
+//! that both verdicts come up, and sometimes from anything at all.
+//!
+//! The instance is checked against the `jsonschema` crate unless it or the schema has
+//! a number that crate compares through `f64` where toolgate compares exactly: more
+//! than 15 significant digits, or a magnitude near or past the ends of `f64`
+//! ([`Case::f64_exact`] is false). Strings use no line terminator but `\n`, and the
+//! patterns no `.`, `\d`, `\w`, `\s` or negated class, so the two regex dialects
+//! (ECMA-262 here, Rust's there) mean the same on them.
+
+use arbitrary::{Result, Unstructured};
+
+/// A generated schema and instance, as JSON text.
+#[derive(Debug)]
+pub struct Case {
+    pub schema: String,
+    pub instance: String,
+    /// Every number in both is one `f64` compares exactly (see the module doc).
+    pub f64_exact: bool,
+}
+
+/// Property names, some of which need escaping in a path or a pointer.
+const NAMES: &[&str] = &[
+    "a", "b", "city", "_x1", "a.b", "x y", "", "é", "~/", "0", "\"q", "😀",
+];
+
+/// Patterns both dialects read alike, with strings to try on them.
+const PATTERNS: &[(&str, &[&str])] = &[
+    ("^a", &["a", "ab", "ba"]),
+    ("b$", &["b", "ab", "ba", "b\n"]),
+    ("^[a-c]*$", &["", "abc", "abd", "a\nb"]),
+    ("^(a|bc)+$", &["a", "bca", "b", "abca"]),
+    ("[0-9]", &["1", "x", "x9"]),
+    ("^x?y{1,2}$", &["y", "xyy", "xyyy", "x"]),
+    ("é", &["é", "e", "aéb"]),
+    ("^$", &["", " "]),
+    ("\\\\", &["\\", "a"]),
+    ("^a\\.b$", &["a.b", "axb"]),
+    ("^[a-z]{2,3}$", &["ab", "abcd", "a"]),
+    ("😀|c", &["😀", "c", "a"]),
+    ("^(?:ab){2}$", &["abab", "ab"]),
+];
+
+/// The characters strings are made of (no line terminator but `\n`).
+const ALPHABET: &[char] = &[
+    'a', 'b', 'c', 'x', 'y', '1', '9', 'é', '😀', ' ', '\n', '"', '\\', '/', 'A', '\u{7f}',
+];
+
+const TYPES: &[&str] = &[
+    "null", "boolean", "integer", "number", "string", "array", "object",
+];
+
+/// Deeper than this, schemas are leaves and instances scalars.
+const MAX_DEPTH: u32 = 4;
+
+/// A schema as built, kept to guide the instance.
+#[derive(Debug, Default)]
+struct Rules {
+    /// A boolean schema (`true`/`false`) instead of an object.
+    boolean: Option<bool>,
+    types: Vec<&'static str>,
+    /// `type` written as a list even with one name.
+    type_list: bool,
+    enumeration: Vec<String>,
+    constant: Option<String>,
+    properties: Vec<(&'static str, Rules)>,
+    required: Vec<&'static str>,
+    additional: Option<Box<Rules>>,
+    items: Option<Box<Rules>>,
+    min_items: Option<u8>,
+    max_items: Option<u8>,
+    min_length: Option<u8>,
+    max_length: Option<u8>,
+    pattern: Option<usize>,
+    minimum: Option<String>,
+    maximum: Option<String>,
+    any_of: Vec<Rules>,
+    title: bool,
+}
+
+struct Gen<'u, 'a> {
+    u: &'u mut Unstructured<'a>,
+    f64_exact: bool,
+}
+
+impl Case {
+    pub fn generate(u: &mut Unstructured<'_>) -> Result<Case> {
+        let mut g = Gen { u, f64_exact: true };
+        let rules = g.rules(0)?;
+        let mut schema = String::new();
+        render(&rules, &mut schema);
+        let mut instance = String::new();
+        g.value(0, Some(&rules), &mut instance)?;
+        Ok(Case {
+            schema,
+            instance,
+            f64_exact: g.f64_exact,
+        })
+    }
+}
+
+impl Gen<'_, '_> {
+    fn chance(&mut self, num: u8, den: u8) -> Result<bool> {
+        self.u.ratio(num, den)
+    }
+
+    fn pick<T: Copy>(&mut self, from: &[T]) -> Result<T> {
+        Ok(*self.u.choose(from)?)
+    }
+
+    fn small(&mut self, max: u8) -> Result<u8> {
+        self.u.int_in_range(0..=max)
+    }
+
+    fn rules(&mut self, depth: u32) -> Result<Rules> {
+        let mut r = Rules::default();
+        // A boolean schema only below the root, where the profile allows one.
+        if depth > 0 && self.chance(1, 10)? {
+            r.boolean = Some(self.u.arbitrary()?);
+            return Ok(r);
+        }
+        let leaf = depth >= MAX_DEPTH;
+        if self.chance(2, 3)? {
+            for _ in 0..=self.small(2)? {
+                let t = self.pick(TYPES)?;
+                if !r.types.contains(&t) {
+                    r.types.push(t);
+                }
+            }
+            r.type_list = r.types.len() > 1 || self.chance(1, 8)?;
+        }
+        if self.chance(1, 8)? {
+            for _ in 0..=self.small(3)? {
+                let mut v = String::new();
+                self.value(MAX_DEPTH - 1, None, &mut v)?;
+                r.enumeration.push(v);
+            }
+        }
+        if self.chance(1, 10)? {
+            let mut v = String::new();
+            self.value(MAX_DEPTH - 1, None, &mut v)?;
+            r.constant = Some(v);
+        }
+        if !leaf && self.chance(1, 2)? {
+            for _ in 0..self.small(4)? {
+                let name = self.pick(NAMES)?;
+                if r.properties.iter().all(|(n, _)| *n != name) {
+                    let sub = self.rules(depth + 1)?;
+                    r.properties.push((name, sub));
+                }
+            }
+        }
+        if self.chance(1, 3)? {
+            for _ in 0..self.small(3)? {
+                let name = if !r.properties.is_empty() && self.chance(3, 4)? {
+                    r.properties[self.u.choose_index(r.properties.len())?].0
+                } else {
+                    self.pick(NAMES)?
+                };
+                if !r.required.contains(&name) {
+                    r.required.push(name);
+                }
+            }
+        }
+        if !leaf && self.chance(1, 4)? {
+            r.additional = Some(Box::new(self.rules(depth + 1)?));
+        }
+        if !leaf && self.chance(1, 3)? {
+            r.items = Some(Box::new(self.rules(depth + 1)?));
+        }
+        if self.chance(1, 6)? {
+            r.min_items = Some(self.small(4)?);
+        }
+        if self.chance(1, 6)? {
+            r.max_items = Some(self.small(4)?);
+        }
+        if self.chance(1, 5)? {
+            r.min_length = Some(self.small(5)?);
+        }
+        if self.chance(1, 5)? {
+            r.max_length = Some(self.small(5)?);
+        }
+        if self.chance(1, 4)? {
+            r.pattern = Some(self.u.choose_index(PATTERNS.len())?);
+        }
+        if self.chance(1, 4)? {
+            r.minimum = Some(self.number()?);
+        }
+        if self.chance(1, 4)? {
+            r.maximum = Some(self.number()?);
+        }
+        if !leaf && self.chance(1, 5)? {
+            for _ in 0..=self.small(2)? {
+                r.any_of.push(self.rules(depth + 1)?);
+            }
+        }
+        r.title = self.chance(1, 16)?;
+        Ok(r)
+    }
+
+    /// A number in one of many spellings; marks the case when `f64` cannot compare it.
+    fn number(&mut self) -> Result<String> {
+        // Numbers f64 cannot compare exactly (the 19-digit integers, the exotic list,
+        // exponents past ±290) are one draw in sixteen, so that most cases still reach
+        // the peer.
+        let text = match self.small(31)? {
+            0..=11 => self.u.int_in_range(-20i64..=20)?.to_string(),
+            12 => self.u.arbitrary::<i64>()?.to_string(),
+            13 => self
+                .u
+                .int_in_range(-999_999_999_999_999i64..=999_999_999_999_999)?
+                .to_string(),
+            14..=17 => {
+                let int = self.u.int_in_range(-999i64..=999)?;
+                let frac = self.u.int_in_range(0u32..=999)?;
+                let sign = if int == 0 && self.chance(1, 2)? {
+                    "-"
+                } else {
+                    ""
+                };
+                format!("{sign}{int}.{frac}")
+            }
+            18..=21 => {
+                let mant = self.u.int_in_range(-99i64..=99)?;
+                let exp = self.u.int_in_range(-5i32..=5)?;
+                let e = self.pick(&["e", "E"])?;
+                let plus = if exp >= 0 && self.chance(1, 2)? {
+                    "+"
+                } else {
+                    ""
+                };
+                format!("{mant}{e}{plus}{exp}")
+            }
+            22..=26 => self
+                .pick(&[
+                    "-0", "0.0", "1.0", "1e0", "10e-1", "0.5", "5e-1", "2.50", "-1.5", "1e2",
+                ])?
+                .to_owned(),
+            27 => self
+                .pick(&[
+                    "1e400",
+                    "-1e400",
+                    "1e-400",
+                    "1e4503599627370497",
+                    "0.1e4503599627370497",
+                    "123456789012345678901234567890",
+                    "9223372036854775808",
+                    "-9223372036854775809",
+                    "1.0000000000000000001",
+                    "0.30000000000000000001",
+                ])?
+                .to_owned(),
+            28 => {
+                let mant = self.u.int_in_range(1i64..=9)?;
+                let exp = self.u.int_in_range(-330i32..=330)?;
+                format!("{mant}e{exp}")
+            }
+            _ => {
+                let mant = self.u.int_in_range(1i64..=9)?;
+                let exp = self.u.int_in_range(-40i32..=40)?;
+                format!("{mant}e{exp}")
+            }
+        };
+        self.f64_exact &= f64_exact(&text);
+        Ok(text)
+    }
+
+    fn string(&mut self, pattern: Option<usize>, out: &mut String) -> Result<()> {
+        let mut s = String::new();
+        match pattern {
+            Some(p) if self.chance(1, 2)? => s.push_str(self.pick(PATTERNS[p].1)?),
+            _ => {
+                for _ in 0..self.small(6)? {
+                    s.push(self.pick(ALPHABET)?);
+                }
+            }
+        }
+        self.quote(&s, out)
+    }
+
+    /// Writes `s` as a JSON string, some characters as `\u` escapes (surrogate pairs
+    /// beyond the BMP), so that the reader's escape paths are taken.
+    fn quote(&mut self, s: &str, out: &mut String) -> Result<()> {
+        out.push('"');
+        for c in s.chars() {
+            if self.chance(1, 8)? {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            } else {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    c => out.push(c),
+                }
+            }
+        }
+        out.push('"');
+        Ok(())
+    }
+
+    /// A value for `rules` (anything, when `None`) at nesting `depth`.
+    fn value(&mut self, depth: u32, rules: Option<&Rules>, out: &mut String) -> Result<()> {
+        let r = rules.filter(|r| r.boolean.is_none());
+        if let Some(r) = r {
+            let listed = r.constant.iter().chain(&r.enumeration).count();
+            if listed > 0 && self.chance(1, 3)? {
+                let i = self.u.choose_index(listed)?;
+                out.push_str(r.constant.iter().chain(&r.enumeration).nth(i).unwrap());
+                return Ok(());
+            }
+            if !r.any_of.is_empty() && self.chance(1, 3)? {
+                let i = self.u.choose_index(r.any_of.len())?;
+                return self.value(depth, Some(&r.any_of[i]), out);
+            }
+        }
+        let ty = match r {
+            Some(r) if !r.types.is_empty() && self.chance(3, 4)? => self.pick(&r.types)?,
+            Some(r) if r.pattern.is_some() && self.chance(1, 2)? => "string",
+            _ => self.pick(TYPES)?,
+        };
+        let ty = if depth >= MAX_DEPTH && matches!(ty, "array" | "object") {
+            "null"
+        } else {
+            ty
+        };
+        match ty {
+            "null" => out.push_str("null"),
+            "boolean" => out.push_str(if self.u.arbitrary()? { "true" } else { "false" }),
+            "integer" | "number" => {
+                let bounds: Vec<&String> = r
+                    .map(|r| r.minimum.iter().chain(&r.maximum).collect())
+                    .unwrap_or_default();
+                if !bounds.is_empty() && self.chance(1, 2)? {
+                    let b = self.pick(&bounds)?.clone();
+                    out.push_str(&self.respell(&b)?);
+                } else {
+                    out.push_str(&self.number()?);
+                }
+            }
+            "string" => self.string(r.and_then(|r| r.pattern), out)?,
+            "array" => {
+                out.push('[');
+                for i in 0..self.small(5)? {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    self.value(depth + 1, r.and_then(|r| r.items.as_deref()), out)?;
+                }
+                out.push(']');
+            }
+            _ => {
+                let mut seen: Vec<&str> = Vec::new();
+                out.push('{');
+                if let Some(r) = r {
+                    for (name, sub) in &r.properties {
+                        if self.chance(3, 4)? {
+                            member(self, &mut seen, name, out)?;
+                            self.value(depth + 1, Some(sub), out)?;
+                        }
+                    }
+                    for name in &r.required {
+                        if !seen.contains(name) && self.chance(1, 2)? {
+                            member(self, &mut seen, name, out)?;
+                            self.value(depth + 1, None, out)?;
+                        }
+                    }
+                }
+                for _ in 0..self.small(2)? {
+                    let name = self.pick(NAMES)?;
+                    if !seen.contains(&name) {
+                        member(self, &mut seen, name, out)?;
+                        self.value(depth + 1, r.and_then(|r| r.additional.as_deref()), out)?;
+                    }
+                }
+                out.push('}');
+            }
+        }
+        Ok(())
+    }
+
+    /// The bound itself, or the same value spelled another way.
+    fn respell(&mut self, bound: &str) -> Result<String> {
+        let plain = !bound.contains(['.', 'e', 'E']);
+        Ok(match self.small(3)? {
+            1 if plain => format!("{bound}.0"),
+            2 if plain && !bound.trim_start_matches('-').starts_with('0') => format!("{bound}0e-1"),
+            3 => self.number()?,
+            _ => bound.to_owned(),
+        })
+    }
+}
+
+/// Every check on one generated case. Panics on any disagreement.
+pub fn check(case: &Case) {
+    let schema = toolgate::Schema::compile(case.schema.as_bytes()).unwrap_or_else(|e| {
+        panic!(
+            "a generated schema does not compile: {e:?}\n{}",
+            case.schema
+        )
+    });
+    let doc: serde_json::Value =
+        serde_json::from_str(&case.instance).expect("a generated instance is JSON");
+    let verdict = crate::errors::check_schema_on(&schema, case.instance.as_bytes(), Some(&doc));
+    if !case.f64_exact {
+        return;
+    }
+    let schema_doc: serde_json::Value =
+        serde_json::from_str(&case.schema).expect("a generated schema is JSON");
+    let peer = jsonschema::validator_for(&schema_doc).unwrap_or_else(|e| {
+        panic!(
+            "jsonschema refuses a generated schema: {e}\n{}",
+            case.schema
+        )
+    });
+    assert_eq!(
+        verdict,
+        peer.is_valid(&doc),
+        "toolgate and jsonschema differ\nschema:   {}\ninstance: {}\ntoolgate errors: {:?}",
+        case.schema,
+        case.instance,
+        schema.validate_json(case.instance.as_bytes())
+    );
+}
+
+/// Writes `,"name":` (no comma first) and records the name.
+fn member<'n>(
+    g: &mut Gen<'_, '_>,
+    seen: &mut Vec<&'n str>,
+    name: &'n str,
+    out: &mut String,
+) -> Result<()> {
+    if !seen.is_empty() {
+        out.push(',');
+    }
+    seen.push(name);
+    g.quote(name, out)?;
+    out.push(':');
+    Ok(())
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).expect("a string serializes")
+}
+
+fn render(r: &Rules, out: &mut String) {
+    if let Some(b) = r.boolean {
+        out.push_str(if b { "true" } else { "false" });
+        return;
+    }
+    let mut parts: Vec<String> = Vec::new();
+    if r.title {
+        parts.push(r#""title":"t","description":"d""#.to_owned());
+    }
+    match (r.types.as_slice(), r.type_list) {
+        ([], _) => {}
+        ([one], false) => parts.push(format!(r#""type":"{one}""#)),
+        (many, _) => {
+            let names: Vec<String> = many.iter().map(|t| format!("\"{t}\"")).collect();
+            parts.push(format!(r#""type":[{}]"#, names.join(",")));
+        }
+    }
+    if !r.enumeration.is_empty() {
+        parts.push(format!(r#""enum":[{}]"#, r.enumeration.join(",")));
+    }
+    if let Some(c) = &r.constant {
+        parts.push(format!(r#""const":{c}"#));
+    }
+    if !r.properties.is_empty() {
+        let props: Vec<String> = r
+            .properties
+            .iter()
+            .map(|(name, sub)| {
+                let mut s = format!("{}:", json_string(name));
+                render(sub, &mut s);
+                s
+            })
+            .collect();
+        parts.push(format!(r#""properties":{{{}}}"#, props.join(",")));
+    }
+    if !r.required.is_empty() {
+        let names: Vec<String> = r.required.iter().map(|n| json_string(n)).collect();
+        parts.push(format!(r#""required":[{}]"#, names.join(",")));
+    }
+    for (key, sub) in [("additionalProperties", &r.additional), ("items", &r.items)] {
+        if let Some(sub) = sub {
+            let mut s = format!("\"{key}\":");
+            render(sub, &mut s);
+            parts.push(s);
+        }
+    }
+    for (key, n) in [
+        ("minItems", r.min_items),
+        ("maxItems", r.max_items),
+        ("minLength", r.min_length),
+        ("maxLength", r.max_length),
+    ] {
+        if let Some(n) = n {
+            parts.push(format!("\"{key}\":{n}"));
+        }
+    }
+    if let Some(p) = r.pattern {
+        parts.push(format!(r#""pattern":{}"#, json_string(PATTERNS[p].0)));
+    }
+    for (key, b) in [("minimum", &r.minimum), ("maximum", &r.maximum)] {
+        if let Some(b) = b {
+            parts.push(format!("\"{key}\":{b}"));
+        }
+    }
+    if !r.any_of.is_empty() {
+        let subs: Vec<String> = r
+            .any_of
+            .iter()
+            .map(|sub| {
+                let mut s = String::new();
+                render(sub, &mut s);
+                s
+            })
+            .collect();
+        parts.push(format!(r#""anyOf":[{}]"#, subs.join(",")));
+    }
+    out.push('{');
+    out.push_str(&parts.join(","));
+    out.push('}');
+}
+
+/// True when `f64` compares the number `text` exactly with any other such number:
+/// at most 15 significant digits (so two different values stay different after
+/// rounding) and a magnitude well inside the normal range of `f64`.
+pub fn f64_exact(text: &str) -> bool {
+    let t = text.strip_prefix('-').unwrap_or(text);
+    let (mant, exp) = match t.find(['e', 'E']) {
+        Some(i) => match t[i + 1..].parse::<i64>() {
+            Ok(e) => (&t[..i], e),
+            Err(_) => return false,
+        },
+        None => (t, 0),
+    };
+    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+    let digits: String = format!("{int}{frac}");
+    let lead = digits.bytes().take_while(|&b| b == b'0').count();
+    let sig = digits[lead..].trim_end_matches('0');
+    if sig.is_empty() {
+        return true;
+    }
+    // The value is 0.sig × 10^magnitude.
+    let magnitude = int.len() as i64 - lead as i64 + exp;
+    sig.len() <= 15 && (-290..=290).contains(&magnitude)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f64_exactness() {
+        for t in [
+            "0",
+            "-0.0",
+            "1e280",
+            "123456789012345",
+            "0.1",
+            "1.5e-280",
+            "0e99999",
+        ] {
+            assert!(f64_exact(t), "{t}");
+        }
+        for t in [
+            "1234567890123456",
+            "1e400",
+            "1e-300",
+            "1.0000000000000000001",
+            "1e4503599627370497999999",
+        ] {
+            assert!(!f64_exact(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn generated_cases_are_json_and_compile() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let (mut compared, mut valid) = (0, 0);
+        for n in 0..2000 {
+            let bytes: Vec<u8> = (0..512)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed as u8
+                })
+                .collect();
+            let case = Case::generate(&mut Unstructured::new(&bytes)).unwrap();
+            let schema: serde_json::Value = serde_json::from_str(&case.schema)
+                .unwrap_or_else(|e| panic!("case {n}: schema {}: {e}", case.schema));
+            assert!(schema.is_object() || schema.is_boolean());
+            serde_json::from_str::<serde_json::Value>(&case.instance)
+                .unwrap_or_else(|e| panic!("case {n}: instance {}: {e}", case.instance));
+            check(&case);
+            compared += usize::from(case.f64_exact);
+            valid += usize::from(
+                toolgate::Schema::compile(case.schema.as_bytes())
+                    .unwrap()
+                    .is_valid(case.instance.as_bytes()),
+            );
+        }
+        // Most cases reach the peer, and both verdicts come up often.
+        assert!(compared > 1000, "{compared} of 2000 compared");
+        assert!((400..1600).contains(&valid), "{valid} of 2000 valid");
+    }
+}
