@@ -10,7 +10,11 @@ use toolgate::{NamePolicy, Options, RegisterErrorKind, Registry, Schema, ToolSpe
 pub type Profile = (&'static str, fn() -> Options);
 
 /// The profiles every schema is compiled under. The full profile joins with one line.
-pub const PROFILES: &[Profile] = &[("core", Options::default)];
+pub const PROFILES: &[Profile] = &[("core", Options::default), ("full", full)];
+
+fn full() -> Options {
+    Options::default().with_profile(toolgate::Profile::Full)
+}
 
 /// Instances of every JSON type, and strings the common patterns and formats take.
 pub const INSTANCES: &[&str] = &[
