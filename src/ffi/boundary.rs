@@ -195,7 +195,8 @@ pub(crate) unsafe fn arg_str<'a>(
     len: usize,
     param: &str,
 ) -> FfiResult<&'a str> {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `ptr` is NULL or points to its length's readable bytes, unchanged during
+    // the call, as this function's `# Safety` requires: what `arg_bytes` needs.
     let bytes = unsafe { arg_bytes(ptr, len, param)? };
     crate::json::utf8(bytes)
         .ok_or_else(|| Failure::argument(tg_status::TG_ERR_UTF8, param, "is not valid UTF-8"))
@@ -495,11 +496,14 @@ pub(crate) unsafe fn text_accessor<'a, T: 'a, Text: NulTerminated>(
     len_out: *mut usize,
     get: impl FnOnce(&'a T) -> FfiResult<Text>,
 ) -> FfiResult<()> {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `handle` is NULL or a live handle for the whole call, as this function's
+    // `# Safety` requires: what `arg_ref` needs.
     let handle = unsafe { arg_ref(handle, param)? };
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `text_out` is NULL or writable, as this function's `# Safety` requires:
+    // what `out_ptr` needs.
     let text_out = unsafe { out_ptr(text_out, "text_out")? };
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `len_out` is NULL or writable, as this function's `# Safety` requires:
+    // what `out_ptr` needs.
     let len_out = unsafe { out_ptr(len_out, "len_out")? };
     let text = get(handle)?;
     text_out.write(text.ptr());
@@ -517,9 +521,11 @@ pub(crate) unsafe fn value_accessor<T, V>(
     value_out: *mut V,
     get: impl FnOnce(&T) -> V,
 ) -> FfiResult<()> {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `handle` is NULL or a live handle for the whole call, as this function's
+    // `# Safety` requires: what `arg_ref` needs.
     let handle = unsafe { arg_ref(handle, param)? };
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `value_out` is NULL or writable, as this function's `# Safety` requires:
+    // what `out_ptr` needs.
     let value_out = unsafe { out_ptr(value_out, "value_out")? };
     value_out.write(get(handle));
     Ok(())

@@ -69,7 +69,8 @@ pub unsafe extern "C" fn tg_error_message(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_error_message", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `error` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(error, "error", text_out, len_out, |e| Ok(&e.message)) }
     })
 }
@@ -87,7 +88,8 @@ pub unsafe extern "C" fn tg_error_pointer(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_error_pointer", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `error` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(error, "error", text_out, len_out, |e| Ok(&e.pointer)) }
     })
 }
@@ -105,7 +107,8 @@ pub unsafe extern "C" fn tg_error_keyword(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_error_keyword", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `error` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(error, "error", text_out, len_out, |e| Ok(&e.keyword)) }
     })
 }
@@ -119,6 +122,7 @@ pub unsafe extern "C" fn tg_error_keyword(
 /// `error` is NULL or a live `tg_error` not freed before.
 #[no_mangle]
 pub unsafe extern "C" fn tg_error_free(error: *mut tg_error) {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `error` is NULL or a handle this library returned and nobody freed or
+    // uses any more, as this function's `# Safety` requires: what `ffi_free` needs.
     unsafe { ffi_free(error) }
 }

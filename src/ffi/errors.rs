@@ -92,7 +92,8 @@ pub unsafe extern "C" fn tg_errors_count(
     value_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_errors_count", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `errors` is NULL or live, and the out-parameter NULL or writable, as
+        // this function's `# Safety` requires: what `value_accessor` needs.
         unsafe { value_accessor(errors, "errors", value_out, |e| e.items.len()) }
     })
 }
@@ -110,7 +111,8 @@ unsafe fn item_text(
     field: fn(&Item) -> &CText,
 ) -> tg_status {
     ffi_boundary(func, std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `errors` is NULL or a live list, and the out-parameters NULL or
+        // writable, as this function's `# Safety` requires: what `text_accessor` needs.
         unsafe {
             text_accessor(errors, "errors", text_out, len_out, |e| {
                 Ok(field(e.item(index)?))
@@ -139,7 +141,8 @@ pub unsafe extern "C" fn tg_errors_path(
     text_out: *mut *const c_char,
     len_out: *mut usize,
 ) -> tg_status {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `errors` is NULL or a live list, and the out-parameters NULL or writable,
+    // as this function's `# Safety` requires: what `item_text` needs.
     unsafe {
         item_text("tg_errors_path", errors, index, text_out, len_out, |i| {
             &i.path
@@ -167,7 +170,8 @@ pub unsafe extern "C" fn tg_errors_pointer(
     text_out: *mut *const c_char,
     len_out: *mut usize,
 ) -> tg_status {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `errors` is NULL or a live list, and the out-parameters NULL or writable,
+    // as this function's `# Safety` requires: what `item_text` needs.
     unsafe {
         item_text("tg_errors_pointer", errors, index, text_out, len_out, |i| {
             &i.pointer
@@ -194,7 +198,8 @@ pub unsafe extern "C" fn tg_errors_keyword(
     text_out: *mut *const c_char,
     len_out: *mut usize,
 ) -> tg_status {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `errors` is NULL or a live list, and the out-parameters NULL or writable,
+    // as this function's `# Safety` requires: what `item_text` needs.
     unsafe {
         item_text("tg_errors_keyword", errors, index, text_out, len_out, |i| {
             &i.keyword
@@ -221,7 +226,8 @@ pub unsafe extern "C" fn tg_errors_message(
     text_out: *mut *const c_char,
     len_out: *mut usize,
 ) -> tg_status {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `errors` is NULL or a live list, and the out-parameters NULL or writable,
+    // as this function's `# Safety` requires: what `item_text` needs.
     unsafe {
         item_text("tg_errors_message", errors, index, text_out, len_out, |i| {
             &i.message
@@ -248,7 +254,8 @@ pub unsafe extern "C" fn tg_errors_text(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_errors_text", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `errors` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(errors, "errors", text_out, len_out, |e| Ok(e.text())) }
     })
 }
@@ -266,7 +273,8 @@ pub unsafe extern "C" fn tg_errors_json(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_errors_json", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `errors` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(errors, "errors", text_out, len_out, |e| Ok(e.json())) }
     })
 }
@@ -280,7 +288,8 @@ pub unsafe extern "C" fn tg_errors_json(
 /// `errors` is NULL or a live `tg_errors` not freed before.
 #[no_mangle]
 pub unsafe extern "C" fn tg_errors_free(errors: *mut tg_errors) {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `errors` is NULL or a handle this library returned and nobody freed or
+    // uses any more, as this function's `# Safety` requires: what `ffi_free` needs.
     unsafe { ffi_free(errors) }
 }
 

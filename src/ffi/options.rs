@@ -166,7 +166,8 @@ pub(crate) unsafe fn read_compile_options(
     options: *const tg_compile_options,
     param: &str,
 ) -> FfiResult<tg_compile_options> {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `options` is NULL or points to a readable struct of at least its `size`
+    // bytes, as this function's `# Safety` requires: what `arg_options` needs.
     unsafe { arg_options(options, param) }
 }
 
@@ -191,7 +192,9 @@ pub(crate) unsafe fn compile_options(
             raw.default_draft,
             &format!("{param}->default_draft"),
         )?);
-    // SAFETY: forwarded contract of this function (the resources array).
+    // SAFETY: `resources` is NULL or points to `resource_count` readable entries, as
+    // the options' contract (this function's `# Safety`) requires: what `arg_slice`
+    // needs.
     let resources = unsafe {
         arg_slice(
             raw.resources,
@@ -200,7 +203,9 @@ pub(crate) unsafe fn compile_options(
         )?
     };
     for (i, resource) in resources.iter().enumerate() {
-        // SAFETY: forwarded contract of this function (each resource's texts).
+        // SAFETY: each resource's texts are NULL or readable for their lengths, as the
+        // options' contract (this function's `# Safety`) requires: what `arg_str`
+        // needs.
         let uri = unsafe {
             arg_str(
                 resource.uri,
@@ -218,7 +223,9 @@ pub(crate) unsafe fn compile_options(
         };
         out = out.with_resource(uri, json).map_err(compile_failure)?;
     }
-    // SAFETY: forwarded contract of this function (the format names array).
+    // SAFETY: `resources` is NULL or points to `resource_count` readable entries, as
+    // the options' contract (this function's `# Safety`) requires: what `arg_slice`
+    // needs.
     let formats = unsafe {
         arg_slice(
             raw.annotation_formats,
@@ -228,7 +235,9 @@ pub(crate) unsafe fn compile_options(
     };
     let mut names = Vec::with_capacity(formats.len());
     for (i, name) in formats.iter().enumerate() {
-        // SAFETY: forwarded contract of this function (each name's text).
+        // SAFETY: each resource's texts are NULL or readable for their lengths, as the
+        // options' contract (this function's `# Safety`) requires: what `arg_str`
+        // needs.
         names.push(unsafe {
             arg_str(
                 name.ptr,

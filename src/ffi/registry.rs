@@ -177,7 +177,8 @@ fn nesting_limit(registry: usize, schema: usize) -> FfiResult<usize> {
 /// field), not written during the call; within them, a non-NULL `schema` points to a
 /// `tg_compile_options` readable as `tg_schema_compile_with` requires.
 unsafe fn read_options(options: *const tg_registry_options) -> FfiResult<RegistryOptions> {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `options` is NULL or points to a readable struct of at least its `size`
+    // bytes, as this function's `# Safety` requires: what `arg_options` needs.
     let o = unsafe { arg_options(options, "options")? };
     let mut out =
         RegistryOptions::default().with_names(name_policy(o.name_policy, "options->name_policy")?);
@@ -187,10 +188,12 @@ unsafe fn read_options(options: *const tg_registry_options) -> FfiResult<Registr
     if o.schema.is_null() {
         return Ok(out.with_max_depth(o.max_depth));
     }
-    // SAFETY: forwarded contract of this function (a non-NULL `schema`).
+    // SAFETY: `schema` is NULL or points to a readable options struct of at least its
+    // `size` bytes, as this function's `# Safety` requires.
     let raw = unsafe { read_compile_options(o.schema, "options->schema")? };
     let max_depth = nesting_limit(o.max_depth, raw.max_depth)?;
-    // SAFETY: forwarded contract of this function (the schema options' arrays).
+    // SAFETY: the options' arrays and texts are NULL or readable for their counts and
+    // lengths, as this function's `# Safety` requires: what `compile_options` needs.
     let schema = unsafe { compile_options(&raw, max_depth, "options->schema")? };
     Ok(out.with_schema_options(schema))
 }
@@ -288,7 +291,8 @@ pub unsafe extern "C" fn tg_registry_new_with(
 /// call.
 #[no_mangle]
 pub unsafe extern "C" fn tg_registry_free(registry: *mut tg_registry) {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `registry` is NULL or a handle this library returned and nobody freed or
+    // uses any more, as this function's `# Safety` requires: what `ffi_free` needs.
     unsafe { ffi_free(registry) }
 }
 
@@ -336,9 +340,11 @@ pub unsafe extern "C" fn tg_registry_register(
     // panic unwinding through the boundary) runs `destroy(user_data)` exactly once.
     let mut handler = CHandler::new(handler, user_data, destroy);
     ffi_boundary("tg_registry_register", error_out, move || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `registry` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let registry = unsafe { arg_ref(registry, "registry")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `def` is NULL or a live handle for the whole call, as this function's
+        // `# Safety` requires: what `arg_ref` needs.
         let def = unsafe { arg_ref(def, "def")? };
         if !handler.has_func() {
             return Err(Failure::argument(
@@ -354,7 +360,9 @@ pub unsafe extern "C" fn tg_registry_register(
                 &format!("has unknown bits 0x{:x}", flags & !TG_REGISTER_OVERRIDE),
             ));
         }
-        // SAFETY: forwarded contract of this function (the def's text pointers).
+        // SAFETY: `name` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_str`
+        // needs.
         let name = unsafe { arg_str(def.name, def.name_len, "def->name")? };
         // SAFETY: as above.
         let description =
@@ -404,9 +412,12 @@ pub unsafe extern "C" fn tg_registry_unregister(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_registry_unregister", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `registry` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let registry = unsafe { arg_ref(registry, "registry")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `name` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_str`
+        // needs.
         let name = unsafe { arg_str(name, name_len, "name")? };
         if registry.registry.unregister(name) {
             Ok(())
@@ -437,11 +448,15 @@ pub unsafe extern "C" fn tg_registry_describe(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_registry_describe", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `registry` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let registry = unsafe { arg_ref(registry, "registry")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `name` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_str`
+        // needs.
         let name = unsafe { arg_str(name, name_len, "name")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `info_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let info_out = unsafe { out_ptr(info_out, "info_out")? };
         let info = registry
             .registry
@@ -469,9 +484,11 @@ pub unsafe extern "C" fn tg_registry_names(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_registry_names", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `registry` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let registry = unsafe { arg_ref(registry, "registry")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `names_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let names_out = unsafe { out_ptr(names_out, "names_out")? };
         let names = registry.registry.names().join("\n");
         names_out.write(into_handle(tg_text::new(&names)));
@@ -497,9 +514,11 @@ pub unsafe extern "C" fn tg_registry_definitions(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_registry_definitions", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `registry` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let registry = unsafe { arg_ref(registry, "registry")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `definitions_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let definitions_out = unsafe { out_ptr(definitions_out, "definitions_out")? };
         let definitions = registry.registry.definitions_json();
         definitions_out.write(into_handle(tg_text::new(&definitions)));
@@ -532,13 +551,19 @@ pub unsafe extern "C" fn tg_registry_validate(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_registry_validate", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `registry` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let registry = unsafe { arg_ref(registry, "registry")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `name` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_str`
+        // needs.
         let name = unsafe { arg_str(name, name_len, "name")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `args` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_bytes`
+        // needs.
         let args = unsafe { arg_bytes(args, args_len, "args")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `errors_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let errors_out = unsafe { out_ptr(errors_out, "errors_out")? };
         let errors = registry
             .registry
@@ -588,7 +613,8 @@ pub unsafe extern "C" fn tg_registry_call(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_registry_call", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: the registry, texts and out-parameters are NULL or valid as this
+        // function's `# Safety` lists them: what `CallArgs::read` needs.
         let call = unsafe {
             CallArgs::read(
                 registry,
@@ -600,7 +626,8 @@ pub unsafe extern "C" fn tg_registry_call(
                 args_len,
             )?
         };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `result_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let result_out = unsafe { out_ptr(result_out, "result_out")? };
         result_out.write(into_handle(tg_result::new(
             call.call_id,
@@ -632,15 +659,22 @@ impl<'a> CallArgs<'a> {
         args: *const c_char,
         args_len: usize,
     ) -> FfiResult<CallArgs<'a>> {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `registry` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let registry = unsafe { arg_ref(registry, "registry")? };
         Ok(CallArgs {
             registry: &registry.registry,
-            // SAFETY: forwarded contract of this function.
+            // SAFETY: `call_id` is NULL or points to its length's readable bytes,
+            // unchanged during the call, as this function's `# Safety` requires: what
+            // `arg_str` needs.
             call_id: unsafe { arg_str(call_id, call_id_len, "call_id")? },
-            // SAFETY: forwarded contract of this function.
+            // SAFETY: `name` is NULL or points to its length's readable bytes,
+            // unchanged during the call, as this function's `# Safety` requires: what
+            // `arg_str` needs.
             name: unsafe { arg_str(name, name_len, "name")? },
-            // SAFETY: forwarded contract of this function.
+            // SAFETY: `args` is NULL or points to its length's readable bytes,
+            // unchanged during the call, as this function's `# Safety` requires: what
+            // `arg_bytes` needs.
             args: unsafe { arg_bytes(args, args_len, "args")? },
         })
     }
@@ -687,7 +721,8 @@ pub unsafe extern "C" fn tg_registry_call_into(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_registry_call_into", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: the registry, texts and out-parameters are NULL or valid as this
+        // function's `# Safety` lists them: what `CallArgs::read` needs.
         let call = unsafe {
             CallArgs::read(
                 registry,
@@ -699,8 +734,9 @@ pub unsafe extern "C" fn tg_registry_call_into(
                 args_len,
             )?
         };
-        // SAFETY: forwarded contract of this function: a live result that nothing
-        // else (not even the handler) uses until this call returns.
+        // SAFETY: `result` is NULL or a live result that nothing else (not even the
+        // handler) uses until this call returns, as this function's `# Safety`
+        // requires: what `arg_mut` needs.
         let result = unsafe { arg_mut(result, "result")? };
         result.refill(call.call_id, call.name, |content| {
             call.run(call_ctx, content)

@@ -74,7 +74,9 @@ pub unsafe extern "C" fn tg_reply_ok(
     text: *const c_char,
     len: usize,
 ) -> tg_status {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `reply` is NULL or the reply of a running handler call, and the text NULL
+    // or readable for its length, as this function's `# Safety` requires: what
+    // `set_reply` needs.
     unsafe { set_reply("tg_reply_ok", reply, text, len, Written::Answer) }
 }
 
@@ -90,7 +92,9 @@ pub unsafe extern "C" fn tg_reply_error(
     text: *const c_char,
     len: usize,
 ) -> tg_status {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `reply` is NULL or the reply of a running handler call, and the text NULL
+    // or readable for its length, as this function's `# Safety` requires: what
+    // `set_reply` needs.
     unsafe { set_reply("tg_reply_error", reply, text, len, Written::Error) }
 }
 
@@ -104,10 +108,13 @@ unsafe fn set_reply(
     written: Written,
 ) -> tg_status {
     ffi_boundary(func, std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function: a live reply, used by the
-        // handler's thread alone while `CHandler::call_into` waits for the handler.
+        // SAFETY: `reply` is NULL or the reply of a handler call still running (only
+        // that handler's thread uses it), as this function's `# Safety` requires: what
+        // `arg_mut` needs.
         let reply = unsafe { arg_mut(reply, "reply")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `text` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_bytes`
+        // needs.
         let text = unsafe { arg_bytes(text, len, "text")? };
         let text = match crate::json::utf8(text) {
             Some(valid) => std::borrow::Cow::Borrowed(valid),

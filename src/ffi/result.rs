@@ -105,7 +105,8 @@ pub unsafe extern "C" fn tg_result_new(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_result_new", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `result_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let result_out = unsafe { out_ptr(result_out, "result_out")? };
         result_out.write(into_handle(tg_result::empty()));
         Ok(())
@@ -129,7 +130,8 @@ pub unsafe extern "C" fn tg_result_call_id(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_result_call_id", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `result` is NULL or a live result, and the out-parameters NULL or
+        // writable, as this function's `# Safety` requires: what `text_accessor` needs.
         unsafe {
             text_accessor(result, "result", text_out, len_out, |r| {
                 Ok(r.texts.call_id())
@@ -150,7 +152,8 @@ pub unsafe extern "C" fn tg_result_name(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_result_name", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `result` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(result, "result", text_out, len_out, |r| Ok(r.texts.name())) }
     })
 }
@@ -168,7 +171,8 @@ pub unsafe extern "C" fn tg_result_content(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_result_content", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `result` is NULL or a live result, and the out-parameters NULL or
+        // writable, as this function's `# Safety` requires: what `text_accessor` needs.
         unsafe {
             text_accessor(result, "result", text_out, len_out, |r| {
                 Ok(r.texts.content())
@@ -188,7 +192,8 @@ pub unsafe extern "C" fn tg_result_is_error(
     value_out: *mut bool,
 ) -> tg_status {
     ffi_boundary("tg_result_is_error", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `result` is NULL or live, and the out-parameter NULL or writable, as
+        // this function's `# Safety` requires: what `value_accessor` needs.
         unsafe { value_accessor(result, "result", value_out, |r| r.is_error) }
     })
 }
@@ -206,7 +211,8 @@ pub unsafe extern "C" fn tg_result_tool_message(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_result_tool_message", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `result` is NULL or a live result, and the out-parameters NULL or
+        // writable, as this function's `# Safety` requires: what `text_accessor` needs.
         unsafe {
             text_accessor(
                 result,
@@ -228,6 +234,7 @@ pub unsafe extern "C" fn tg_result_tool_message(
 /// `result` is NULL or a live `tg_result` not freed before.
 #[no_mangle]
 pub unsafe extern "C" fn tg_result_free(result: *mut tg_result) {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `result` is NULL or a handle this library returned and nobody freed or
+    // uses any more, as this function's `# Safety` requires: what `ffi_free` needs.
     unsafe { ffi_free(result) }
 }

@@ -66,9 +66,12 @@ pub unsafe extern "C" fn tg_schema_compile(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_schema_compile", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `json` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_bytes`
+        // needs.
         let json = unsafe { arg_bytes(json, json_len, "json")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `schema_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let schema_out = unsafe { out_ptr(schema_out, "schema_out")? };
         let options = Options::default().with_max_depth(max_depth);
         let schema = Schema::compile_with(json, &options).map_err(compile_failure)?;
@@ -123,13 +126,19 @@ pub unsafe extern "C" fn tg_schema_compile_with(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_schema_compile_with", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `json` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_bytes`
+        // needs.
         let json = unsafe { arg_bytes(json, json_len, "json")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `options` is NULL or points to a readable options struct of at least
+        // its `size` bytes, as this function's `# Safety` requires.
         let raw = unsafe { read_compile_options(options, "options")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `schema_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let schema_out = unsafe { out_ptr(schema_out, "schema_out")? };
-        // SAFETY: forwarded contract of this function (the options' arrays and texts).
+        // SAFETY: the options' arrays and texts are NULL or readable for their counts
+        // and lengths, as this function's `# Safety` requires: what `compile_options`
+        // needs.
         let options = unsafe { compile_options(&raw, raw.max_depth, "options")? };
         let schema = Schema::compile_with(json, &options).map_err(compile_failure)?;
         let json = CText::from(schema.to_json());
@@ -158,11 +167,15 @@ pub unsafe extern "C" fn tg_schema_is_valid(
     valid_out: *mut bool,
 ) -> tg_status {
     ffi_boundary("tg_schema_is_valid", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `schema` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let schema = unsafe { arg_ref(schema, "schema")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `instance` is NULL or points to its length's readable bytes,
+        // unchanged during the call, as this function's `# Safety` requires: what
+        // `arg_bytes` needs.
         let instance = unsafe { arg_bytes(instance, instance_len, "instance")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `valid_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let valid_out = unsafe { out_ptr(valid_out, "valid_out")? };
         valid_out.write(schema.schema.is_valid(instance));
         Ok(())
@@ -195,11 +208,15 @@ pub unsafe extern "C" fn tg_schema_validate(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_schema_validate", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `schema` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let schema = unsafe { arg_ref(schema, "schema")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `instance` is NULL or points to its length's readable bytes,
+        // unchanged during the call, as this function's `# Safety` requires: what
+        // `arg_bytes` needs.
         let instance = unsafe { arg_bytes(instance, instance_len, "instance")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `errors_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let errors_out = unsafe { out_ptr(errors_out, "errors_out")? };
         let errors = schema.schema.validate_json(instance);
         errors_out.write(into_handle(tg_errors::new(errors)));
@@ -226,11 +243,15 @@ pub unsafe extern "C" fn tg_schema_is_valid_arguments(
     valid_out: *mut bool,
 ) -> tg_status {
     ffi_boundary("tg_schema_is_valid_arguments", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `schema` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let schema = unsafe { arg_ref(schema, "schema")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `args` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_bytes`
+        // needs.
         let args = unsafe { arg_bytes(args, args_len, "args")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `valid_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let valid_out = unsafe { out_ptr(valid_out, "valid_out")? };
         valid_out.write(schema.schema.is_valid_arguments(args));
         Ok(())
@@ -259,11 +280,15 @@ pub unsafe extern "C" fn tg_schema_validate_arguments(
     error_out: *mut *mut tg_error,
 ) -> tg_status {
     ffi_boundary("tg_schema_validate_arguments", error_out, || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `schema` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
         let schema = unsafe { arg_ref(schema, "schema")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `args` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_bytes`
+        // needs.
         let args = unsafe { arg_bytes(args, args_len, "args")? };
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `errors_out` is NULL or writable, as this function's `# Safety`
+        // requires: what `out_ptr` needs.
         let errors_out = unsafe { out_ptr(errors_out, "errors_out")? };
         let errors = schema.schema.validate_arguments(args);
         errors_out.write(into_handle(tg_errors::new(errors)));
@@ -289,7 +314,8 @@ pub unsafe extern "C" fn tg_schema_json(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_schema_json", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `schema` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(schema, "schema", text_out, len_out, |s| Ok(&s.json)) }
     })
 }
@@ -304,6 +330,7 @@ pub unsafe extern "C" fn tg_schema_json(
 /// `schema` is NULL or a live `tg_schema` not freed before.
 #[no_mangle]
 pub unsafe extern "C" fn tg_schema_free(schema: *mut tg_schema) {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `schema` is NULL or a handle this library returned and nobody freed or
+    // uses any more, as this function's `# Safety` requires: what `ffi_free` needs.
     unsafe { ffi_free(schema) }
 }

@@ -36,7 +36,8 @@ pub unsafe extern "C" fn tg_text_data(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_text_data", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `text` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(text, "text", text_out, len_out, |t| Ok(&t.text)) }
     })
 }
@@ -50,6 +51,7 @@ pub unsafe extern "C" fn tg_text_data(
 /// `text` is NULL or a live `tg_text` not freed before.
 #[no_mangle]
 pub unsafe extern "C" fn tg_text_free(text: *mut tg_text) {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `text` is NULL or a handle this library returned and nobody freed or uses
+    // any more, as this function's `# Safety` requires: what `ffi_free` needs.
     unsafe { ffi_free(text) }
 }

@@ -48,7 +48,8 @@ pub unsafe extern "C" fn tg_tool_info_name(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_tool_info_name", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `info` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(info, "info", text_out, len_out, |i| Ok(&i.name)) }
     })
 }
@@ -64,7 +65,8 @@ pub unsafe extern "C" fn tg_tool_info_description(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_tool_info_description", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `info` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(info, "info", text_out, len_out, |i| Ok(&i.description)) }
     })
 }
@@ -82,7 +84,8 @@ pub unsafe extern "C" fn tg_tool_info_parameters(
     len_out: *mut usize,
 ) -> tg_status {
     ffi_boundary("tg_tool_info_parameters", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `info` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(info, "info", text_out, len_out, |i| Ok(&i.parameters)) }
     })
 }
@@ -98,7 +101,8 @@ pub unsafe extern "C" fn tg_tool_info_idempotent(
     value_out: *mut bool,
 ) -> tg_status {
     ffi_boundary("tg_tool_info_idempotent", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `info` is NULL or live, and the out-parameter NULL or writable, as
+        // this function's `# Safety` requires: what `value_accessor` needs.
         unsafe { value_accessor(info, "info", value_out, |i| i.idempotent) }
     })
 }
@@ -114,7 +118,8 @@ pub unsafe extern "C" fn tg_tool_info_timeout_ms(
     value_out: *mut u64,
 ) -> tg_status {
     ffi_boundary("tg_tool_info_timeout_ms", std::ptr::null_mut(), || {
-        // SAFETY: forwarded contract of this function.
+        // SAFETY: `info` is NULL or live, and the out-parameter NULL or writable, as
+        // this function's `# Safety` requires: what `value_accessor` needs.
         unsafe { value_accessor(info, "info", value_out, |i| i.timeout_ms) }
     })
 }
@@ -128,6 +133,7 @@ pub unsafe extern "C" fn tg_tool_info_timeout_ms(
 /// `info` is NULL or a live `tg_tool_info` not freed before.
 #[no_mangle]
 pub unsafe extern "C" fn tg_tool_info_free(info: *mut tg_tool_info) {
-    // SAFETY: forwarded contract of this function.
+    // SAFETY: `info` is NULL or a handle this library returned and nobody freed or uses
+    // any more, as this function's `# Safety` requires: what `ffi_free` needs.
     unsafe { ffi_free(info) }
 }
