@@ -10,7 +10,7 @@
 
 #include "toolgate.h"
 
-/* The seed's get_weather schema. */
+/* The get_weather tool's schema. */
 static const char WEATHER_SCHEMA[] =
     "{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\", \"minLength\": 1}, "
     "\"days\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 7}, "

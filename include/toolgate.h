@@ -224,7 +224,7 @@ typedef struct tg_error tg_error;
  * path then message (count 0 means the instance is valid). The caller owns it and
  * frees it with `tg_errors_free`.
  *
- * Each violation has a `path` (seed form: `$`, `$.days`, `$["a.b"]`, `$.tags[1]`), a
+ * Each violation has a `path` (`$`, `$.days`, `$["a.b"]`, `$.tags[1]`), a
  * `pointer` (RFC 6901, where the fix goes: `/id` for a missing required `id`), the
  * failing `keyword` and a terse `message`.
  *
@@ -603,7 +603,7 @@ tg_status tg_errors_count(const struct tg_errors *errors,
                           size_t *value_out);
 
 /**
- * The seed-form path of violation `index`: `$` is the whole value, `.name` a
+ * The path of violation `index`: `$` is the whole value, `.name` a
  * property (`["a.b"]` when the name is not an identifier), `[i]` an element.
  *
  * On success writes pointer and length (in bytes, without the terminating NUL) to

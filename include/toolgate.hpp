@@ -148,7 +148,7 @@ private:
     std::shared_ptr<const Location> location_;
 };
 
-/// One violation of a schema: `path` in seed form ($, $.days, $["a.b"], $.tags[1]),
+/// One violation of a schema: `path` ($, $.days, $["a.b"], $.tags[1]),
 /// `pointer` (RFC 6901) to where the fix goes, the failing `keyword`, a terse
 /// `message`.
 struct ValidationError {

@@ -13,7 +13,7 @@ use crate::schema::ValidationError;
 /// path then message (count 0 means the instance is valid). The caller owns it and
 /// frees it with `tg_errors_free`.
 ///
-/// Each violation has a `path` (seed form: `$`, `$.days`, `$["a.b"]`, `$.tags[1]`), a
+/// Each violation has a `path` (`$`, `$.days`, `$["a.b"]`, `$.tags[1]`), a
 /// `pointer` (RFC 6901, where the fix goes: `/id` for a missing required `id`), the
 /// failing `keyword` and a terse `message`.
 ///
@@ -121,7 +121,7 @@ unsafe fn item_text(
     })
 }
 
-/// The seed-form path of violation `index`: `$` is the whole value, `.name` a
+/// The path of violation `index`: `$` is the whole value, `.name` a
 /// property (`["a.b"]` when the name is not an identifier), `[i]` an element.
 ///
 /// On success writes pointer and length (in bytes, without the terminating NUL) to

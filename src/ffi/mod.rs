@@ -1,4 +1,4 @@
-//! The C surface (SPEC §3). No logic lives here: only the boundary.
+//! The C surface. No logic lives here: only the boundary.
 //!
 //! One module per C type; every `extern "C"` entry point runs its body through
 //! `boundary`, which catches panics, turns a NULL handle into a status and hands

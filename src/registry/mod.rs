@@ -1,4 +1,4 @@
-//! The tool registry (SPEC §2): names, schemas, handlers, and `call`, which turns
+//! The tool registry: names, schemas, handlers, and `call`, which turns
 //! every request into either one run of a handler on valid arguments or a readable
 //! refusal.
 //!
@@ -50,7 +50,7 @@ pub enum NamePolicy {
     /// `^[A-Za-z0-9_-]{1,64}$`, what OpenAI and Anthropic accept.
     #[default]
     Default,
-    /// Seed 002: lowercase alphanumeric and underscore segments separated by dots
+    /// Lowercase alphanumeric and underscore segments separated by dots
     /// (`db.get_user`), at most 64 characters.
     Dotted,
     /// MCP: `^[A-Za-z0-9_.-]{1,128}$`.
