@@ -12,7 +12,9 @@ use toolgate::ffi::registry::{
 use toolgate::ffi::reply::tg_reply_ok;
 use toolgate::ffi::result::{tg_result_content, tg_result_free, tg_result_new};
 use toolgate::ffi::{tg_reply, tg_status, tg_tool_def};
-use toolgate::{CallResult, Handler, NamePolicy, Registry, Schema, ToolSpec, Written};
+use toolgate::{
+    CallResult, Handler, NamePolicy, Options, Profile, Registry, Schema, ToolSpec, Written,
+};
 
 struct Counting;
 
@@ -117,6 +119,76 @@ fn is_valid_allocates_nothing_on_valid_input() {
     let before = allocations();
     assert!(!weather.validate_json(br#"{"days":"3"}"#).is_empty());
     assert!(allocations() > before);
+}
+
+/// A full-profile tool schema of the kind pydantic and zod write: `$defs`/`$ref`,
+/// `oneOf` discriminated by `const`, `allOf`, `if`/`then`, `format`, `exclusiveMinimum`,
+/// `multipleOf`, `patternProperties`, `propertyNames`, `dependentRequired`.
+const FULL: &str = r##"{
+  "$defs": {
+    "Address": {"type": "object", "properties": {
+      "city": {"type": "string", "minLength": 1},
+      "zip": {"type": "string", "pattern": "^[0-9]{5}$"}}, "required": ["city"]},
+    "Card": {"type": "object", "properties": {"kind": {"const": "card"},
+      "number": {"type": "string"}, "cvc": {"type": "string"}},
+      "required": ["kind", "number"], "dependentRequired": {"number": ["cvc"]}},
+    "Cash": {"type": "object", "properties": {"kind": {"const": "cash"},
+      "amount": {"type": "number", "exclusiveMinimum": 0, "multipleOf": 0.01}},
+      "required": ["kind", "amount"]}
+  },
+  "type": "object",
+  "properties": {
+    "when": {"type": "string", "format": "date-time"},
+    "email": {"anyOf": [{"type": "string", "format": "email"}, {"type": "null"}]},
+    "where": {"$ref": "#/$defs/Address"},
+    "pay": {"oneOf": [{"$ref": "#/$defs/Card"}, {"$ref": "#/$defs/Cash"}]},
+    "tags": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"},
+             "patternProperties": {"^[a-z]+$": {"type": "integer"}}},
+    "guests": {"type": "integer", "minimum": 1},
+    "room": {"type": "string"}
+  },
+  "allOf": [{"required": ["when"]}],
+  "if": {"properties": {"guests": {"minimum": 3}}, "required": ["guests"]},
+  "then": {"required": ["room"]},
+  "required": ["where", "pay"],
+  "additionalProperties": false
+}"##;
+
+/// The full profile's `is_valid` allocates nothing either, on a schema without
+/// recursion, `uniqueItems` or `unevaluated*` (those keep state per value).
+#[test]
+fn full_profile_is_valid_allocates_nothing() {
+    let opts = Options::default().with_profile(Profile::Full);
+    let full = Schema::compile_with(FULL.as_bytes(), &opts).unwrap();
+    let calls: [&[u8]; 3] = [
+        br#"{"when":"2026-12-01T10:30:00Z","email":"ana@example.com","where":{"city":"Paris","zip":"75001"},"pay":{"kind":"card","number":"4242","cvc":"123"},"tags":{"vip":1}}"#,
+        br#"{"when":"2026-12-01T10:30:00+01:00","email":null,"where":{"city":"Oslo"},"pay":{"kind":"cash","amount":12.5},"guests":4,"room":"B2"}"#,
+        br#"{"when":"2026-12-01T10:30:00Z","where":{"city":"Rome"},"pay":{"kind":"cash","amount":0.01},"guests":2}"#,
+    ];
+    for input in calls {
+        assert!(full.is_valid(input), "{}", String::from_utf8_lossy(input));
+        let before = allocations();
+        for _ in 0..100 {
+            assert!(full.is_valid(input));
+        }
+        assert_eq!(
+            allocations() - before,
+            0,
+            "is_valid allocated on {}",
+            String::from_utf8_lossy(input)
+        );
+    }
+    // And it checks what it says: each of these breaks one rule.
+    for bad in [
+        &br#"{"when":"2026-13-01T10:30:00Z","where":{"city":"Paris"},"pay":{"kind":"cash","amount":1}}"#[..],
+        br#"{"when":"2026-12-01T10:30:00Z","where":{"city":"Paris"},"pay":{"kind":"card","number":"4242"}}"#,
+        br#"{"when":"2026-12-01T10:30:00Z","where":{"city":"Paris"},"pay":{"kind":"cash","amount":0.001}}"#,
+        br#"{"when":"2026-12-01T10:30:00Z","where":{"city":"Paris"},"pay":{"kind":"cash","amount":1},"guests":3}"#,
+        br#"{"where":{"city":"Paris"},"pay":{"kind":"cash","amount":1}}"#,
+        br#"{"when":"2026-12-01T10:30:00Z","where":{"city":"Paris"},"pay":{"kind":"cash","amount":1},"tags":{"VIP":1}}"#,
+    ] {
+        assert!(!full.is_valid(bad), "{}", String::from_utf8_lossy(bad));
+    }
 }
 
 const WEATHER: &str = r#"{"type": "object","properties": {"city": {"type": "string", "minLength": 1},"days": {"type": "integer", "minimum": 1, "maximum": 7},"unit": {"enum": ["c", "f"]}},"required": ["city"], "additionalProperties": false}"#;

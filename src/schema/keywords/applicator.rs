@@ -163,20 +163,29 @@ fn check_one_of<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
-    let mut matched: Vec<usize> = Vec::new();
+    // The first match is kept without allocating (a valid oneOf has exactly one);
+    // the others only when the message lists them.
+    let mut first: Option<usize> = None;
+    let mut more: Vec<usize> = Vec::new();
     for (i, &b) in branches.iter().enumerate() {
         if passes(cx, b, r, start, depth) {
+            if first.is_none() {
+                first = Some(i);
+                continue;
+            }
             // The verdict is known at the second match; the message lists them all.
-            if matched.len() == 1 && !S::COLLECT {
+            if !S::COLLECT {
                 return sink.report("oneOf", Member::None, 0, |_| {});
             }
-            matched.push(i);
+            more.push(i);
         }
     }
-    match matched.len() {
-        0 => explain(cx, "oneOf", branches, r, start, depth, sink),
-        1 => Ok(()),
-        n => {
+    match (first, more.len()) {
+        (None, _) => explain(cx, "oneOf", branches, r, start, depth, sink),
+        (Some(_), 0) => Ok(()),
+        (Some(first), others) => {
+            let n = others + 1;
+            let matched: Vec<usize> = std::iter::once(first).chain(more).collect();
             let mut msg = String::from("matches ");
             push_u64(&mut msg, n as u64);
             msg.push_str(" schemas in oneOf (");
