@@ -1,8 +1,11 @@
 //! Fully anchored fixed-width patterns (`^[A-Z]{3}$`, `^\d{4}-\d{2}-\d{2}$`), the
-//! commonest shape in tool schemas: one set of ASCII bytes per character position.
+//! commonest shape in tool schemas: one set of ASCII bytes per character position,
+//! read off the pattern's tree.
 //! On x86-64, a pattern of at most 32 characters whose sets are each at most
 //! [`vector::MAX_RANGES`] byte ranges is checked all positions at once, in 16-byte
 //! vectors; the others, position by position.
+
+use super::tree::{Node, NodeId, Tree};
 
 /// `^ item{n} item{n} ... $` where every item is a set of ASCII characters: the
 /// string matches when it has exactly `len` characters, each in its item's set. A
@@ -45,37 +48,29 @@ impl FixedPattern {
         missing == 0
     }
 
-    /// Recognizes the fixed shape; `None` sends the pattern to the regex engine.
-    pub(super) fn parse(src: &str) -> Option<FixedPattern> {
-        let body = src.strip_prefix('^')?.strip_suffix('$')?;
-        let b = body.as_bytes();
-        if !body.is_ascii() || b.last() == Some(&b'\\') {
+    /// The fixed-width form of `tree`: `^`, then sets of ASCII characters (a set, or
+    /// a group of them, repeated an exact number of times), then `$`; `None` when the
+    /// pattern is not of that shape.
+    pub(super) fn from_tree(tree: &Tree) -> Option<FixedPattern> {
+        let Node::Concat { first } = tree.node(tree.root()) else {
+            return None;
+        };
+        let mut items = tree.siblings(first);
+        if items.next().map(|id| tree.node(id)) != Some(Node::Start) {
             return None;
         }
         let mut sets: Vec<u128> = Vec::new();
-        let mut i = 0;
-        while i < b.len() {
-            let (set, next) = Self::atom(b, i)?;
-            i = next;
-            let mut count = 1usize;
-            if b.get(i) == Some(&b'{') {
-                let close = i + b[i..].iter().position(|&c| c == b'}')?;
-                let digits = &body[i + 1..close];
-                if digits.is_empty()
-                    || digits.len() > 3
-                    || !digits.bytes().all(|c| c.is_ascii_digit())
-                {
-                    return None;
-                }
-                count = digits.parse().ok()?;
-                i = close + 1;
-            }
-            if matches!(b.get(i), Some(b'?' | b'*' | b'+' | b'{')) {
+        let mut ended = false;
+        for id in items {
+            if ended {
                 return None;
             }
-            sets.extend(std::iter::repeat_n(set, count));
+            match tree.node(id) {
+                Node::End => ended = true,
+                _ => fixed_sets(tree, id, &mut sets, 0)?,
+            }
         }
-        (sets.len() <= 256).then(|| FixedPattern {
+        (ended && sets.len() <= MAX_LEN).then(|| FixedPattern {
             #[cfg(target_arch = "x86_64")]
             lanes: vector::Lanes::new(&sets).map(Box::new),
             sets: sets
@@ -84,65 +79,61 @@ impl FixedPattern {
                 .collect(),
         })
     }
-
-    /// One atom at `i`: a literal, `\d`/`\w`, an escaped punctuation character, or a
-    /// non-negated class of those and ranges.
-    fn atom(b: &[u8], i: usize) -> Option<(u128, usize)> {
-        let one = |c: u8| 1u128 << c;
-        match b[i] {
-            b'[' => {
-                let mut set = 0u128;
-                let mut j = i + 1;
-                if matches!(b.get(j), Some(b'^' | b']')) {
-                    return None;
-                }
-                while *b.get(j)? != b']' {
-                    let (lo, next) = Self::class_item(b, j)?;
-                    j = next;
-                    if b.get(j) == Some(&b'-') && b.get(j + 1).is_some_and(|&c| c != b']') {
-                        let (hi, next) = Self::class_item(b, j + 1)?;
-                        let (lo, hi) = (single(lo)?, single(hi)?);
-                        if lo > hi {
-                            return None;
-                        }
-                        set |= (lo..=hi).fold(0, |acc, c| acc | one(c));
-                        j = next;
-                    } else {
-                        set |= lo;
-                    }
-                }
-                Some((set, j + 1))
-            }
-            b'\\' => Some((Self::escape(*b.get(i + 1)?)?, i + 2)),
-            b'.' | b'|' | b'(' | b')' | b'^' | b'$' | b'*' | b'+' | b'?' | b'{' | b'}' | b']' => {
-                None
-            }
-            c => Some((one(c), i + 1)),
-        }
-    }
-
-    fn class_item(b: &[u8], j: usize) -> Option<(u128, usize)> {
-        match *b.get(j)? {
-            b'\\' => Some((Self::escape(*b.get(j + 1)?)?, j + 2)),
-            b'[' => None,
-            c => Some((1u128 << c, j + 1)),
-        }
-    }
-
-    fn escape(c: u8) -> Option<u128> {
-        let range = |lo: u8, hi: u8| (lo..=hi).fold(0u128, |acc, c| acc | (1u128 << c));
-        match c {
-            b'd' => Some(range(b'0', b'9')),
-            b'w' => Some(range(b'0', b'9') | range(b'A', b'Z') | range(b'a', b'z') | (1 << b'_')),
-            c if c.is_ascii_punctuation() => Some(1u128 << c),
-            _ => None,
-        }
-    }
 }
 
-/// The one character a set holds, for range ends.
-fn single(set: u128) -> Option<u8> {
-    (set.count_ones() == 1).then(|| set.trailing_zeros() as u8)
+/// Characters a fixed-width pattern may have (the check's tables are 32 bytes each).
+const MAX_LEN: usize = 256;
+/// Group nesting read for a fixed-width pattern (`^((ab){2}c){3}$` is two).
+const MAX_DEPTH: usize = 8;
+
+/// Appends the character sets of the sub-pattern at `id` to `out`: `None` when it is
+/// not a fixed sequence of non-empty ASCII sets.
+fn fixed_sets(tree: &Tree, id: NodeId, out: &mut Vec<u128>, depth: usize) -> Option<()> {
+    if depth > MAX_DEPTH || out.len() > MAX_LEN {
+        return None;
+    }
+    match tree.node(id) {
+        Node::Empty => {}
+        Node::Set { start, end } => {
+            let mut set = 0u128;
+            for &(lo, hi) in tree.ranges(start, end) {
+                if hi >= 0x80 {
+                    return None;
+                }
+                // `lo..=hi` below 128: ones from bit `lo` to bit `hi`.
+                set |= (u128::MAX >> (127 - hi)) & (u128::MAX << lo);
+            }
+            if set == 0 {
+                return None;
+            }
+            out.push(set);
+        }
+        Node::Concat { first } => {
+            for child in tree.siblings(first) {
+                fixed_sets(tree, child, out, depth + 1)?;
+            }
+        }
+        Node::Repeat {
+            node,
+            min,
+            max: Some(max),
+        } if min == max && (min as usize) <= MAX_LEN => {
+            let from = out.len();
+            fixed_sets(tree, node, out, depth + 1)?;
+            let one = out.len() - from;
+            if one * min as usize > MAX_LEN {
+                return None;
+            }
+            if min == 0 {
+                out.truncate(from);
+            }
+            for _ in 1..min {
+                out.extend_from_within(from..from + one);
+            }
+        }
+        _ => return None,
+    }
+    Some(())
 }
 
 /// All positions at once. A string of the pattern's length is loaded into one 16-byte
@@ -349,7 +340,8 @@ mod tests {
             for shift in 0..ATOMS.len() {
                 let atoms: Vec<_> = (0..len).map(|i| ATOMS[(i + shift) % ATOMS.len()]).collect();
                 let pattern = format!("^{}$", atoms.iter().map(|(a, _)| *a).collect::<String>());
-                let fixed = FixedPattern::parse(&pattern).expect("fixed");
+                let tree = super::super::ecma::parse(&pattern).expect("parses").tree;
+                let fixed = FixedPattern::from_tree(&tree).expect("fixed");
                 #[cfg(target_arch = "x86_64")]
                 {
                     let five_ranges = atoms.iter().any(|(a, _)| a.starts_with("[a-b"));

@@ -14,8 +14,8 @@
 //! loop, accept before the end (unanchored), or make more than [`MAX_SHAPES`] shapes
 //! stay automata.
 
+use super::automaton::Dfa;
 use super::fixed::vector::{Lanes, MAX_LEN};
-use super::Dfa;
 
 /// Shapes checked one after another (those of the string's length only).
 const MAX_SHAPES: usize = 8;

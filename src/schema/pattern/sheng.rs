@@ -11,7 +11,7 @@ use std::arch::x86_64::{__m128i, _mm_cvtsi128_si32, _mm_set1_epi8, _mm_shuffle_e
 pub(crate) struct Sheng {
     /// The automaton, for what the shuffles do not walk (non-ASCII text) and for
     /// the verdict at the end.
-    dfa: super::Dfa,
+    dfa: super::automaton::Dfa,
     /// At `b`, the rows after the ASCII byte `b`, lane by lane; every byte from
     /// 0x80 up leaves the row as it is: the padding of a string's last run of
     /// bytes (a non-ASCII byte is never walked here). 4 KB.
@@ -22,12 +22,12 @@ pub(crate) struct Sheng {
 
 impl Sheng {
     /// Whether `d` can be walked by shuffles: at most 16 rows, on a CPU with SSSE3.
-    pub(super) fn fits(d: &super::Dfa) -> bool {
+    pub(super) fn fits(d: &super::automaton::Dfa) -> bool {
         d.trans.len() / d.stride <= 16 && std::arch::is_x86_feature_detected!("ssse3")
     }
 
     /// The shuffles of `d`, which [`Sheng::fits`].
-    pub(super) fn new(dfa: super::Dfa) -> Sheng {
+    pub(super) fn new(dfa: super::automaton::Dfa) -> Sheng {
         let (rows, stride) = (dfa.trans.len() / dfa.stride, dfa.stride);
         let identity: [u8; 16] = std::array::from_fn(|row| row as u8);
         let mut lanes = [identity; 256];
@@ -71,14 +71,11 @@ impl Sheng {
         const HIGH: u64 = 0x8080_8080_8080_8080;
         let mut row = _mm_set1_epi8(self.start as i8);
         let mut i = 0;
-        while let Some(chunk) = super::ascii_chunk(bytes, i) {
-            // SAFETY: `steps` needs SSSE3, which this function's own contract provides.
-            row = unsafe {
-                self.steps(
-                    row,
-                    u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8])),
-                )
-            };
+        while let Some(chunk) = super::automaton::ascii_chunk(bytes, i) {
+            row = self.steps(
+                row,
+                u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8])),
+            );
             i += 8;
         }
         // Fewer than eight left (eight or more: a run with a non-ASCII byte, for `finish`).
@@ -95,8 +92,7 @@ impl Sheng {
             };
             let pad = HIGH << (8 * rest);
             if word & HIGH == 0 {
-                // SAFETY: as above, SSSE3 is this function's contract.
-                row = unsafe { self.steps(row, word | pad) };
+                row = self.steps(row, word | pad);
                 i = bytes.len();
             }
         }
@@ -118,7 +114,7 @@ impl Sheng {
 
     /// The automaton, for the tests.
     #[cfg(test)]
-    pub(super) fn dfa(&self) -> &super::Dfa {
+    pub(super) fn dfa(&self) -> &super::automaton::Dfa {
         &self.dfa
     }
 
