@@ -8,6 +8,8 @@
 //! The parser is a loop with an explicit stack of open groups, not a recursion, so
 //! no nesting makes it overflow the call stack.
 
+use std::collections::HashMap;
+
 use super::tree::{Node, NodeId, Tree, DIGIT, DOT, NONE, SPACE, WORD};
 use super::unicode;
 
@@ -101,10 +103,21 @@ struct Frame {
     open: Open,
     alternatives: List,
     items: List,
-    /// This group's disjunction (its `|`s), numbered in the order groups open, and
-    /// which of its alternatives is being read: where a group name is, for the
-    /// duplicate-name rule.
-    disjunction: u32,
+    /// Which of its alternatives is being read.
+    alternative: u32,
+    /// Its [`Place`] in [`Parser::places`], once a group name needs one.
+    place: u32,
+}
+
+/// Where a group is, for the duplicate-name rule: kept for the groups open when a
+/// named group is read, and for every group after it.
+struct Place {
+    /// The group around it, and which of that group's alternatives it is in (after
+    /// the place has been skipped to: the nearest group still open around it).
+    parent: u32,
+    parent_alternative: u32,
+    open: bool,
+    /// Which of its own alternatives is being read, while it is open.
     alternative: u32,
 }
 
@@ -117,14 +130,14 @@ struct Parser<'s> {
     tree: Tree,
     /// Capturing groups so far.
     groups: u32,
-    /// Each named group: its name and where it is (`(disjunction, alternative)` of
-    /// every group around it, outermost first).
-    names: Vec<(String, Vec<(u32, u32)>)>,
+    /// Each group name, with where its last group is: the place of the group it is in
+    /// and which alternative of it.
+    names: HashMap<String, (u32, u32)>,
+    places: Vec<Place>,
     /// Names that `\k<…>` refers to, checked once every group is known.
     name_refs: Vec<String>,
     /// The highest `\N`.
     max_ref: u32,
-    disjunctions: u32,
     unsupported: Option<String>,
 }
 
@@ -143,10 +156,10 @@ impl<'s> Parser<'s> {
             resolve,
             tree: Tree::with_capacity(if resolve { src.len() } else { 0 }),
             groups: 0,
-            names: Vec::new(),
+            names: HashMap::new(),
+            places: Vec::new(),
             name_refs: Vec::new(),
             max_ref: 0,
-            disjunctions: 0,
             unsupported: None,
         }
     }
@@ -181,21 +194,35 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn frame(&mut self, open: Open) -> Frame {
-        self.disjunctions += 1;
+    /// A group opened in `parent` (none for the pattern itself).
+    fn frame(&mut self, open: Open, parent: Option<&Frame>) -> Frame {
+        let place = match parent {
+            Some(parent) if parent.place != NONE => self.place(parent.place, parent.alternative),
+            _ => NONE,
+        };
         Frame {
             open,
             alternatives: List::EMPTY,
             items: List::EMPTY,
-            disjunction: self.disjunctions,
             alternative: 0,
+            place,
         }
+    }
+
+    fn place(&mut self, parent: u32, parent_alternative: u32) -> u32 {
+        self.places.push(Place {
+            parent,
+            parent_alternative,
+            open: true,
+            alternative: 0,
+        });
+        (self.places.len() - 1) as u32
     }
 
     /// The whole pattern: its root node.
     fn run(&mut self) -> Result<NodeId, String> {
         let mut stack: Vec<Frame> = Vec::new();
-        let mut cur = self.frame(Open::Top);
+        let mut cur = self.frame(Open::Top, None);
         while let Some(c) = self.peek() {
             match c {
                 '|' => {
@@ -204,18 +231,24 @@ impl<'s> Parser<'s> {
                     cur.alternatives.push(&mut self.tree, alt);
                     cur.items = List::EMPTY;
                     cur.alternative += 1;
+                    if cur.place != NONE {
+                        self.places[cur.place as usize].alternative += 1;
+                    }
                 }
                 '(' => {
                     self.at += 1;
-                    let open = self.group_open(&stack, &cur)?;
-                    stack.push(cur);
-                    cur = self.frame(open);
+                    let open = self.group_open(&mut stack, &mut cur)?;
+                    let inner = self.frame(open, Some(&cur));
+                    stack.push(std::mem::replace(&mut cur, inner));
                 }
                 ')' => {
                     let Some(outer) = stack.pop() else {
                         return Err("unmatched ) in the pattern".into());
                     };
                     self.at += 1;
+                    if cur.place != NONE {
+                        self.places[cur.place as usize].open = false;
+                    }
                     let inner = self.disjunction(&cur);
                     let open = cur.open;
                     cur = outer;
@@ -607,7 +640,7 @@ impl<'s> Parser<'s> {
     }
 
     /// What follows a `(`; a named group's name is recorded with where it is.
-    fn group_open(&mut self, stack: &[Frame], cur: &Frame) -> Result<Open, String> {
+    fn group_open(&mut self, stack: &mut [Frame], cur: &mut Frame) -> Result<Open, String> {
         if !self.eat(b'?') {
             self.groups += 1;
             return Ok(Open::Group);
@@ -633,12 +666,7 @@ impl<'s> Parser<'s> {
                 self.at += 1;
                 let name = self.group_name()?;
                 self.groups += 1;
-                let path = stack
-                    .iter()
-                    .chain([cur])
-                    .map(|f| (f.disjunction, f.alternative))
-                    .collect();
-                self.names.push((name, path));
+                self.named_group(name, stack, cur)?;
                 return Ok(Open::Group);
             }
             _ => return self.modifiers(),
@@ -722,37 +750,64 @@ impl<'s> Parser<'s> {
         Ok(name)
     }
 
-    /// The early errors that need the whole pattern: backreferences to no group, and
-    /// two groups of one name that can both take part in a match (not in different
-    /// alternatives of one disjunction).
-    fn check_references(&mut self) -> Result<(), String> {
+    /// Records a group named `name` in `cur`; an error when an earlier group of that
+    /// name can take part in the same match. It is enough to compare it with the last
+    /// one: of three groups of a name in the order they open, the first and the last
+    /// are in different alternatives of the disjunction around both whenever the
+    /// first two or the last two are.
+    fn named_group(
+        &mut self,
+        name: String,
+        stack: &mut [Frame],
+        cur: &mut Frame,
+    ) -> Result<(), String> {
+        if cur.place == NONE {
+            // The first name: the groups open now get their places, outermost first.
+            for frame in stack.iter_mut().chain([&mut *cur]) {
+                let parent = self.places.len().checked_sub(1).map_or(NONE, |p| p as u32);
+                let parent_alternative = self.places.last().map_or(0, |p| p.alternative);
+                frame.place = self.place(parent, parent_alternative);
+                self.places[frame.place as usize].alternative = frame.alternative;
+            }
+        }
+        let here = (cur.place, cur.alternative);
+        if let Some(&(place, alternative)) = self.names.get(&name) {
+            let (around, alternative) = self.open_around(place, alternative);
+            if self.places[around as usize].alternative == alternative {
+                return Err(format!("duplicate group name \"{name}\""));
+            }
+        }
+        self.names.insert(name, here);
+        Ok(())
+    }
+
+    /// The nearest group still open around the place `place` (itself when open), and
+    /// which of its alternatives that place is in. The places walked are skipped to
+    /// it, so that no walk goes over a closed group twice.
+    fn open_around(&mut self, place: u32, alternative: u32) -> (u32, u32) {
+        let (mut at, mut alt) = (place, alternative);
+        while !self.places[at as usize].open {
+            let p = &self.places[at as usize];
+            (at, alt) = (p.parent, p.parent_alternative);
+        }
+        let mut walk = place;
+        while walk != at && !self.places[walk as usize].open {
+            let p = &mut self.places[walk as usize];
+            let next = p.parent;
+            (p.parent, p.parent_alternative) = (at, alt);
+            walk = next;
+        }
+        (at, alt)
+    }
+
+    /// The early errors that need the whole pattern: backreferences to no group.
+    fn check_references(&self) -> Result<(), String> {
         if self.max_ref > self.groups {
             let n = self.max_ref;
             return Err(format!("no group {n} for the backreference \\{n}"));
         }
-        if let Some(name) = self
-            .name_refs
-            .iter()
-            .find(|r| !self.names.iter().any(|(n, _)| n == *r))
-        {
+        if let Some(name) = self.name_refs.iter().find(|r| !self.names.contains_key(*r)) {
             return Err(format!("no group named \"{name}\" for \\k<{name}>"));
-        }
-        // Sorted, a name's places are in the order of the groups' tree: if two of
-        // them can both take part, two neighbours can.
-        self.names.sort_unstable();
-        for w in self.names.windows(2) {
-            let ((a, pa), (b, pb)) = (&w[0], &w[1]);
-            if a != b {
-                continue;
-            }
-            let apart = pa
-                .iter()
-                .zip(pb)
-                .find(|(x, y)| x != y)
-                .is_some_and(|(x, y)| x.0 == y.0);
-            if !apart {
-                return Err(format!("duplicate group name \"{a}\""));
-            }
         }
         Ok(())
     }
@@ -773,4 +828,385 @@ fn out_of_order(min: &[u8], max: &[u8]) -> bool {
     };
     let (min, max) = (strip(min), strip(max));
     (min.len(), &min) > (max.len(), &max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check, parse, Syntax};
+
+    /// Valid in Unicode mode, each for a rule of the grammar or an early error it
+    /// passes.
+    const VALID: &[&str] = &[
+        "",
+        "a",
+        "a|b",
+        "a||",
+        "|",
+        "()",
+        "(?:)",
+        "(a)(b)\\2",
+        "(a)\\1",
+        "\\0",
+        "[\\0]",
+        "\\cA",
+        "\\cz",
+        "[\\cA]",
+        "\\x41",
+        "\\u0041",
+        "\\u{41}",
+        "\\u{0000041}",
+        "\\u{10FFFF}",
+        "\\uD83D\\uDC32",
+        "\\uD800",
+        "\\u{D800}",
+        "[\\uD83D\\uDC32-\\uD83D\\uDC3F]",
+        "\\t\\n\\v\\f\\r",
+        "\\/",
+        "\\^\\$\\\\\\.\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|",
+        "[\\-]",
+        "[-a]",
+        "[a-]",
+        "[a-b-c]",
+        "[--a]",
+        "[\\b]",
+        "[]",
+        "[^]",
+        "[[]",
+        "[\\d-]",
+        "[-\\d]",
+        "\\d\\D\\w\\W\\s\\S",
+        "\\p{L}",
+        "\\P{L}",
+        "\\p{Letter}",
+        "\\p{digit}",
+        "\\p{gc=Lu}",
+        "\\p{General_Category=Uppercase_Letter}",
+        "\\p{sc=Grek}",
+        "\\p{Script=Greek}",
+        "\\p{scx=Grek}",
+        "\\p{Script_Extensions=Latin}",
+        "\\p{ASCII}",
+        "\\p{Any}",
+        "\\p{Assigned}",
+        "\\p{space}",
+        "\\p{CWKCF}",
+        "[\\p{L}\\d]",
+        "[^\\P{L}]",
+        "a{1}",
+        "a{1,}",
+        "a{1,2}",
+        "a{0}",
+        "a{2,2}",
+        "a{007,7}",
+        "a{99999999999999999999}",
+        "a{1,99999999999999999999}",
+        "a{99999999999999999998,99999999999999999999}",
+        "a*?",
+        "a+?",
+        "a??",
+        "a{2}?",
+        "(?=a)",
+        "(?!a)",
+        "(?<=a)",
+        "(?<!a)",
+        "(?<=a+)b",
+        "(?<n>a)\\k<n>",
+        "\\k<n>(?<n>a)",
+        "(?<$>a)",
+        "(?<_a1$>a)",
+        "(?<é>a)",
+        "(?<a\u{200C}b>a)",
+        "(?<\\u0061>a)\\k<a>",
+        "(?<\\u{61}b>a)\\k<ab>",
+        "(?<a>x)|(?<a>y)",
+        "((?<a>x))|((?<a>y))",
+        "(?:(?<a>x)|(?<a>y))|(?<a>z)",
+        "(?<a>x)(?:(?<b>y)|(?<b>z))",
+        "(?i:a)",
+        "(?-i:a)",
+        "(?i-m:a)",
+        "(?ims:a)",
+        "(?-ims:a)",
+        "^$",
+        "\\b\\B",
+        ".",
+        "a/b",
+        "\n",
+        "(((a)))\\3",
+        "[\\s\\S]",
+        "\\u{1F600}",
+        "🐲+",
+        "[🐲-🐵]",
+        "([abc])+\\s+$",
+    ];
+
+    /// Invalid in Unicode mode.
+    const INVALID: &[&str] = &[
+        "\\a",
+        "\\e",
+        "\\z",
+        "\\Z",
+        "\\A",
+        "\\g",
+        "\\h",
+        "\\-",
+        "\\@",
+        "\\_",
+        "\\ ",
+        "\\é",
+        "\\",
+        "a\\",
+        "(",
+        ")",
+        "a)",
+        "(a",
+        "((a)",
+        "[",
+        "[a",
+        "[\\",
+        "[a-",
+        "]",
+        "}",
+        "{",
+        "a{",
+        "a{1",
+        "a{,1}",
+        "a{1,2",
+        "x{2,1}",
+        "a{99999999999999999999,1}",
+        "a{99999999999999999999,99999999999999999998}",
+        "*",
+        "+",
+        "?",
+        "a**",
+        "a+*",
+        "a???",
+        "{1}",
+        "a|*",
+        "(*)",
+        "^*",
+        "$+",
+        "\\b*",
+        "\\B{2}",
+        "(?=a)*",
+        "(?<=a)?",
+        "(?P<n>x)",
+        "(?P<n>a)(?P=n)",
+        "(?#c)a",
+        "(?i)",
+        "(?i)abc",
+        "(?ims)abc",
+        "(?x:a)",
+        "(?ii:a)",
+        "(?i-i:a)",
+        "(?-:a)",
+        "(?",
+        "(?<n>a)(?<n>b)",
+        "(?<n>(?<n>b))",
+        "(?:(?<a>x)|y)(?<a>z)",
+        "((?<a>x)|(?<a>y))(?<a>z)",
+        "(?<a>x)|(?<a>y)(?<a>z)",
+        "(?<1a>x)",
+        "(?<>x)",
+        "(?<a",
+        "(?<a-b>x)",
+        "(?<\\u0031>x)",
+        "\\k<n>",
+        "\\k",
+        "\\k<n",
+        "(?<a>x)\\k<b>",
+        "(a)\\2",
+        "\\1",
+        "\\8",
+        "\\00",
+        "\\01",
+        "[\\01]",
+        "\\c",
+        "\\c1",
+        "[\\c1]",
+        "\\x4",
+        "\\xG0",
+        "\\u004",
+        "\\u{}",
+        "\\u{110000}",
+        "\\u{G}",
+        "\\u{41",
+        "[b-a]",
+        "[\\d-a]",
+        "[a-\\d]",
+        "[\\B]",
+        "[\\k]",
+        "[\\1]",
+        "\\p{letter}",
+        "\\p{Greek}",
+        "\\p{sc=greek}",
+        "\\p{L",
+        "\\p",
+        "\\pL",
+        "\\p{}",
+        "\\p{WSpace}",
+        "\\p{gc=Alphabetic}",
+        "\\p{Alphabetic=Yes}",
+        "\\P{EComp}",
+        "a{1}{2}",
+        "^(abc]",
+    ];
+
+    #[test]
+    fn unicode_mode_validity() {
+        for src in VALID {
+            assert_eq!(check(src, Syntax::Unicode), Ok(()), "{src:?}");
+            assert!(parse(src).is_ok(), "{src:?} for matching");
+        }
+        for src in INVALID {
+            assert!(
+                check(src, Syntax::Unicode).is_err(),
+                "{src:?} is not ECMA-262"
+            );
+        }
+    }
+
+    /// What matching reads besides Unicode mode: only the two leniencies.
+    #[test]
+    fn matching_leniencies() {
+        for src in [
+            "\\-", "\\@", "\\_", "\\ ", "\\é", "[\\@]", "a{", "a}", "]", "{,1}", "x{1,2", "a{1}{",
+        ] {
+            assert!(check(src, Syntax::Unicode).is_err(), "{src:?}");
+            assert_eq!(check(src, Syntax::Matching), Ok(()), "{src:?}");
+        }
+        for src in INVALID
+            .iter()
+            .filter(|s| !matches!(**s, "\\-" | "\\@" | "\\_" | "\\ " | "\\é"))
+        {
+            let lenient_only = ["]", "}", "{", "a{", "a{1", "a{,1}", "a{1,2", "^(abc]"];
+            if !lenient_only.contains(src) {
+                assert!(parse(src).is_err(), "{src:?} for matching");
+            }
+        }
+    }
+
+    /// Messages: terse, naming the construct.
+    #[test]
+    fn reasons() {
+        for (src, why) in [
+            ("(a", "unterminated group"),
+            ("a)", "unmatched ) in the pattern"),
+            ("[a", "unterminated character class"),
+            ("a\\", "pattern ends with a backslash"),
+            ("a**", "nothing to repeat before a quantifier"),
+            ("x{2,1}", "quantifier range out of order"),
+            ("[b-a]", "range out of order in character class"),
+            ("[\\d-a]", "a class escape cannot start a range"),
+            ("\\a", "invalid escape \\a"),
+            ("(a)\\2", "no group 2 for the backreference \\2"),
+            ("\\k<n>", "no group named \"n\" for \\k<n>"),
+            ("(?<n>a)(?<n>b)", "duplicate group name \"n\""),
+            ("\\p{letter}", "unknown Unicode property \\p{letter}"),
+            ("(?i)a", "invalid group"),
+            ("\\u{110000}", "\\u{...} escape above 10FFFF"),
+        ] {
+            assert_eq!(
+                check(src, Syntax::Matching).err().as_deref(),
+                Some(why),
+                "{src:?}"
+            );
+        }
+        let unsupported = |src: &str| parse(src).expect(src).unsupported;
+        assert_eq!(
+            unsupported("(a)\\1").as_deref(),
+            Some("backreferences are not supported")
+        );
+        assert_eq!(
+            unsupported("(?<n>a)\\k<n>").as_deref(),
+            Some("named backreferences are not supported")
+        );
+        assert_eq!(
+            unsupported("a(?<=b)").as_deref(),
+            Some("lookaround assertions are not supported")
+        );
+        assert_eq!(
+            unsupported("(?i:a)").as_deref(),
+            Some("flag modifiers are not supported")
+        );
+        assert_eq!(
+            unsupported("(?-i:a)"),
+            None,
+            "turning off a flag that is off"
+        );
+        assert_eq!(
+            unsupported("\\p{CWKCF}").as_deref(),
+            Some("Unicode property \\p{Changes_When_NFKC_Casefolded} is not supported")
+        );
+        assert_eq!(unsupported("[a-z]+\\b"), None);
+    }
+
+    /// Nesting a hundred thousand deep, in groups or repetitions, is read without
+    /// recursion; so are a hundred thousand named groups in as many alternatives.
+    #[test]
+    fn deep_and_wide_patterns() {
+        let n = 100_000;
+        let deep = format!("{}a{}", "(".repeat(n), ")".repeat(n));
+        assert_eq!(check(&deep, Syntax::Unicode), Ok(()));
+        let repeats = format!("{}a{}", "(?:".repeat(n), ")*".repeat(n));
+        assert_eq!(check(&repeats, Syntax::Unicode), Ok(()));
+        assert!(parse(&repeats).is_ok());
+        let named: Vec<String> = (0..n).map(|_| "(?<a>x)".to_string()).collect();
+        assert_eq!(check(&named.join("|"), Syntax::Unicode), Ok(()));
+        let nested_names = format!("{}{}", "(?:(?<a>x)|".repeat(n), ")".repeat(n));
+        assert_eq!(check(&nested_names, Syntax::Unicode), Ok(()));
+        let closed = |after: &str| format!("{}(?<a>x){}{after}", "(".repeat(n), ")".repeat(n));
+        assert!(
+            check(&closed("(?<a>y)"), Syntax::Unicode).is_err(),
+            "an a closed deep inside, then an a beside it"
+        );
+        assert_eq!(check(&closed("|(?<a>y)"), Syntax::Unicode), Ok(()));
+        let ladder = format!(
+            "{}(?<a>y){}",
+            "(?:(?<a>x)|(".repeat(1000),
+            "))".repeat(1000)
+        );
+        assert_eq!(
+            check(&ladder, Syntax::Unicode),
+            Ok(()),
+            "each a is in an alternative of its own"
+        );
+    }
+
+    /// Random strings of pattern syntax: no panic, and Unicode mode never accepts
+    /// what matching refuses.
+    #[test]
+    fn random_syntax_never_panics() {
+        const PIECES: [&str; 40] = [
+            "a", "é", "🐲", "(", ")", "(?:", "(?=", "(?<=", "(?<n>", "(?<m>", "\\k<n>", "[", "]",
+            "[^", "-", "{", "}", "{2}", "{1,", ",", "*", "+", "?", "|", "^", "$", "\\", "\\d",
+            "\\p{L}", "\\p{", "\\u", "\\u{", "D83D", "\\uDC32", "\\x4", "1", "\\1", "\\c", ".",
+            "(?i:",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut valid = 0;
+        for _ in 0..20_000 {
+            let src: String = (0..1 + next(12))
+                .map(|_| PIECES[next(PIECES.len())])
+                .collect();
+            let unicode = check(&src, Syntax::Unicode);
+            let matching = parse(&src);
+            if unicode.is_ok() {
+                valid += 1;
+                assert!(matching.is_ok(), "{src:?}: {:?}", matching.err());
+            }
+            if let Ok(parsed) = matching {
+                if parsed.unsupported.is_none() {
+                    let _ = super::super::compile_matcher(&src);
+                }
+            }
+        }
+        assert!(valid > 1000, "only {valid} valid patterns");
+    }
 }
