@@ -36,21 +36,21 @@ pub(crate) struct Dfa {
     /// Rows of `stride` entries, one per character class and a last one for the end
     /// of input; each entry is the next row's offset. Row 0 can no longer match, row 1
     /// (offset `stride`) has matched: both loop onto themselves.
-    pub(super) trans: Box<[u16]>,
-    pub(super) stride: usize,
-    pub(super) start: usize,
+    trans: Box<[u16]>,
+    stride: usize,
+    start: usize,
     /// Class of each ASCII character (the upper half, never read, spares a mask).
-    pub(super) ascii: [u8; 256],
+    ascii: [u8; 256],
     /// Classes of the other code points: `(first code point, class)` runs from U+0080.
-    pub(super) wide: Box<[(u32, u8)]>,
+    wide: Box<[(u32, u8)]>,
     /// Two characters per lookup, for plain ASCII: row `state << pair_shift` holds,
     /// at `class1 * classes + class2`, the row after both (empty when the table would
     /// exceed [`MAX_PAIRS`]). The walk along a string is a chain of dependent loads,
     /// so halving the chain halves the time, not only the instructions.
-    pub(super) pairs: Box<[u16]>,
-    pub(super) pair_shift: u32,
+    pairs: Box<[u16]>,
+    pair_shift: u32,
     /// Character classes: `stride - 1` (the last column is the end of input).
-    pub(super) classes: usize,
+    classes: usize,
 }
 
 /// The first eight bytes from `i` when all are ASCII: the unit of the automaton's
@@ -65,7 +65,66 @@ pub(super) fn ascii_chunk(bytes: &[u8], i: usize) -> Option<&[u8]> {
 /// Entries a [`Dfa`]'s two-character table may have (8 KB).
 const MAX_PAIRS: usize = 1 << 12;
 
+/// What the shuffle walk and the shape check read, both x86-64 only: read-only, so
+/// that what `step` relies on, checked when the automaton was built, stays true.
+#[cfg(target_arch = "x86_64")]
 impl Dfa {
+    /// The table.
+    pub(super) fn trans(&self) -> &[u16] {
+        &self.trans
+    }
+
+    /// Entries per row: the classes, then the end of input.
+    pub(super) fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// The row offset the walk starts from.
+    pub(super) fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The class of an ASCII byte.
+    pub(super) fn ascii_class(&self, b: u8) -> u8 {
+        self.ascii[usize::from(b)]
+    }
+
+    /// `(first code point, class)` runs of the non-ASCII code points.
+    pub(super) fn wide(&self) -> &[(u32, u8)] {
+        &self.wide
+    }
+}
+
+impl Dfa {
+    /// Whether plain ASCII is walked two characters a step.
+    #[cfg(test)]
+    pub(super) fn has_pairs(&self) -> bool {
+        !self.pairs.is_empty()
+    }
+
+    /// The two-character table holds, for every row and pair of classes, the row that
+    /// two single steps reach (when the automaton has the table at all); and every
+    /// row offset is in bounds.
+    #[cfg(test)]
+    pub(super) fn assert_pairs_are_two_steps(&self, p: &str) {
+        assert!(self.rows_in_bounds(), "{p}");
+        if self.pairs.is_empty() {
+            return;
+        }
+        for row in (0..self.trans.len()).step_by(self.stride) {
+            for a in 0..self.classes as u8 {
+                for b in 0..self.classes as u8 {
+                    let pair = usize::from(a) * self.classes + usize::from(b);
+                    assert_eq!(
+                        usize::from(self.pairs[(row << self.pair_shift) + pair]),
+                        self.step(self.step(row, a), b) << self.pair_shift,
+                        "{p}: row {row}, classes {a} {b}"
+                    );
+                }
+            }
+        }
+    }
+
     /// The decided rows are not tested for: a few wasted steps on a decided string
     /// cost less than a test on every step. Leading ASCII goes eight bytes at a time:
     /// one test for non-ASCII and one for the end instead of eight of each.
@@ -128,7 +187,8 @@ impl Dfa {
     pub(super) fn step(&self, state: usize, class: u8) -> usize {
         let at = state + usize::from(class);
         debug_assert!(at < self.trans.len());
-        // SAFETY: `state` is `start` or an entry of `trans`, and `Dfa::new` checked
+        // SAFETY: `state` is `start` or an entry of `trans` (the fields are private to
+        // this module, and only `Dfa::new` builds a `Dfa`), and `Dfa::new` checked
         // (`rows_in_bounds`) that each is the offset of a whole row and `start` too;
         // every class (`ascii` and `wide` entries) is below `stride`, the row length, so
         // `state + class` is inside that row, and so inside `trans`.
@@ -259,7 +319,7 @@ impl Dfa {
 
     /// Every row offset (`start` and each entry) begins a whole row of `trans`, and
     /// every class is below the row length.
-    pub(super) fn rows_in_bounds(&self) -> bool {
+    fn rows_in_bounds(&self) -> bool {
         let row =
             |offset: usize| offset % self.stride == 0 && offset + self.stride <= self.trans.len();
         row(self.start)

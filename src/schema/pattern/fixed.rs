@@ -221,12 +221,15 @@ pub(super) mod vector {
             let n = s.len();
             if n < 16 {
                 let (first, last) = ends(s);
-                // SAFETY: SSE2, which every x86-64 CPU has (the target enables it).
+                // SAFETY: the intrinsic needs only SSE2, which is part of x86-64 itself
+                // (every x86-64 target with `std` compiles all code with it), and it
+                // reads no memory.
                 let v = unsafe { _mm_set_epi64x(last as i64, first as i64) };
                 all_in::<K>(v, &self.table[0])
             } else {
-                // SAFETY: SSE2, as above; both 16-byte reads are inside `s`
-                // (16 <= n), and `loadu` needs no alignment.
+                // SAFETY: SSE2 as above. The two loads read `s[..16]` and `s[n - 16..]`,
+                // both inside `s` as `n >= 16` here, and `loadu` has no alignment
+                // requirement.
                 let (a, b) = unsafe {
                     (
                         _mm_loadu_si128(s.as_ptr().cast()),
@@ -242,7 +245,8 @@ pub(super) mod vector {
     /// of `pairs`.
     #[inline(always)]
     fn all_in<const K: usize>(v: __m128i, pairs: &[__m128i; 2 * MAX_RANGES]) -> bool {
-        // SAFETY: SSE2 only, which every x86-64 CPU has.
+        // SAFETY: these intrinsics need only SSE2 (part of x86-64, as in `check`)
+        // and work on registers: no memory is read.
         unsafe {
             let mut ok = _mm_setzero_si128();
             for r in 0..K {
@@ -308,7 +312,8 @@ pub(super) mod vector {
     }
 
     fn vector(bytes: [u8; 16]) -> __m128i {
-        // SAFETY: `__m128i` is 16 bytes of plain data: every bit pattern is valid.
+        // SAFETY: `__m128i` is a vector of 16 bytes of plain integers, so any 16 bytes
+        // are a valid value of it; `transmute` checks that the sizes match.
         unsafe { std::mem::transmute::<[u8; 16], __m128i>(bytes) }
     }
 }

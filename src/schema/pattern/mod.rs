@@ -97,12 +97,16 @@ pub(crate) fn compile_matcher(src: &str) -> Result<Matcher, String> {
     if let Some(shapes) = dfa.as_ref().and_then(shapes::Shapes::new) {
         return Ok(Matcher::Shapes(Box::new(shapes)));
     }
-    match dfa {
-        #[cfg(target_arch = "x86_64")]
-        Some(d) if sheng::Sheng::fits(&d) => Ok(Matcher::Sheng(Box::new(sheng::Sheng::new(d)))),
-        Some(d) => Ok(Matcher::Dfa(Box::new(d))),
-        None => regex_text::build(tree).map(Matcher::Regex),
-    }
+    let Some(dfa) = dfa else {
+        return regex_text::build(tree).map(Matcher::Regex);
+    };
+    let dfa = Box::new(dfa);
+    #[cfg(target_arch = "x86_64")]
+    let dfa = match sheng::Sheng::new(dfa) {
+        Ok(sheng) => return Ok(Matcher::Sheng(Box::new(sheng))),
+        Err(dfa) => dfa,
+    };
+    Ok(Matcher::Dfa(dfa))
 }
 
 /// Whether `src` is a syntactically valid ECMA-262 pattern in Unicode mode (the `u`

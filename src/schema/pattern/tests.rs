@@ -139,7 +139,7 @@ fn automaton_shapes() {
         let Some(d) = automaton(&m, p) else {
             panic!("{p} should take the automaton");
         };
-        assert_pairs_are_two_steps(d, p);
+        d.assert_pairs_are_two_steps(p);
     }
     for p in [
         r"\bfoo\b",
@@ -184,10 +184,10 @@ fn automaton<'m>(m: &'m Matcher, p: &str) -> Option<&'m super::Dfa> {
         #[cfg(target_arch = "x86_64")]
         Matcher::Sheng(sheng) => {
             let d = sheng.dfa();
-            for row in 0..d.trans.len() / d.stride {
+            for row in 0..d.trans().len() / d.stride() {
                 for b in 0..=255u8 {
                     let want = if b < 0x80 {
-                        d.step(row * d.stride, d.ascii[usize::from(b)]) / d.stride
+                        d.step(row * d.stride(), d.ascii_class(b)) / d.stride()
                     } else {
                         row
                     };
@@ -197,27 +197,6 @@ fn automaton<'m>(m: &'m Matcher, p: &str) -> Option<&'m super::Dfa> {
             Some(d)
         }
         _ => None,
-    }
-}
-
-/// The two-character table holds, for every row and pair of classes, the row that
-/// two single steps reach (when the automaton has the table at all).
-fn assert_pairs_are_two_steps(d: &super::Dfa, p: &str) {
-    assert!(d.rows_in_bounds(), "{p}");
-    if d.pairs.is_empty() {
-        return;
-    }
-    for row in (0..d.trans.len()).step_by(d.stride) {
-        for a in 0..d.classes as u8 {
-            for b in 0..d.classes as u8 {
-                let pair = usize::from(a) * d.classes + usize::from(b);
-                assert_eq!(
-                    usize::from(d.pairs[(row << d.pair_shift) + pair]),
-                    d.step(d.step(row, a), b) << d.pair_shift,
-                    "{p}: row {row}, classes {a} {b}"
-                );
-            }
-        }
     }
 }
 
@@ -274,7 +253,7 @@ fn automata_agree_at_every_length() {
     for (p, make, walk) in cases {
         let (fast, reference) = (compile_matcher(p).unwrap(), compile(p).unwrap());
         let took = match &fast {
-            Matcher::Dfa(d) if d.pairs.is_empty() => Walk::Singles,
+            Matcher::Dfa(d) if !d.has_pairs() => Walk::Singles,
             Matcher::Dfa(_) => Walk::Pairs,
             _ => Walk::Shuffles,
         };
@@ -405,7 +384,7 @@ fn automaton_agrees_with_the_regex_engine() {
             {
                 shengs += usize::from(matches!(fast, Matcher::Sheng(_)));
             }
-            assert_pairs_are_two_steps(d, &p);
+            d.assert_pairs_are_two_steps(&p);
         }
         for k in 0..30 {
             // Every third input plain ASCII, so that runs of eight (the two-character
