@@ -26,6 +26,7 @@ pub(crate) enum Syntax {
 }
 
 /// A pattern read into its tree.
+#[cfg(test)]
 pub(crate) struct Parsed {
     pub(crate) tree: Tree,
     /// Why no matcher can give the pattern its exact meaning: the first construct,
@@ -41,20 +42,30 @@ const TRAILING_BACKSLASH: &str = "pattern ends with a backslash";
 const MAX_RANGES: usize = 1 << 20;
 
 /// Reads `src` for matching: its tree, or why it is not a pattern.
+#[cfg(test)]
 pub(crate) fn parse(src: &str) -> Result<Parsed, String> {
-    let mut p = Parser::new(src, Syntax::Matching, true);
+    let mut tree = Tree::with_capacity(src.len());
+    let unsupported = parse_into(src, &mut tree)?;
+    Ok(Parsed { tree, unsupported })
+}
+
+/// Reads `src` for matching into `tree` (emptied first): why no matcher can give it
+/// its exact meaning, if anything (the first construct none supports), or why it is
+/// not a pattern.
+pub(crate) fn parse_into(src: &str, tree: &mut Tree) -> Result<Option<String>, String> {
+    tree.clear();
+    let mut p = Parser::new(src, Syntax::Matching, true, tree);
     let root = p.run()?;
-    p.tree.set_root(root);
-    Ok(Parsed {
-        tree: p.tree,
-        unsupported: p.unsupported,
-    })
+    let unsupported = p.unsupported;
+    tree.set_root(root);
+    Ok(unsupported)
 }
 
 /// Whether `src` is a pattern in `syntax`, or why not (the code points of property
 /// escapes are not looked up: only their names are checked).
 pub(crate) fn check(src: &str, syntax: Syntax) -> Result<(), String> {
-    Parser::new(src, syntax, false).run().map(|_| ())
+    let mut tree = Tree::with_capacity(0);
+    Parser::new(src, syntax, false, &mut tree).run().map(|_| ())
 }
 
 /// A list of sibling nodes being built.
@@ -121,18 +132,19 @@ struct Place {
     alternative: u32,
 }
 
-struct Parser<'s> {
+struct Parser<'s, 't> {
     src: &'s str,
     at: usize,
     syntax: Syntax,
     /// Whether property escapes get their code points (not needed to check syntax).
     resolve: bool,
-    tree: Tree,
+    tree: &'t mut Tree,
     /// Capturing groups so far.
     groups: u32,
     /// Each group name, with where its last group is: the place of the group it is in
     /// and which alternative of it.
-    names: HashMap<String, (u32, u32)>,
+    /// (Made at the first name: most patterns have none.)
+    names: Option<HashMap<String, (u32, u32)>>,
     places: Vec<Place>,
     /// Names that `\k<…>` refers to, checked once every group is known.
     name_refs: Vec<String>,
@@ -147,16 +159,16 @@ enum ClassAtom {
     Set,
 }
 
-impl<'s> Parser<'s> {
-    fn new(src: &'s str, syntax: Syntax, resolve: bool) -> Parser<'s> {
+impl<'s, 't> Parser<'s, 't> {
+    fn new(src: &'s str, syntax: Syntax, resolve: bool, tree: &'t mut Tree) -> Parser<'s, 't> {
         Parser {
             src,
             at: 0,
             syntax,
             resolve,
-            tree: Tree::with_capacity(if resolve { src.len() } else { 0 }),
+            tree,
             groups: 0,
-            names: HashMap::new(),
+            names: None,
             places: Vec::new(),
             name_refs: Vec::new(),
             max_ref: 0,
@@ -165,7 +177,10 @@ impl<'s> Parser<'s> {
     }
 
     fn peek(&self) -> Option<char> {
-        self.src[self.at..].chars().next()
+        match *self.src.as_bytes().get(self.at)? {
+            b if b < 0x80 => Some(char::from(b)),
+            _ => self.src[self.at..].chars().next(),
+        }
     }
 
     fn peek_byte(&self, k: usize) -> Option<u8> {
@@ -228,7 +243,7 @@ impl<'s> Parser<'s> {
                 '|' => {
                     self.at += 1;
                     let alt = self.sequence(cur.items);
-                    cur.alternatives.push(&mut self.tree, alt);
+                    cur.alternatives.push(self.tree, alt);
                     cur.items = List::EMPTY;
                     cur.alternative += 1;
                     if cur.place != NONE {
@@ -266,13 +281,12 @@ impl<'s> Parser<'s> {
                     };
                     self.term(&mut cur, node, quantifiable)?;
                 }
-                _ => {
-                    let (node, quantifiable) = self.atom()?;
+                c => {
+                    let start = self.at;
+                    self.at += c.len_utf8();
+                    let (node, quantifiable) = self.atom(c, start)?;
                     self.term(&mut cur, node, quantifiable)?;
                 }
-            }
-            if self.resolve && self.tree.range_count() > MAX_RANGES {
-                return Err("pattern is too large".into());
             }
         }
         if !stack.is_empty() {
@@ -299,7 +313,7 @@ impl<'s> Parser<'s> {
             return last;
         }
         let mut alternatives = frame.alternatives;
-        alternatives.push(&mut self.tree, last);
+        alternatives.push(self.tree, last);
         self.tree.push(Node::Alt {
             first: alternatives.first,
         })
@@ -307,6 +321,10 @@ impl<'s> Parser<'s> {
 
     /// `node` with its quantifier if one follows, added to the current alternative.
     fn term(&mut self, cur: &mut Frame, node: NodeId, quantifiable: bool) -> Result<(), String> {
+        if !matches!(self.peek_byte(0), Some(b'*' | b'+' | b'?' | b'{')) {
+            cur.items.push(self.tree, node);
+            return Ok(());
+        }
         let node = match self.quantifier()? {
             Some((min, max)) => {
                 if !quantifiable {
@@ -318,7 +336,7 @@ impl<'s> Parser<'s> {
             }
             None => node,
         };
-        cur.items.push(&mut self.tree, node);
+        cur.items.push(self.tree, node);
         Ok(())
     }
 
@@ -375,13 +393,9 @@ impl<'s> Parser<'s> {
         Ok(Some((min, max)))
     }
 
-    /// One atom or assertion at the cursor (not `(`, `)` or `|`), and whether a
-    /// quantifier may follow it.
-    fn atom(&mut self) -> Result<(NodeId, bool), String> {
-        let start = self.at;
-        let Some(c) = self.next() else {
-            return Err(TRAILING_BACKSLASH.into());
-        };
+    /// The atom or assertion `c` (not `(`, `)` or `|`) read at `start`, up to the
+    /// cursor just after `c`, and whether a quantifier may follow it.
+    fn atom(&mut self, c: char, start: usize) -> Result<(NodeId, bool), String> {
         Ok(match c {
             '^' => (self.tree.push(Node::Start), false),
             '$' => (self.tree.push(Node::End), false),
@@ -435,7 +449,14 @@ impl<'s> Parser<'s> {
                 let negated = e == 'B';
                 (self.tree.push(Node::WordBoundary { negated }), false)
             }
-            'd' | 'D' | 'w' | 'W' | 's' | 'S' | 'p' | 'P' => {
+            'd' | 'w' | 's' => {
+                // Already sorted and disjoint: no need to normalize.
+                let start = self.tree.set_start();
+                self.class_escape(e)?;
+                let end = self.tree.set_start();
+                (self.tree.push(Node::Set { start, end }), true)
+            }
+            'D' | 'W' | 'S' | 'p' | 'P' => {
                 let s = self.tree.set_start();
                 self.class_escape(e)?;
                 let set = self.tree.finish_set(s, false);
@@ -578,6 +599,10 @@ impl<'s> Parser<'s> {
         if negated {
             self.tree.complement_from(from);
         }
+        // Only property escapes add many ranges at once.
+        if self.tree.range_count() > MAX_RANGES {
+            return Err("pattern is too large".into());
+        }
         Ok(())
     }
 
@@ -682,7 +707,7 @@ impl<'s> Parser<'s> {
     fn modifiers(&mut self) -> Result<Open, String> {
         const INVALID: &str = "invalid group";
         let mut seen = 0u8;
-        let mut flags = |p: &mut Parser| -> Result<u8, String> {
+        let mut flags = |p: &mut Parser<'_, '_>| -> Result<u8, String> {
             let mut these = 0u8;
             while let Some(bit) = match p.peek_byte(0) {
                 Some(b'i') => Some(1),
@@ -771,13 +796,20 @@ impl<'s> Parser<'s> {
             }
         }
         let here = (cur.place, cur.alternative);
-        if let Some(&(place, alternative)) = self.names.get(&name) {
+        let last = self
+            .names
+            .get_or_insert_with(HashMap::new)
+            .get(&name)
+            .copied();
+        if let Some((place, alternative)) = last {
             let (around, alternative) = self.open_around(place, alternative);
             if self.places[around as usize].alternative == alternative {
                 return Err(format!("duplicate group name \"{name}\""));
             }
         }
-        self.names.insert(name, here);
+        self.names
+            .get_or_insert_with(HashMap::new)
+            .insert(name, here);
         Ok(())
     }
 
@@ -806,7 +838,8 @@ impl<'s> Parser<'s> {
             let n = self.max_ref;
             return Err(format!("no group {n} for the backreference \\{n}"));
         }
-        if let Some(name) = self.name_refs.iter().find(|r| !self.names.contains_key(*r)) {
+        let named = |r: &String| self.names.as_ref().is_some_and(|n| n.contains_key(r));
+        if let Some(name) = self.name_refs.iter().find(|r| !named(r)) {
             return Err(format!("no group named \"{name}\" for \\k<{name}>"));
         }
         Ok(())

@@ -105,6 +105,19 @@ impl Tree {
         }
     }
 
+    /// Empties the tree, keeping its room.
+    pub(crate) fn clear(&mut self) {
+        self.nodes.clear();
+        self.ranges.clear();
+        self.root = NONE;
+    }
+
+    /// Whether the tree holds more room than a pattern of a tool schema needs: kept
+    /// from one pattern to the next, it is then made small again.
+    pub(crate) fn is_large(&self) -> bool {
+        self.nodes.capacity() > 4096 || self.ranges.capacity() > 4096
+    }
+
     pub(crate) fn root(&self) -> NodeId {
         self.root
     }
@@ -179,7 +192,11 @@ impl Tree {
         if negated {
             push_complement(&mut self.ranges, set.iter().copied());
         } else {
-            self.ranges.extend_from_slice(set);
+            // One push per range: the sets are a few ranges, for which this is
+            // cheaper than a copy of the slice.
+            for &range in set {
+                self.ranges.push(range);
+            }
         }
     }
 
