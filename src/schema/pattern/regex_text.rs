@@ -95,6 +95,12 @@ fn write_set(ranges: &[(u32, u32)], out: &mut String) {
         out.push_str(r"[^\x{0}-\x{10FFFF}]");
         return;
     }
+    if let [(lo, hi)] = ranges {
+        if lo == hi {
+            let _ = write!(out, r"\x{{{lo:X}}}");
+            return;
+        }
+    }
     out.push('[');
     for &(lo, hi) in ranges {
         let _ = if lo == hi {

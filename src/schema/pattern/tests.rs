@@ -420,3 +420,22 @@ fn refusals() {
         assert!(compile(p).is_err(), "{p} should be refused");
     }
 }
+
+/// Groups nested a hundred thousand deep mean their contents (an automaton); a
+/// hundred thousand nested repetitions are refused as too deep, without overflowing
+/// any stack.
+#[test]
+fn deep_patterns() {
+    let n = 100_000;
+    let groups = format!("^{}ab{}$", "(".repeat(n), ")".repeat(n));
+    let m = compile_matcher(&groups).expect("deep groups");
+    assert!(matches!(m, Matcher::Fixed(_)));
+    assert!(m.is_match("ab") && !m.is_match("abc"));
+    let repeats = format!("{}a{}", "(?:".repeat(n), ")*".repeat(n));
+    assert_eq!(
+        compile_matcher(&repeats).err().as_deref(),
+        Some("pattern nests too deeply")
+    );
+    let alternatives = vec!["ab"; n].join("|");
+    assert!(compile_matcher(&alternatives).unwrap().is_match("xaby"));
+}
