@@ -3,7 +3,7 @@
 //! flag modifiers included, with its early errors (a backreference to no group, a
 //! duplicate group name both of whose groups can take part in a match, a quantifier
 //! range out of order, an unknown property name). What the matchers cannot give its
-//! exact meaning is parsed all the same, and named in [`Parsed::unsupported`].
+//! exact meaning is parsed all the same, and named as what [`parse_into`] returns.
 //!
 //! The parser is a loop with an explicit stack of open groups, not a recursion, so
 //! no nesting makes it overflow the call stack.
@@ -123,8 +123,9 @@ struct Frame {
 /// Where a group is, for the duplicate-name rule: kept for the groups open when a
 /// named group is read, and for every group after it.
 struct Place {
-    /// The group around it, and which of that group's alternatives it is in (after
-    /// the place has been skipped to: the nearest group still open around it).
+    /// The group around it (or, once the walk of `open_around` has gone past it, the
+    /// nearest group still open around it), and which alternative of that group it is
+    /// in.
     parent: u32,
     parent_alternative: u32,
     open: bool,
@@ -142,8 +143,7 @@ struct Parser<'s, 't> {
     /// Capturing groups so far.
     groups: u32,
     /// Each group name, with where its last group is: the place of the group it is in
-    /// and which alternative of it.
-    /// (Made at the first name: most patterns have none.)
+    /// and which alternative of it. Made at the first name: most patterns have none.
     names: Option<HashMap<String, (u32, u32)>>,
     places: Vec<Place>,
     /// Names that `\k<…>` refers to, checked once every group is known.
