@@ -111,3 +111,34 @@ fn write_set(ranges: &[(u32, u32)], out: &mut String) {
     }
     out.push(']');
 }
+
+#[cfg(test)]
+mod tests {
+    use super::regex_text;
+    use crate::schema::pattern::ecma::parse;
+
+    fn text(p: &str) -> String {
+        regex_text(&parse(p).expect(p).tree).expect(p)
+    }
+
+    /// ECMA's meanings are spelled out as ranges: nothing of `regex`'s own `\d`, `\w`,
+    /// `\s`, `.` or property names reaches it.
+    #[test]
+    fn meanings_are_spelled_out() {
+        assert_eq!(text(r"^\d{2}$"), r"(?:^(?:[\x{30}-\x{39}]){2,2}$)");
+        assert_eq!(
+            text(r"\w"),
+            r"[\x{30}-\x{39}\x{41}-\x{5A}\x{5F}\x{61}-\x{7A}]"
+        );
+        assert_eq!(
+            text("."),
+            r"[\x{0}-\x{9}\x{B}-\x{C}\x{E}-\x{2027}\x{202A}-\x{D7FF}\x{E000}-\x{10FFFF}]"
+        );
+        assert_eq!(
+            text(r"\bé+|[]"),
+            r"(?:(?:(?-u:\b)(?:\x{E9}){1,})|[^\x{0}-\x{10FFFF}])"
+        );
+        assert_eq!(text(r"a*?(?:)"), r"(?:(?:\x{61}){0,}(?:))");
+        assert!(!text(r"\p{L}\s\S").contains(r"\p"));
+    }
+}
