@@ -49,11 +49,10 @@ pub(crate) fn parse(src: &str) -> Result<Parsed, String> {
     Ok(Parsed { tree, unsupported })
 }
 
-/// Reads `src` for matching into `tree` (emptied first): why no matcher can give it
-/// its exact meaning, if anything (the first construct none supports), or why it is
-/// not a pattern.
+/// Reads `src` for matching into `tree` (a new one): why no matcher can give it its
+/// exact meaning, if anything (the first construct none supports), or why it is not
+/// a pattern.
 pub(crate) fn parse_into(src: &str, tree: &mut Tree) -> Result<Option<String>, String> {
-    tree.clear();
     let mut p = Parser::new(src, Syntax::Matching, true, tree);
     let root = p.run()?;
     let unsupported = p.unsupported;
@@ -320,11 +319,22 @@ impl<'s, 't> Parser<'s, 't> {
     }
 
     /// `node` with its quantifier if one follows, added to the current alternative.
+    #[inline(always)]
     fn term(&mut self, cur: &mut Frame, node: NodeId, quantifiable: bool) -> Result<(), String> {
-        if !matches!(self.peek_byte(0), Some(b'*' | b'+' | b'?' | b'{')) {
-            cur.items.push(self.tree, node);
-            return Ok(());
+        if matches!(self.peek_byte(0), Some(b'*' | b'+' | b'?' | b'{')) {
+            return self.quantified(cur, node, quantifiable);
         }
+        cur.items.push(self.tree, node);
+        Ok(())
+    }
+
+    /// [`Parser::term`] when a quantifier may follow.
+    fn quantified(
+        &mut self,
+        cur: &mut Frame,
+        node: NodeId,
+        quantifiable: bool,
+    ) -> Result<(), String> {
         let node = match self.quantifier()? {
             Some((min, max)) => {
                 if !quantifiable {

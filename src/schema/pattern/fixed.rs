@@ -95,20 +95,7 @@ fn fixed_sets(tree: &Tree, id: NodeId, out: &mut Vec<u128>, depth: usize) -> Opt
     }
     match tree.node(id) {
         Node::Empty => {}
-        Node::Set { start, end } => {
-            let mut set = 0u128;
-            for &(lo, hi) in tree.ranges(start, end) {
-                if hi >= 0x80 {
-                    return None;
-                }
-                // `lo..=hi` below 128: ones from bit `lo` to bit `hi`.
-                set |= (u128::MAX >> (127 - hi)) & (u128::MAX << lo);
-            }
-            if set == 0 {
-                return None;
-            }
-            out.push(set);
-        }
+        Node::Set { start, end } => out.push(ascii_set(tree.ranges(start, end))?),
         Node::Concat { first } => {
             for child in tree.siblings(first) {
                 fixed_sets(tree, child, out, depth + 1)?;
@@ -119,6 +106,12 @@ fn fixed_sets(tree: &Tree, id: NodeId, out: &mut Vec<u128>, depth: usize) -> Opt
             min,
             max: Some(max),
         } if min == max && (min as usize) <= MAX_LEN => {
+            // A repeated set (`\d{4}`, the common case) without a walk down.
+            if let Node::Set { start, end } = tree.node(node) {
+                let set = ascii_set(tree.ranges(start, end))?;
+                out.extend(std::iter::repeat(set).take(min as usize));
+                return Some(());
+            }
             let from = out.len();
             fixed_sets(tree, node, out, depth + 1)?;
             let one = out.len() - from;
@@ -135,6 +128,20 @@ fn fixed_sets(tree: &Tree, id: NodeId, out: &mut Vec<u128>, depth: usize) -> Opt
         _ => return None,
     }
     Some(())
+}
+
+/// The set of `ranges` as a bitmap of ASCII bytes; `None` when it is empty or holds
+/// anything else.
+fn ascii_set(ranges: &[(u32, u32)]) -> Option<u128> {
+    let mut set = 0u128;
+    for &(lo, hi) in ranges {
+        if hi >= 0x80 {
+            return None;
+        }
+        // `lo..=hi` below 128: ones from bit `lo` to bit `hi`.
+        set |= (u128::MAX >> (127 - hi)) & (u128::MAX << lo);
+    }
+    (set != 0).then_some(set)
 }
 
 /// All positions at once. A string of the pattern's length is loaded into one 16-byte
@@ -173,28 +180,38 @@ pub(super) mod vector {
             if len == 0 || len > MAX_LEN {
                 return None;
             }
-            // Each position's ranges, the last repeated up to MAX_RANGES: or-ing a
-            // range twice changes nothing.
-            let mut ranges = [[(0u8, 0u8); MAX_RANGES]; MAX_LEN];
+            // The most runs a set has (a run starts where a bit is set and the one
+            // below it is not): the pairs `check` reads.
             let mut most = 0;
-            for (&set, out) in sets.iter().zip(&mut ranges) {
-                let n = ranges_of(set, out)?;
-                most = most.max(n);
-                for r in n..MAX_RANGES {
-                    out[r] = out[n - 1];
+            for &set in sets {
+                let runs = (set & !(set << 1)).count_ones() as usize;
+                if runs == 0 || runs > MAX_RANGES {
+                    return None;
+                }
+                most = most.max(runs);
+            }
+            // Per vector and range, the lowest byte and the span lane by lane; lanes
+            // no position fills accept every byte.
+            let mut lo = [[[0u8; 16]; MAX_RANGES]; 2];
+            let mut span = [[[0xffu8; 16]; MAX_RANGES]; 2];
+            for (p, &set) in sets.iter().enumerate() {
+                let mut runs = [(0u8, 0u8); MAX_RANGES];
+                let n = ranges_of(set, &mut runs)?;
+                // The last run repeated up to `most`: or-ing a range twice changes
+                // nothing.
+                for r in n..most {
+                    runs[r] = runs[n - 1];
+                }
+                for (v, lane) in lanes_of(p, len).into_iter().flatten() {
+                    for (r, &(a, b)) in runs[..most].iter().enumerate() {
+                        (lo[v][r][lane], span[v][r][lane]) = (a, b - a);
+                    }
                 }
             }
             let mut table = [[vector([0; 16]); 2 * MAX_RANGES]; 2];
-            for (lanes, pairs) in layout(len).iter().zip(&mut table) {
-                for r in 0..MAX_RANGES {
-                    let (mut lo, mut span) = ([0u8; 16], [0xffu8; 16]);
-                    for (lane, position) in lanes.iter().enumerate() {
-                        if let Some(p) = *position {
-                            let (a, b) = ranges[p][r];
-                            (lo[lane], span[lane]) = (a, b - a);
-                        }
-                    }
-                    (pairs[2 * r], pairs[2 * r + 1]) = (vector(lo), vector(span));
+            for (v, pairs) in table.iter_mut().enumerate() {
+                for r in 0..most {
+                    (pairs[2 * r], pairs[2 * r + 1]) = (vector(lo[v][r]), vector(span[v][r]));
                 }
             }
             Some(Lanes {
@@ -277,21 +294,16 @@ pub(super) mod vector {
         }
     }
 
-    /// The position each lane holds, vector by vector, for a pattern of `len`
-    /// characters (as [`ends`] and [`Lanes::is_match`] load them); `None`, no position.
-    fn layout(len: usize) -> Vec<[Option<usize>; 16]> {
+    /// The `(vector, lane)` places that hold position `p` of a string of `len`
+    /// characters, as [`ends`] and [`Lanes::is_match`] load it: one or two.
+    fn lanes_of(p: usize, len: usize) -> [Option<(usize, usize)>; 2] {
         if len >= 16 {
-            let first = std::array::from_fn(Some);
-            let last = std::array::from_fn(|lane| Some(len - 16 + lane));
-            return vec![first, last];
+            // The first 16 bytes, then the last 16.
+            return [(p < 16).then_some((0, p)), (p >= len - 16).then(|| (1, p - (len - 16)))];
         }
+        // The first and the last `w` bytes, in lanes 0.. and 8..
         let w = [8, 4, 2, 1].into_iter().find(|&w| w <= len).unwrap_or(1);
-        let mut lanes = [None; 16];
-        for j in 0..w {
-            lanes[j] = Some(j);
-            lanes[8 + j] = Some(len - w + j);
-        }
-        vec![lanes]
+        [(p < w).then_some((0, p)), (p >= len - w).then(|| (0, 8 + p - (len - w)))]
     }
 
     /// The runs of consecutive bytes in `set` (ASCII), as (lowest, highest), into

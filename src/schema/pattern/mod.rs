@@ -14,8 +14,6 @@
 //! its exact meaning (backreferences, lookaround, flag modifiers) is refused, never
 //! approximated.
 
-use std::cell::RefCell;
-
 use regex::Regex;
 
 mod automaton;
@@ -87,52 +85,14 @@ fn regex_is_match(r: &Regex, s: &str) -> bool {
 /// `\@`), and a `{`, `}` or `]` that cannot be syntax for itself (`a{`), as ECMA-262's
 /// web-compatibility grammar reads them.
 pub(crate) fn compile_matcher(src: &str) -> Result<Matcher, String> {
-    let compiled = SCRATCH.try_with(|scratch| {
-        let mut scratch = scratch.try_borrow_mut().ok()?;
-        let matcher = scratch.compile(src);
-        if scratch.tree.is_large() {
-            *scratch = Scratch::new();
-        }
-        Some(matcher)
-    });
-    // The thread is ending, or this is a nested call: room of its own.
-    compiled
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| Scratch::new().compile(src))
-}
-
-thread_local! {
-    /// Kept from one pattern to the next: a schema has several small patterns, and
-    /// allocating this room costs a fixed-width pattern a fifth of its compile time.
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
-}
-
-/// Room to compile a pattern in: the tree it is parsed into, the sets of a
-/// fixed-width pattern.
-struct Scratch {
-    tree: Tree,
-    sets: Vec<u128>,
-}
-
-impl Scratch {
-    fn new() -> Scratch {
-        Scratch {
-            tree: Tree::with_capacity(64),
-            sets: Vec::with_capacity(32),
-        }
+    let mut tree = Tree::with_capacity(src.len());
+    if let Some(why) = ecma::parse_into(src, &mut tree)? {
+        return Err(why);
     }
-
-    fn compile(&mut self, src: &str) -> Result<Matcher, String> {
-        if let Some(why) = ecma::parse_into(src, &mut self.tree)? {
-            return Err(why);
-        }
-        let tree = &self.tree;
-        if let Some(f) = FixedPattern::from_tree(tree, &mut self.sets) {
-            return Ok(Matcher::Fixed(f));
-        }
-        derived(tree)
+    if let Some(f) = FixedPattern::from_tree(&tree, &mut Vec::with_capacity(32)) {
+        return Ok(Matcher::Fixed(f));
     }
+    derived(&tree)
 }
 
 /// The matcher of a pattern that is not fixed-width.

@@ -105,19 +105,6 @@ impl Tree {
         }
     }
 
-    /// Empties the tree, keeping its room.
-    pub(crate) fn clear(&mut self) {
-        self.nodes.clear();
-        self.ranges.clear();
-        self.root = NONE;
-    }
-
-    /// Whether the tree holds more room than a pattern of a tool schema needs: kept
-    /// from one pattern to the next, it is then made small again.
-    pub(crate) fn is_large(&self) -> bool {
-        self.nodes.capacity() > 4096 || self.ranges.capacity() > 4096
-    }
-
     pub(crate) fn root(&self) -> NodeId {
         self.root
     }
