@@ -865,12 +865,15 @@ fn count(digits: &[u8]) -> u32 {
 
 /// Whether the decimal `min` is greater than the decimal `max`, however long.
 fn out_of_order(min: &[u8], max: &[u8]) -> bool {
-    let strip = |d: &[u8]| {
+    if min.len() <= 9 && max.len() <= 9 {
+        return count(min) > count(max);
+    }
+    fn strip(d: &[u8]) -> &[u8] {
         let zeros = d.iter().take_while(|&&b| b == b'0').count();
-        d[zeros..].to_vec()
-    };
+        &d[zeros..]
+    }
     let (min, max) = (strip(min), strip(max));
-    (min.len(), &min) > (max.len(), &max)
+    (min.len(), min) > (max.len(), max)
 }
 
 #[cfg(test)]

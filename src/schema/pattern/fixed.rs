@@ -190,10 +190,14 @@ pub(super) mod vector {
                 }
                 most = most.max(runs);
             }
-            // Per vector and range, the lowest byte and the span lane by lane; lanes
-            // no position fills accept every byte.
-            let mut lo = [[[0u8; 16]; MAX_RANGES]; 2];
-            let mut span = [[[0xffu8; 16]; MAX_RANGES]; 2];
+            // The table's bytes: per vector, (lowest byte, span) pairs lane by lane;
+            // lanes no position fills accept every byte (lowest 0, span 0xff).
+            let mut bytes = [[[0u8; 16]; 2 * MAX_RANGES]; 2];
+            for pairs in &mut bytes {
+                for r in 0..most {
+                    pairs[2 * r + 1] = [0xff; 16];
+                }
+            }
             for (p, &set) in sets.iter().enumerate() {
                 let mut runs = [(0u8, 0u8); MAX_RANGES];
                 let n = ranges_of(set, &mut runs)?;
@@ -204,18 +208,20 @@ pub(super) mod vector {
                 }
                 for (v, lane) in lanes_of(p, len).into_iter().flatten() {
                     for (r, &(a, b)) in runs[..most].iter().enumerate() {
-                        (lo[v][r][lane], span[v][r][lane]) = (a, b - a);
+                        (bytes[v][2 * r][lane], bytes[v][2 * r + 1][lane]) = (a, b - a);
                     }
                 }
             }
-            let mut table = [[vector([0; 16]); 2 * MAX_RANGES]; 2];
-            for (v, pairs) in table.iter_mut().enumerate() {
-                for r in 0..most {
-                    (pairs[2 * r], pairs[2 * r + 1]) = (vector(lo[v][r]), vector(span[v][r]));
-                }
-            }
             Some(Lanes {
-                table,
+                // SAFETY: `__m128i` is a vector of 16 bytes of plain integers, so any
+                // 16 bytes are a valid value of it, and an array of them is laid out
+                // as the same array of `[u8; 16]`; `transmute` checks the sizes match.
+                table: unsafe {
+                    std::mem::transmute::<
+                        [[[u8; 16]; 2 * MAX_RANGES]; 2],
+                        [[__m128i; 2 * MAX_RANGES]; 2],
+                    >(bytes)
+                },
                 ranges: most,
             })
         }
@@ -299,11 +305,17 @@ pub(super) mod vector {
     fn lanes_of(p: usize, len: usize) -> [Option<(usize, usize)>; 2] {
         if len >= 16 {
             // The first 16 bytes, then the last 16.
-            return [(p < 16).then_some((0, p)), (p >= len - 16).then(|| (1, p - (len - 16)))];
+            return [
+                (p < 16).then_some((0, p)),
+                (p >= len - 16).then(|| (1, p - (len - 16))),
+            ];
         }
         // The first and the last `w` bytes, in lanes 0.. and 8..
         let w = [8, 4, 2, 1].into_iter().find(|&w| w <= len).unwrap_or(1);
-        [(p < w).then_some((0, p)), (p >= len - w).then(|| (0, 8 + p - (len - w)))]
+        [
+            (p < w).then_some((0, p)),
+            (p >= len - w).then(|| (0, 8 + p - (len - w))),
+        ]
     }
 
     /// The runs of consecutive bytes in `set` (ASCII), as (lowest, highest), into
@@ -322,12 +334,6 @@ pub(super) mod vector {
                 .map_or(0, |rest| rest << (lo + run));
         }
         (n > 0).then_some(n)
-    }
-
-    fn vector(bytes: [u8; 16]) -> __m128i {
-        // SAFETY: `__m128i` is a vector of 16 bytes of plain integers, so any 16 bytes
-        // are a valid value of it; `transmute` checks that the sizes match.
-        unsafe { std::mem::transmute::<[u8; 16], __m128i>(bytes) }
     }
 }
 

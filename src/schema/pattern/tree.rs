@@ -105,19 +105,23 @@ impl Tree {
         }
     }
 
+    #[inline]
     pub(crate) fn root(&self) -> NodeId {
         self.root
     }
 
+    #[inline]
     pub(crate) fn set_root(&mut self, root: NodeId) {
         self.root = root;
     }
 
+    #[inline]
     pub(crate) fn node(&self, id: NodeId) -> Node {
         self.nodes[id as usize].0
     }
 
     /// The list of siblings that starts at `first`.
+    #[inline]
     pub(crate) fn siblings(&self, first: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         let mut at = first;
         std::iter::from_fn(move || {
@@ -129,6 +133,7 @@ impl Tree {
 
     /// The items of a sequence: a [`Node::Concat`]'s children, or the node itself
     /// (so that a one-item sequence is no special case).
+    #[inline]
     pub(crate) fn sequence(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         match self.node(id) {
             Node::Concat { first } => Items::Many(self.siblings(first)),
@@ -137,6 +142,7 @@ impl Tree {
     }
 
     /// The alternatives of a [`Node::Alt`], or the node itself.
+    #[inline]
     pub(crate) fn alternatives(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         match self.node(id) {
             Node::Alt { first } => Items::Many(self.siblings(first)),
@@ -145,36 +151,43 @@ impl Tree {
     }
 
     /// The code point ranges of a set.
+    #[inline]
     pub(crate) fn ranges(&self, start: u32, end: u32) -> &[(u32, u32)] {
         &self.ranges[start as usize..end as usize]
     }
 
     /// Ranges held by every set so far (what a pattern costs to hold).
+    #[inline]
     pub(crate) fn range_count(&self) -> usize {
         self.ranges.len()
     }
 
+    #[inline]
     pub(crate) fn push(&mut self, node: Node) -> NodeId {
         self.nodes.push((node, NONE));
         (self.nodes.len() - 1) as NodeId
     }
 
     /// Makes `next` the sibling after `id`.
+    #[inline]
     pub(crate) fn link(&mut self, id: NodeId, next: NodeId) {
         self.nodes[id as usize].1 = next;
     }
 
     /// Where the next set's ranges start: push them with [`Tree::add_range`] or
     /// [`Tree::add_set`], then make the set with [`Tree::finish_set`].
+    #[inline]
     pub(crate) fn set_start(&self) -> u32 {
         self.ranges.len() as u32
     }
 
+    #[inline]
     pub(crate) fn add_range(&mut self, lo: u32, hi: u32) {
         self.ranges.push((lo, hi));
     }
 
     /// Adds `set` (sorted ranges), or every code point outside it when `negated`.
+    #[inline]
     pub(crate) fn add_set(&mut self, set: &[(u32, u32)], negated: bool) {
         if negated {
             push_complement(&mut self.ranges, set.iter().copied());
