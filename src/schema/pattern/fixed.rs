@@ -109,7 +109,7 @@ fn fixed_sets(tree: &Tree, id: NodeId, out: &mut Vec<u128>, depth: usize) -> Opt
             // A repeated set (`\d{4}`, the common case) without a walk down.
             if let Node::Set { start, end } = tree.node(node) {
                 let set = ascii_set(tree.ranges(start, end))?;
-                out.extend(std::iter::repeat(set).take(min as usize));
+                out.extend(std::iter::repeat_n(set, min as usize));
                 return Some(());
             }
             let from = out.len();

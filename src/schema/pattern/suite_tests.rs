@@ -130,7 +130,7 @@ fn holds(schema: &Value, value: &Value) -> bool {
         },
         "maximum" => value
             .as_f64()
-            .map_or(true, |n| n <= rule.as_f64().expect("a number")),
+            .is_none_or(|n| n <= rule.as_f64().expect("a number")),
         other => panic!("keyword {other} in a test subschema"),
     })
 }
