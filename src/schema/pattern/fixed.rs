@@ -50,9 +50,8 @@ impl FixedPattern {
 
     /// The fixed-width form of `tree`: `^`, then sets of ASCII characters (a set, or
     /// a group of them, repeated an exact number of times), then `$`; `None` when the
-    /// pattern is not of that shape. `sets` is room to collect the sets in (emptied
-    /// first; kept from one pattern to the next by the caller).
-    pub(super) fn from_tree(tree: &Tree, sets: &mut Vec<u128>) -> Option<FixedPattern> {
+    /// pattern is not of that shape.
+    pub(super) fn from_tree(tree: &Tree) -> Option<FixedPattern> {
         let Node::Concat { first } = tree.node(tree.root()) else {
             return None;
         };
@@ -60,7 +59,9 @@ impl FixedPattern {
         if items.next().map(|id| tree.node(id)) != Some(Node::Start) {
             return None;
         }
-        sets.clear();
+        // Room for what the vector check takes, at once: growing it step by step
+        // costs more, in this and in the schema's other allocations.
+        let mut sets: Vec<u128> = Vec::with_capacity(32);
         let mut ended = false;
         for id in items {
             if ended {
@@ -68,12 +69,12 @@ impl FixedPattern {
             }
             match tree.node(id) {
                 Node::End => ended = true,
-                _ => fixed_sets(tree, id, sets, 0)?,
+                _ => fixed_sets(tree, id, &mut sets, 0)?,
             }
         }
         (ended && sets.len() <= MAX_LEN).then(|| FixedPattern {
             #[cfg(target_arch = "x86_64")]
-            lanes: vector::Lanes::new(sets).map(Box::new),
+            lanes: vector::Lanes::new(&sets).map(Box::new),
             sets: sets
                 .iter()
                 .map(|&set| [set as u64, (set >> 64) as u64, 0, 0])
@@ -365,7 +366,7 @@ mod tests {
                 let atoms: Vec<_> = (0..len).map(|i| ATOMS[(i + shift) % ATOMS.len()]).collect();
                 let pattern = format!("^{}$", atoms.iter().map(|(a, _)| *a).collect::<String>());
                 let tree = super::super::ecma::parse(&pattern).expect("parses").tree;
-                let fixed = FixedPattern::from_tree(&tree, &mut Vec::new()).expect("fixed");
+                let fixed = FixedPattern::from_tree(&tree).expect("fixed");
                 #[cfg(target_arch = "x86_64")]
                 {
                     let five_ranges = atoms.iter().any(|(a, _)| a.starts_with("[a-b"));
