@@ -783,10 +783,3 @@ fn recursive_nodes(count: usize, edges: &[(NodeId, NodeId)]) -> Vec<bool> {
     }
     recursive
 }
-
-/// An ECMA group name we can pass on: an ASCII identifier.
-pub(crate) fn is_group_name(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}

@@ -4,6 +4,7 @@
 use super::idna::{Bidi, Derived, Joining, Script};
 
 /// The Unicode version every table below describes.
+#[allow(dead_code)] // documents the tables' Unicode version
 pub(super) const UNICODE_VERSION: &str = "15.0.0";
 
 /// RFC 5892 derived property of the code points a label may hold (PVALID,

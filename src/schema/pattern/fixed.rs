@@ -1,8 +1,11 @@
 //! Fully anchored fixed-width patterns (`^[A-Z]{3}$`, `^\d{4}-\d{2}-\d{2}$`), the
-//! commonest shape in tool schemas: one set of ASCII bytes per character position.
+//! commonest shape in tool schemas: one set of ASCII bytes per character position,
+//! read off the pattern's tree.
 //! On x86-64, a pattern of at most 32 characters whose sets are each at most
 //! [`vector::MAX_RANGES`] byte ranges is checked all positions at once, in 16-byte
 //! vectors; the others, position by position.
+
+use super::tree::{Node, NodeId, Tree};
 
 /// `^ item{n} item{n} ... $` where every item is a set of ASCII characters: the
 /// string matches when it has exactly `len` characters, each in its item's set. A
@@ -45,104 +48,101 @@ impl FixedPattern {
         missing == 0
     }
 
-    /// Recognizes the fixed shape; `None` sends the pattern to the regex engine.
-    pub(super) fn parse(src: &str) -> Option<FixedPattern> {
-        let body = src.strip_prefix('^')?.strip_suffix('$')?;
-        let b = body.as_bytes();
-        if !body.is_ascii() || b.last() == Some(&b'\\') {
+    /// The fixed-width form of `tree`: `^`, then sets of ASCII characters (a set, or
+    /// a group of them, repeated an exact number of times), then `$`; `None` when the
+    /// pattern is not of that shape.
+    pub(super) fn from_tree(tree: &Tree) -> Option<FixedPattern> {
+        let Node::Concat { first } = tree.node(tree.root()) else {
+            return None;
+        };
+        let mut items = tree.siblings(first);
+        if items.next().map(|id| tree.node(id)) != Some(Node::Start) {
             return None;
         }
-        let mut sets: Vec<u128> = Vec::new();
-        let mut i = 0;
-        while i < b.len() {
-            let (set, next) = Self::atom(b, i)?;
-            i = next;
-            let mut count = 1usize;
-            if b.get(i) == Some(&b'{') {
-                let close = i + b[i..].iter().position(|&c| c == b'}')?;
-                let digits = &body[i + 1..close];
-                if digits.is_empty()
-                    || digits.len() > 3
-                    || !digits.bytes().all(|c| c.is_ascii_digit())
-                {
-                    return None;
-                }
-                count = digits.parse().ok()?;
-                i = close + 1;
-            }
-            if matches!(b.get(i), Some(b'?' | b'*' | b'+' | b'{')) {
+        // Room for what the vector check takes, at once: growing it step by step
+        // costs more, in this and in the schema's other allocations.
+        let mut sets: Vec<u128> = Vec::with_capacity(32);
+        let mut ended = false;
+        for id in items {
+            if ended {
                 return None;
             }
-            sets.extend(std::iter::repeat_n(set, count));
+            match tree.node(id) {
+                Node::End => ended = true,
+                _ => fixed_sets(tree, id, &mut sets, 0)?,
+            }
         }
-        (sets.len() <= 256).then(|| FixedPattern {
+        (ended && sets.len() <= MAX_LEN).then(|| FixedPattern {
             #[cfg(target_arch = "x86_64")]
             lanes: vector::Lanes::new(&sets).map(Box::new),
             sets: sets
-                .into_iter()
-                .map(|set| [set as u64, (set >> 64) as u64, 0, 0])
+                .iter()
+                .map(|&set| [set as u64, (set >> 64) as u64, 0, 0])
                 .collect(),
         })
     }
-
-    /// One atom at `i`: a literal, `\d`/`\w`, an escaped punctuation character, or a
-    /// non-negated class of those and ranges.
-    fn atom(b: &[u8], i: usize) -> Option<(u128, usize)> {
-        let one = |c: u8| 1u128 << c;
-        match b[i] {
-            b'[' => {
-                let mut set = 0u128;
-                let mut j = i + 1;
-                if matches!(b.get(j), Some(b'^' | b']')) {
-                    return None;
-                }
-                while *b.get(j)? != b']' {
-                    let (lo, next) = Self::class_item(b, j)?;
-                    j = next;
-                    if b.get(j) == Some(&b'-') && b.get(j + 1).is_some_and(|&c| c != b']') {
-                        let (hi, next) = Self::class_item(b, j + 1)?;
-                        let (lo, hi) = (single(lo)?, single(hi)?);
-                        if lo > hi {
-                            return None;
-                        }
-                        set |= (lo..=hi).fold(0, |acc, c| acc | one(c));
-                        j = next;
-                    } else {
-                        set |= lo;
-                    }
-                }
-                Some((set, j + 1))
-            }
-            b'\\' => Some((Self::escape(*b.get(i + 1)?)?, i + 2)),
-            b'.' | b'|' | b'(' | b')' | b'^' | b'$' | b'*' | b'+' | b'?' | b'{' | b'}' | b']' => {
-                None
-            }
-            c => Some((one(c), i + 1)),
-        }
-    }
-
-    fn class_item(b: &[u8], j: usize) -> Option<(u128, usize)> {
-        match *b.get(j)? {
-            b'\\' => Some((Self::escape(*b.get(j + 1)?)?, j + 2)),
-            b'[' => None,
-            c => Some((1u128 << c, j + 1)),
-        }
-    }
-
-    fn escape(c: u8) -> Option<u128> {
-        let range = |lo: u8, hi: u8| (lo..=hi).fold(0u128, |acc, c| acc | (1u128 << c));
-        match c {
-            b'd' => Some(range(b'0', b'9')),
-            b'w' => Some(range(b'0', b'9') | range(b'A', b'Z') | range(b'a', b'z') | (1 << b'_')),
-            c if c.is_ascii_punctuation() => Some(1u128 << c),
-            _ => None,
-        }
-    }
 }
 
-/// The one character a set holds, for range ends.
-fn single(set: u128) -> Option<u8> {
-    (set.count_ones() == 1).then(|| set.trailing_zeros() as u8)
+/// Characters a fixed-width pattern may have (the check's tables are 32 bytes each).
+const MAX_LEN: usize = 256;
+/// Group nesting read for a fixed-width pattern (`^((ab){2}c){3}$` is two).
+const MAX_DEPTH: usize = 8;
+
+/// Appends the character sets of the sub-pattern at `id` to `out`: `None` when it is
+/// not a fixed sequence of non-empty ASCII sets.
+fn fixed_sets(tree: &Tree, id: NodeId, out: &mut Vec<u128>, depth: usize) -> Option<()> {
+    if depth > MAX_DEPTH || out.len() > MAX_LEN {
+        return None;
+    }
+    match tree.node(id) {
+        Node::Empty => {}
+        Node::Set { start, end } => out.push(ascii_set(tree.ranges(start, end))?),
+        Node::Concat { first } => {
+            for child in tree.siblings(first) {
+                fixed_sets(tree, child, out, depth + 1)?;
+            }
+        }
+        Node::Repeat {
+            node,
+            min,
+            max: Some(max),
+        } if min == max && (min as usize) <= MAX_LEN => {
+            // A repeated set (`\d{4}`, the common case) without a walk down.
+            if let Node::Set { start, end } = tree.node(node) {
+                let set = ascii_set(tree.ranges(start, end))?;
+                out.extend(std::iter::repeat_n(set, min as usize));
+                return Some(());
+            }
+            let from = out.len();
+            fixed_sets(tree, node, out, depth + 1)?;
+            let one = out.len() - from;
+            if one * min as usize > MAX_LEN {
+                return None;
+            }
+            if min == 0 {
+                out.truncate(from);
+            }
+            for _ in 1..min {
+                out.extend_from_within(from..from + one);
+            }
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// The set of `ranges` as a bitmap of ASCII bytes; `None` when it is empty or holds
+/// anything else.
+fn ascii_set(ranges: &[(u32, u32)]) -> Option<u128> {
+    let mut set = 0u128;
+    for &(lo, hi) in ranges {
+        if hi >= 0x80 {
+            return None;
+        }
+        // `lo..=hi` below 128: ones from bit `lo` to bit `hi`.
+        set |= (u128::MAX >> (127 - hi)) & (u128::MAX << lo);
+    }
+    (set != 0).then_some(set)
 }
 
 /// All positions at once. A string of the pattern's length is loaded into one 16-byte
@@ -181,32 +181,48 @@ pub(super) mod vector {
             if len == 0 || len > MAX_LEN {
                 return None;
             }
-            // Each position's ranges, the last repeated up to MAX_RANGES: or-ing a
-            // range twice changes nothing.
-            let mut ranges = [[(0u8, 0u8); MAX_RANGES]; MAX_LEN];
+            // The most runs a set has (a run starts where a bit is set and the one
+            // below it is not): the pairs `check` reads.
             let mut most = 0;
-            for (&set, out) in sets.iter().zip(&mut ranges) {
-                let n = ranges_of(set, out)?;
-                most = most.max(n);
-                for r in n..MAX_RANGES {
-                    out[r] = out[n - 1];
+            for &set in sets {
+                let runs = (set & !(set << 1)).count_ones() as usize;
+                if runs == 0 || runs > MAX_RANGES {
+                    return None;
+                }
+                most = most.max(runs);
+            }
+            // The table's bytes: per vector, (lowest byte, span) pairs lane by lane;
+            // lanes no position fills accept every byte (lowest 0, span 0xff).
+            let mut bytes = [[[0u8; 16]; 2 * MAX_RANGES]; 2];
+            for pairs in &mut bytes {
+                for r in 0..most {
+                    pairs[2 * r + 1] = [0xff; 16];
                 }
             }
-            let mut table = [[vector([0; 16]); 2 * MAX_RANGES]; 2];
-            for (lanes, pairs) in layout(len).iter().zip(&mut table) {
-                for r in 0..MAX_RANGES {
-                    let (mut lo, mut span) = ([0u8; 16], [0xffu8; 16]);
-                    for (lane, position) in lanes.iter().enumerate() {
-                        if let Some(p) = *position {
-                            let (a, b) = ranges[p][r];
-                            (lo[lane], span[lane]) = (a, b - a);
-                        }
+            for (p, &set) in sets.iter().enumerate() {
+                let mut runs = [(0u8, 0u8); MAX_RANGES];
+                let n = ranges_of(set, &mut runs)?;
+                // The last run repeated up to `most`: or-ing a range twice changes
+                // nothing.
+                for r in n..most {
+                    runs[r] = runs[n - 1];
+                }
+                for (v, lane) in lanes_of(p, len).into_iter().flatten() {
+                    for (r, &(a, b)) in runs[..most].iter().enumerate() {
+                        (bytes[v][2 * r][lane], bytes[v][2 * r + 1][lane]) = (a, b - a);
                     }
-                    (pairs[2 * r], pairs[2 * r + 1]) = (vector(lo), vector(span));
                 }
             }
             Some(Lanes {
-                table,
+                // SAFETY: `__m128i` is a vector of 16 bytes of plain integers, so any
+                // 16 bytes are a valid value of it, and an array of them is laid out
+                // as the same array of `[u8; 16]`; `transmute` checks the sizes match.
+                table: unsafe {
+                    std::mem::transmute::<
+                        [[[u8; 16]; 2 * MAX_RANGES]; 2],
+                        [[__m128i; 2 * MAX_RANGES]; 2],
+                    >(bytes)
+                },
                 ranges: most,
             })
         }
@@ -230,12 +246,15 @@ pub(super) mod vector {
             let n = s.len();
             if n < 16 {
                 let (first, last) = ends(s);
-                // SAFETY: SSE2, which every x86-64 CPU has (the target enables it).
+                // SAFETY: the intrinsic needs only SSE2, which is part of x86-64 itself
+                // (every x86-64 target with `std` compiles all code with it), and it
+                // reads no memory.
                 let v = unsafe { _mm_set_epi64x(last as i64, first as i64) };
                 all_in::<K>(v, &self.table[0])
             } else {
-                // SAFETY: SSE2, as above; both 16-byte reads are inside `s`
-                // (16 <= n), and `loadu` needs no alignment.
+                // SAFETY: SSE2 as above. The two loads read `s[..16]` and `s[n - 16..]`,
+                // both inside `s` as `n >= 16` here, and `loadu` has no alignment
+                // requirement.
                 let (a, b) = unsafe {
                     (
                         _mm_loadu_si128(s.as_ptr().cast()),
@@ -251,7 +270,8 @@ pub(super) mod vector {
     /// of `pairs`.
     #[inline(always)]
     fn all_in<const K: usize>(v: __m128i, pairs: &[__m128i; 2 * MAX_RANGES]) -> bool {
-        // SAFETY: SSE2 only, which every x86-64 CPU has.
+        // SAFETY: these intrinsics need only SSE2 (part of x86-64, as in `check`)
+        // and work on registers: no memory is read.
         unsafe {
             let mut ok = _mm_setzero_si128();
             for r in 0..K {
@@ -281,21 +301,22 @@ pub(super) mod vector {
         }
     }
 
-    /// The position each lane holds, vector by vector, for a pattern of `len`
-    /// characters (as [`ends`] and [`Lanes::is_match`] load them); `None`, no position.
-    fn layout(len: usize) -> Vec<[Option<usize>; 16]> {
+    /// The `(vector, lane)` places that hold position `p` of a string of `len`
+    /// characters, as [`ends`] and [`Lanes::is_match`] load it: one or two.
+    fn lanes_of(p: usize, len: usize) -> [Option<(usize, usize)>; 2] {
         if len >= 16 {
-            let first = std::array::from_fn(Some);
-            let last = std::array::from_fn(|lane| Some(len - 16 + lane));
-            return vec![first, last];
+            // The first 16 bytes, then the last 16.
+            return [
+                (p < 16).then_some((0, p)),
+                (p >= len - 16).then(|| (1, p - (len - 16))),
+            ];
         }
+        // The first and the last `w` bytes, in lanes 0.. and 8..
         let w = [8, 4, 2, 1].into_iter().find(|&w| w <= len).unwrap_or(1);
-        let mut lanes = [None; 16];
-        for j in 0..w {
-            lanes[j] = Some(j);
-            lanes[8 + j] = Some(len - w + j);
-        }
-        vec![lanes]
+        [
+            (p < w).then_some((0, p)),
+            (p >= len - w).then(|| (0, 8 + p - (len - w))),
+        ]
     }
 
     /// The runs of consecutive bytes in `set` (ASCII), as (lowest, highest), into
@@ -314,11 +335,6 @@ pub(super) mod vector {
                 .map_or(0, |rest| rest << (lo + run));
         }
         (n > 0).then_some(n)
-    }
-
-    fn vector(bytes: [u8; 16]) -> __m128i {
-        // SAFETY: `__m128i` is 16 bytes of plain data: every bit pattern is valid.
-        unsafe { std::mem::transmute::<[u8; 16], __m128i>(bytes) }
     }
 }
 
@@ -349,7 +365,8 @@ mod tests {
             for shift in 0..ATOMS.len() {
                 let atoms: Vec<_> = (0..len).map(|i| ATOMS[(i + shift) % ATOMS.len()]).collect();
                 let pattern = format!("^{}$", atoms.iter().map(|(a, _)| *a).collect::<String>());
-                let fixed = FixedPattern::parse(&pattern).expect("fixed");
+                let tree = super::super::ecma::parse(&pattern).expect("parses").tree;
+                let fixed = FixedPattern::from_tree(&tree).expect("fixed");
                 #[cfg(target_arch = "x86_64")]
                 {
                     let five_ranges = atoms.iter().any(|(a, _)| a.starts_with("[a-b"));

@@ -14,8 +14,8 @@
 //! loop, accept before the end (unanchored), or make more than [`MAX_SHAPES`] shapes
 //! stay automata.
 
+use super::automaton::Dfa;
 use super::fixed::vector::{Lanes, MAX_LEN};
-use super::Dfa;
 
 /// Shapes checked one after another (those of the string's length only).
 const MAX_SHAPES: usize = 8;
@@ -38,14 +38,14 @@ impl Shapes {
     /// The shapes of `d`'s language, or `None` when it is not a few fixed shapes of
     /// ASCII text of 1 to 32 characters.
     pub(super) fn new(d: &Dfa) -> Option<Shapes> {
-        let classes = d.stride - 1;
+        let classes = d.stride() - 1;
         // The ASCII bytes of each class, and whether it holds any other character.
         let mut ascii = vec![0u128; classes];
         for b in 0..128u8 {
-            ascii[usize::from(d.ascii[usize::from(b)])] |= 1 << b;
+            ascii[usize::from(d.ascii_class(b))] |= 1 << b;
         }
         let mut wide = vec![false; classes];
-        for &(_, class) in d.wide.iter() {
+        for &(_, class) in d.wide() {
             wide[usize::from(class)] = true;
         }
         let mut search = Search {
@@ -56,7 +56,7 @@ impl Shapes {
             found: Vec::new(),
             steps: 0,
         };
-        search.from(d.start)?;
+        search.from(d.start())?;
         let found = merged(search.found);
         if found.len() > MAX_SHAPES {
             return None;
@@ -121,12 +121,12 @@ struct Search<'d> {
 impl Search<'_> {
     /// Every shape that continues `path` from the row at offset `row`; `None` gives up.
     fn from(&mut self, row: usize) -> Option<()> {
-        let (d, stride) = (self.d, self.d.stride);
+        let (d, stride) = (self.d, self.d.stride());
         self.steps += 1;
         if self.steps > MAX_STEPS {
             return None;
         }
-        if d.trans[row + stride - 1] != 0 {
+        if d.trans()[row + stride - 1] != 0 {
             // Accepts here at the end of input. The empty string is no shape.
             if self.path.is_empty() || self.found.len() == MAX_PATHS {
                 return None;
@@ -138,7 +138,7 @@ impl Search<'_> {
         let mut next = [(0usize, 0u128); 16];
         let mut ways = 0;
         for class in 0..stride - 1 {
-            let to = usize::from(d.trans[row + class]);
+            let to = usize::from(d.trans()[row + class]);
             if to == 0 {
                 continue;
             }

@@ -8,10 +8,14 @@
 
 use std::arch::x86_64::{__m128i, _mm_cvtsi128_si32, _mm_set1_epi8, _mm_shuffle_epi8};
 
+use super::automaton::Dfa;
+
+/// Built only by [`Sheng::new`], which checks that the CPU has SSSE3: what makes its
+/// walk sound (the fields are private, so no other code builds one).
 pub(crate) struct Sheng {
     /// The automaton, for what the shuffles do not walk (non-ASCII text) and for
     /// the verdict at the end.
-    dfa: super::Dfa,
+    dfa: Dfa,
     /// At `b`, the rows after the ASCII byte `b`, lane by lane; every byte from
     /// 0x80 up leaves the row as it is: the padding of a string's last run of
     /// bytes (a non-ASCII byte is never walked here). 4 KB.
@@ -21,40 +25,39 @@ pub(crate) struct Sheng {
 }
 
 impl Sheng {
-    /// Whether `d` can be walked by shuffles: at most 16 rows, on a CPU with SSSE3.
-    pub(super) fn fits(d: &super::Dfa) -> bool {
-        d.trans.len() / d.stride <= 16 && std::arch::is_x86_feature_detected!("ssse3")
-    }
-
-    /// The shuffles of `d`, which [`Sheng::fits`].
-    pub(super) fn new(dfa: super::Dfa) -> Sheng {
-        let (rows, stride) = (dfa.trans.len() / dfa.stride, dfa.stride);
+    /// The shuffles of `dfa` when it can be walked by them (at most 16 rows, on a CPU
+    /// with SSSE3); the automaton back otherwise.
+    pub(super) fn new(dfa: Box<Dfa>) -> Result<Sheng, Box<Dfa>> {
+        let (rows, stride) = (dfa.trans().len() / dfa.stride(), dfa.stride());
+        if rows > 16 || !std::arch::is_x86_feature_detected!("ssse3") {
+            return Err(dfa);
+        }
         let identity: [u8; 16] = std::array::from_fn(|row| row as u8);
         let mut lanes = [identity; 256];
         for (b, lanes) in lanes.iter_mut().enumerate().take(128) {
-            let class = usize::from(dfa.ascii[b]);
+            let class = usize::from(dfa.ascii_class(b as u8));
             for (row, lane) in lanes.iter_mut().enumerate().take(rows) {
-                // Below 16 (`fits`): a row number of this automaton.
-                *lane = (usize::from(dfa.trans[row * stride + class]) / stride) as u8;
+                // Below 16 (checked above): a row number of this automaton.
+                *lane = (usize::from(dfa.trans()[row * stride + class]) / stride) as u8;
             }
         }
-        Sheng {
-            // SAFETY: `__m128i` is 16 bytes of plain data: every bit pattern is a
-            // valid value. (Each is moved by value, so its alignment is its own.)
+        Ok(Sheng {
+            // SAFETY: `__m128i` is a vector of 16 bytes of plain integers, so any 16
+            // bytes are a valid value of it; `transmute` checks that the sizes match.
             by_byte: Box::new(
                 lanes.map(|l| unsafe { std::mem::transmute::<[u8; 16], __m128i>(l) }),
             ),
-            start: (dfa.start / stride) as u8,
-            dfa,
-        }
+            start: (dfa.start() / stride) as u8,
+            dfa: *dfa,
+        })
     }
 
     #[inline(never)]
     pub(super) fn is_match(&self, s: &str) -> bool {
-        // SAFETY: a `Sheng` is only built for a CPU with SSSE3 (`fits`), which is
-        // all `walk` needs.
+        // SAFETY: `walk` needs only SSSE3, and this `Sheng` exists, so `Sheng::new`
+        // found SSSE3 on this CPU (`is_x86_feature_detected!`).
         let (row, i) = unsafe { self.walk(s.as_bytes()) };
-        self.dfa.finish(row * self.dfa.stride, s, i)
+        self.dfa.finish(row * self.dfa.stride(), s, i)
     }
 
     /// Walks the string from the start row while it is ASCII: runs of eight bytes,
@@ -64,21 +67,16 @@ impl Sheng {
     ///
     /// # Safety
     /// The CPU has SSSE3. (An `unsafe fn` rather than a safe one with the feature:
-    /// the crate's minimum Rust, 1.75, predates safe `target_feature` functions.)
+    /// the crate's minimum Rust predates safe `target_feature` functions, 1.86.)
     #[target_feature(enable = "ssse3")]
     unsafe fn walk(&self, bytes: &[u8]) -> (usize, usize) {
-        // SAFETY (the intrinsics and `steps` below): SSSE3, this function's contract.
         const HIGH: u64 = 0x8080_8080_8080_8080;
         let mut row = _mm_set1_epi8(self.start as i8);
         let mut i = 0;
-        while let Some(chunk) = super::ascii_chunk(bytes, i) {
-            // SAFETY: `steps` needs SSSE3, which this function's own contract provides.
-            row = unsafe {
-                self.steps(
-                    row,
-                    u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8])),
-                )
-            };
+        while let Some(chunk) = super::automaton::ascii_chunk(bytes, i) {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8]));
+            // SAFETY: `steps` needs SSSE3, which the caller of `walk` guarantees.
+            row = unsafe { self.steps(row, word) };
             i += 8;
         }
         // Fewer than eight left (eight or more: a run with a non-ASCII byte, for `finish`).
@@ -95,7 +93,7 @@ impl Sheng {
             };
             let pad = HIGH << (8 * rest);
             if word & HIGH == 0 {
-                // SAFETY: as above, SSSE3 is this function's contract.
+                // SAFETY: as above.
                 row = unsafe { self.steps(row, word | pad) };
                 i = bytes.len();
             }
@@ -118,14 +116,14 @@ impl Sheng {
 
     /// The automaton, for the tests.
     #[cfg(test)]
-    pub(super) fn dfa(&self) -> &super::Dfa {
+    pub(super) fn dfa(&self) -> &Dfa {
         &self.dfa
     }
 
     /// The row the byte `b` leads to from `row`, for the tests.
     #[cfg(test)]
     pub(super) fn after(&self, row: usize, b: u8) -> usize {
-        // SAFETY: as for the table in `new`, the other way round.
+        // SAFETY: a `__m128i` is 16 initialized bytes, and any byte is a valid `u8`.
         let lanes =
             unsafe { std::mem::transmute::<__m128i, [u8; 16]>(self.by_byte[usize::from(b)]) };
         usize::from(lanes[row])
