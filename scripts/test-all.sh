@@ -75,14 +75,17 @@ if want rust; then
     cargo test --workspace
     # The vector paths are x86-64 only; the others must build lint-free too.
     cross=aarch64-unknown-linux-gnu
-    if rustup target list --installed 2>/dev/null | grep -qx "$cross"; then
+    # The stack-growth dependency (psm) assembles a file for the target: the lint needs
+    # the cross C compiler too (Debian: gcc-aarch64-linux-gnu).
+    cross_cc=aarch64-linux-gnu-gcc
+    if rustup target list --installed 2>/dev/null | grep -qx "$cross" && command -v "$cross_cc" >/dev/null; then
         step "rust: clippy for $cross (the code paths of CPUs without x86-64 vectors)"
-        cargo clippy -p toolgate --lib --tests --target "$cross" -- -D warnings
+        CC_aarch64_unknown_linux_gnu="$cross_cc" cargo clippy -p toolgate --lib --tests --target "$cross" -- -D warnings
     elif [ -n "${TOOLGATE_REQUIRE_CROSS:-}" ]; then
-        echo "the $cross standard library is missing: rustup target add $cross" >&2
+        echo "the lint for $cross needs its standard library and C compiler: rustup target add $cross; apt-get install gcc-aarch64-linux-gnu" >&2
         exit 1
     else
-        echo "SKIPPED: clippy for $cross (rustup target add $cross to run it)"
+        echo "SKIPPED: clippy for $cross (rustup target add $cross and a $cross_cc to run it)"
     fi
 fi
 if want header; then
