@@ -3,6 +3,8 @@
 //! constant times the input, on inputs built to make a naive validator exponential or
 //! quadratic. Counted, never timed.
 
+use std::cell::Cell;
+
 use super::equal::COMPARISONS;
 use super::walk::VISITS;
 use super::{Options, Profile, Schema};
@@ -112,4 +114,61 @@ fn unique_items_is_linear_in_the_elements() {
         schema.validate_json(far.as_bytes())[0].message,
         "items [0] and [100000] are equal"
     );
+}
+
+thread_local! {
+    /// Bytes handed to a pattern matcher or a format check, in tests.
+    static SCANNED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Called by the matchers and the format checks (in tests) with the length of each
+/// string they are given.
+pub(crate) fn count_scan(len: usize) {
+    SCANNED.with(|s| s.set(s.get() + len as u64));
+}
+
+/// Long strings against `pattern` and `format`: each string is handed to its matcher
+/// and to its format check once, whole (no matching again from every position), and
+/// every one of those is a single pass by construction — the automata take one step per
+/// byte, the fixed-width and shape checks one comparison per byte, the `regex` crate's
+/// search is linear in the input (its documented guarantee), the format checks are
+/// byte scanners — so the work is linear in the string. The bytes scanned are counted.
+#[test]
+fn long_strings_cost_one_pass_per_check() {
+    let schema = full(
+        r#"{"type":"object","properties":{
+            "a":{"type":"string","pattern":"^[a-z]+(-[a-z]+)*$"},
+            "b":{"type":"string","pattern":"(x+x+)+y"},
+            "c":{"type":"string","format":"hostname"},
+            "d":{"type":"string","format":"email"},
+            "e":{"type":"string","format":"date-time","pattern":"^[0-9]"},
+            "f":{"type":"string","format":"uri"}}}"#,
+    );
+    for n in [1_000usize, 100_000, 1_000_000] {
+        let long = "a".repeat(n);
+        let x = "x".repeat(n);
+        let doc = format!(
+            r#"{{"a":"{long}-b","b":"{x}","c":"{long}.com","d":"{long}@example.com","e":"2{long}","f":"http://e/{long}"}}"#
+        );
+        SCANNED.with(|s| s.set(0));
+        let valid = schema.is_valid(doc.as_bytes());
+        let scanned = SCANNED.with(|s| s.get());
+        // "(x+x+)+y" never matches a run of x (the catastrophic case of a backtracking
+        // engine); the long host name and e-mail break their length limits.
+        assert!(!valid);
+        assert!(
+            scanned <= 8 * n as u64 + 200,
+            "{scanned} bytes scanned for n = {n}"
+        );
+        SCANNED.with(|s| s.set(0));
+        let errors = schema.validate_json(doc.as_bytes());
+        let scanned = SCANNED.with(|s| s.get());
+        assert!(
+            scanned <= 8 * n as u64 + 200,
+            "{scanned} bytes scanned for n = {n}"
+        );
+        let keywords: Vec<&str> = errors.iter().map(|e| e.keyword).collect();
+        assert!(keywords.contains(&"pattern"), "{errors:?}");
+        assert!(keywords.contains(&"format"), "{errors:?}");
+    }
 }

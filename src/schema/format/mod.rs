@@ -32,7 +32,6 @@
 //! never allocate; IDNA works in fixed buffers (a label is at most 63 octets), and
 //! only an idn-email domain that is not in NFC is copied, to normalize it.
 
-
 mod datetime;
 mod email;
 mod hostname;
@@ -275,6 +274,8 @@ impl Format {
 
     /// Whether the string `s` is valid; true for a numeric format.
     pub(crate) fn is_valid_str(self, s: &str) -> bool {
+        #[cfg(test)]
+        crate::schema::adversarial_tests::count_scan(s.len());
         use Format::*;
         match self {
             DateTime => datetime::is_date_time(s),

@@ -62,6 +62,8 @@ impl Matcher {
     /// heavier prologue on every call.
     #[inline]
     pub(crate) fn is_match(&self, s: &str) -> bool {
+        #[cfg(test)]
+        crate::schema::adversarial_tests::count_scan(s.len());
         match self {
             Matcher::Fixed(f) => f.is_match(s),
             Matcher::Dfa(d) => d.is_match(s),
