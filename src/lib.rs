@@ -1,9 +1,19 @@
 //! toolgate: a tool registry for LLM agents.
 //!
 //! The bytes a model sends as tool arguments are untrusted. toolgate parses them
-//! strictly (the crate-private JSON reader), validates them against a compiled schema ([`schema`]) while
-//! reading, and dispatches valid calls through a [`registry`]. The [`ffi`] module is the
-//! C surface over the same core, so every host sees identical bytes.
+//! strictly (with its own JSON reader), validates them against a compiled schema
+//! ([`schema`]) while reading, and dispatches valid calls through a [`registry`]. The
+//! [`ffi`] module is the C surface over the same core, so every host sees identical
+//! bytes.
+//!
+//! The reader is private to the crate: its fast paths trust what the crate has checked
+//! (that a key equal to a known name is valid UTF-8, for one), and nothing outside the
+//! crate can reach them to make them trust anything else.
+//!
+//! ```compile_fail,E0603
+//! // The reader is not part of the API: this does not compile.
+//! let mut r = toolgate::json::Reader::new(b"{\"\xff\xfe\":1}", 8);
+//! ```
 
 pub mod ffi;
 pub(crate) mod json;
