@@ -1404,3 +1404,46 @@ fn prepared_call_keeps_its_tool_alive() {
     assert_eq!(drops.load(Ordering::SeqCst), 2);
     assert!(reg.prepare("t", b"{}").is_err());
 }
+
+/// In the full profile a tool's parameters may reach `"type": "object"` through `$ref`
+/// or `allOf` (as pydantic's schemas do), and still every non-object value is refused:
+/// a root that accepts anything else (`true`, `"type": ["object", "null"]`, an `anyOf`
+/// with a non-object branch) is not a tool's parameters.
+#[test]
+fn full_profile_parameters_must_still_require_an_object() {
+    use toolgate::{Options, Profile, RegistryOptions};
+    let full = RegistryOptions::default()
+        .with_schema_options(Options::default().with_profile(Profile::Full));
+    let reg = Registry::with_options(full);
+    let accepted = [
+        r##"{"$defs":{"Args":{"type":"object","properties":{"a":{"type":"integer"}}}},"$ref":"#/$defs/Args"}"##,
+        r#"{"allOf":[{"type":"object"},{"required":["a"]}]}"#,
+        r#"{"oneOf":[{"type":"object","required":["a"]},{"type":"object","required":["b"]}]}"#,
+    ];
+    for (i, schema) in accepted.iter().enumerate() {
+        reg.register(
+            spec(&format!("t{i}"), Some(schema)),
+            boxed(|_, _| Ok("ran".into())),
+            false,
+        )
+        .unwrap_or_else(|e| panic!("{schema}: {e}"));
+        let r = reg.call("c", &format!("t{i}"), b"[1]");
+        assert!(r.is_error, "{schema} ran on an array: {r:?}");
+    }
+    ok("ran", &reg.call("c", "t0", br#"{"a":1}"#));
+    for schema in [
+        "true",
+        r#"{"type":["object","null"]}"#,
+        r#"{"anyOf":[{"type":"object"},{"type":"string"}]}"#,
+        r##"{"$defs":{"Any":{}},"$ref":"#/$defs/Any"}"##,
+    ] {
+        let e = reg
+            .register(
+                spec("bad", Some(schema)),
+                boxed(|_, _| Ok(String::new())),
+                false,
+            )
+            .unwrap_err();
+        assert_eq!(e.kind, RegisterErrorKind::NotObject, "{schema}: {e}");
+    }
+}
