@@ -38,7 +38,7 @@ const EXPECTED_REFUSALS: &[(&str, &str, &str)] = &[
     (
         "contactPerson",
         "tests/lib/parser.test.ts:373@7b7d6ca71130 (inline snapshot of zodResponseFormat(contactPersonSchema, 'contactPerson').json_schema.schema)",
-        "unsupported keyword \"nullable\" (an OpenAPI keyword; in JSON Schema write \"type\": [\"string\", \"null\"]",
+        "unsupported keyword \"nullable\" (OpenAPI's; in JSON Schema write \"type\": [\"string\", \"null\"])",
     ),
 ];
 

@@ -268,7 +268,7 @@ impl<'a> Compiler<'a> {
             self.enter(key);
             match Keyword::lookup(key, profile, draft) {
                 Some(kw) => builder.keyword(self, kw, val),
-                None => self.unknown_keyword(key),
+                None => self.unknown_keyword(key, members),
             }
             self.leave();
         }
@@ -280,7 +280,7 @@ impl<'a> Compiler<'a> {
         for (key, _) in members {
             if Keyword::lookup(key, Profile::Full, Draft::Draft7).is_none() {
                 self.enter(key);
-                self.unknown_keyword(key);
+                self.unknown_keyword(key, members);
                 self.leave();
             }
         }
@@ -300,14 +300,22 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// `unsupported keyword "x"`, with what was meant when it is a near miss.
-    fn unknown_keyword(&mut self, key: &str) {
+    /// `unsupported keyword "x"`, with what was meant when it is a near miss (the
+    /// schema's other members, `siblings`, say what OpenAPI's `nullable` stands for).
+    fn unknown_keyword(&mut self, key: &str, siblings: &[(String, Value)]) {
         let mut message = format!("unsupported keyword {}", quoted(key));
         if self.full() {
             if key == "nullable" {
-                message.push_str(
-                    " (an OpenAPI keyword; in JSON Schema write \"type\": [\"string\", \"null\"], with the type it has)",
-                );
+                let hint = match siblings.iter().find(|(k, _)| k == "type") {
+                    Some((_, Value::String(t))) => {
+                        format!("write \"type\": [{}, \"null\"]", quoted(t))
+                    }
+                    Some((_, Value::Array(_))) => "add \"null\" to \"type\"".to_owned(),
+                    _ => "write \"type\": [..., \"null\"]".to_owned(),
+                };
+                message.push_str(" (OpenAPI's; in JSON Schema ");
+                message.push_str(&hint);
+                message.push(')');
             } else {
                 let names = Keyword::names(self.options.profile(), self.draft);
                 if let Some(near) = crate::suggest::closest(key, names.iter().copied()) {
