@@ -1,7 +1,8 @@
 //! The invariants of a list of violations, whatever the schema and the instance:
 //! sorted by (path, message) in byte order; every path in the seed form and every
 //! pointer an RFC 6901 pointer, the two naming the same place (or, for a missing
-//! required property and an unexpected one, the pointer one member further); and,
+//! required property, an unexpected one and a property name its `propertyNames` schema
+//! refuses, the pointer one member further); and,
 //! when the instance is known, every pointer reaching a value that is there (a
 //! missing property's parent object).
 
@@ -70,6 +71,7 @@ pub fn check_list(errors: &[ValidationError], parsed: Option<&Value>) {
         let path = parse_path(&e.path).unwrap_or_else(|| panic!("bad path: {e:?}"));
         let pointer = parse_pointer(&e.pointer).unwrap_or_else(|| panic!("bad pointer: {e:?}"));
         let one_further = e.keyword == "required"
+            || e.keyword == "propertyNames"
             || (e.keyword == "additionalProperties"
                 && e.message.starts_with("unexpected property"));
         if one_further {
@@ -246,5 +248,24 @@ mod tests {
         let doc: Value = serde_json::from_slice(inst).unwrap();
         assert!(!check_schema_on(&s, inst, Some(&doc)));
         assert_eq!(s.validate_json(inst).len(), 5);
+    }
+
+    /// A refused property name is reported at the object, pointing at the member (the
+    /// compile target's first finding in CI: `{"propertyNames":false}`).
+    #[test]
+    fn a_refused_property_name_points_at_its_member() {
+        let full = toolgate::Options::default().with_profile(toolgate::Profile::Full);
+        for schema in [
+            &br#"{"propertyNames":false}"#[..],
+            br#"{"properties":{"x":{"propertyNames":{"maxLength":1}}}}"#,
+        ] {
+            let s = Schema::compile_with(schema, &full).unwrap();
+            let inst = br#"{"x":{"ab":1,"c":2,"de":3}}"#;
+            let doc: Value = serde_json::from_slice(inst).unwrap();
+            assert!(!check_schema_on(&s, inst, Some(&doc)));
+            let errors = s.validate_json(inst);
+            assert!(!errors.is_empty());
+            assert!(errors.iter().all(|e| e.keyword == "propertyNames"), "{errors:?}");
+        }
     }
 }
