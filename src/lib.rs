@@ -21,6 +21,33 @@ pub mod registry;
 pub mod schema;
 mod suggest;
 
+/// What the fuzz targets (`fuzz/`) drive below the API. Not part of it: compiled only
+/// with the `fuzz-internals` feature, which nothing but the fuzz crate enables, and
+/// free to change in any release.
+#[cfg(feature = "fuzz-internals")]
+#[doc(hidden)]
+pub mod fuzz_internals {
+    /// One of a pattern's matchers.
+    pub struct PatternMatcher(crate::schema::Matcher);
+
+    impl PatternMatcher {
+        /// Whether the pattern matches somewhere in `s`.
+        pub fn is_match(&self, s: &str) -> bool {
+            self.0.is_match(s)
+        }
+    }
+
+    /// Every matcher `pattern` can be given, named, the one compiling chooses first;
+    /// `Err` says why the pattern has no ECMA meaning here.
+    pub fn pattern_matchers(pattern: &str) -> Result<Vec<(&'static str, PatternMatcher)>, String> {
+        crate::schema::every_matcher(pattern).map(|all| {
+            all.into_iter()
+                .map(|(n, m)| (n, PatternMatcher(m)))
+                .collect()
+        })
+    }
+}
+
 pub use registry::{
     CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterError,
     RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,

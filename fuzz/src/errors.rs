@@ -265,7 +265,10 @@ mod tests {
             assert!(!check_schema_on(&s, inst, Some(&doc)));
             let errors = s.validate_json(inst);
             assert!(!errors.is_empty());
-            assert!(errors.iter().all(|e| e.keyword == "propertyNames"), "{errors:?}");
+            assert!(
+                errors.iter().all(|e| e.keyword == "propertyNames"),
+                "{errors:?}"
+            );
         }
     }
 }

@@ -6,12 +6,15 @@
 //! - [`generate`]: a schema and an instance built together from the fuzzer's bytes,
 //!   checked against the `jsonschema` crate;
 //! - [`ffi`]: sequences of C-API calls;
+//! - [`pattern`]: a generated ECMA pattern and strings, every matcher against the
+//!   others and against the `regex` crate;
 //! - [`errors`]: the invariants of every list of violations.
 
 pub mod compile;
 pub mod errors;
 pub mod ffi;
 pub mod generate;
+pub mod pattern;
 pub mod reader;
 
 #[cfg(test)]

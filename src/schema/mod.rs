@@ -37,6 +37,8 @@ mod walk;
 
 pub use error::{CompileError, SchemaProblem, ValidationError};
 pub use options::{Draft, Options, Profile};
+#[cfg(feature = "fuzz-internals")]
+pub(crate) use pattern::{every_matcher, Matcher};
 
 use crate::json::{Reader, Value};
 use program::{Node, Program};

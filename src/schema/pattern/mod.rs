@@ -137,3 +137,35 @@ pub(crate) fn compile(src: &str) -> Result<Regex, String> {
     }
     regex_text::build(&parsed.tree)
 }
+
+/// Every matcher `src` can be given, each built on its own from the same tree and
+/// named, first the one [`compile_matcher`] chooses: the pattern fuzz target checks
+/// that they all agree. `Err` when the pattern has no ECMA meaning here.
+#[cfg(feature = "fuzz-internals")]
+pub(crate) fn every_matcher(src: &str) -> Result<Vec<(&'static str, Matcher)>, String> {
+    let mut tree = Tree::with_capacity(src.len());
+    if let Some(why) = ecma::parse_into(src, &mut tree)? {
+        return Err(why);
+    }
+    let mut all = vec![("chosen", compile_matcher(src)?)];
+    if let Some(f) = FixedPattern::from_tree(&tree) {
+        all.push(("fixed", Matcher::Fixed(f)));
+    }
+    if let Some(dfa) = Dfa::new(&tree) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(shapes) = shapes::Shapes::new(&dfa) {
+            all.push(("shapes", Matcher::Shapes(Box::new(shapes))));
+        }
+        all.push(("automaton", Matcher::Dfa(Box::new(dfa))));
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(dfa) = Dfa::new(&tree) {
+        if let Ok(sheng) = sheng::Sheng::new(Box::new(dfa)) {
+            all.push(("shuffles", Matcher::Sheng(Box::new(sheng))));
+        }
+    }
+    if let Ok(r) = regex_text::build(&tree) {
+        all.push(("regex", Matcher::Regex(r)));
+    }
+    Ok(all)
+}
