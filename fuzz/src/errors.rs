@@ -1,8 +1,8 @@
 //! The invariants of a list of violations, whatever the schema and the instance:
 //! sorted by (path, message) in byte order; every path in the seed form and every
 //! pointer an RFC 6901 pointer, the two naming the same place (or, for a missing
-//! required property, an unexpected one and a property name its `propertyNames` schema
-//! refuses, the pointer one member further); and,
+//! property, an unexpected one and a property name its `propertyNames` schema refuses,
+//! the pointer one member further); and,
 //! when the instance is known, every pointer reaching a value that is there (a
 //! missing property's parent object).
 
@@ -70,10 +70,18 @@ pub fn check_list(errors: &[ValidationError], parsed: Option<&Value>) {
         );
         let path = parse_path(&e.path).unwrap_or_else(|| panic!("bad path: {e:?}"));
         let pointer = parse_pointer(&e.pointer).unwrap_or_else(|| panic!("bad pointer: {e:?}"));
-        let one_further = e.keyword == "required"
-            || e.keyword == "propertyNames"
-            || (e.keyword == "additionalProperties"
+        // A missing property (`required`, `dependentRequired`, array `dependencies`)
+        // and a present one refused by name (`additionalProperties` and
+        // `unevaluatedProperties` "unexpected property", `propertyNames`) point at the
+        // member, one step past the object the path names.
+        let missing = e.keyword == "required"
+            || (matches!(e.keyword, "dependentRequired" | "dependencies")
+                && e.message.starts_with("property ")
+                && e.message.contains(" is required when "));
+        let refused_name = e.keyword == "propertyNames"
+            || (matches!(e.keyword, "additionalProperties" | "unevaluatedProperties")
                 && e.message.starts_with("unexpected property"));
+        let one_further = missing || refused_name;
         if one_further {
             assert_eq!(pointer.len(), path.len() + 1, "{e:?}");
             assert!(matches!(pointer.last(), Some(Step::Member(_))), "{e:?}");
@@ -97,11 +105,7 @@ pub fn check_list(errors: &[ValidationError], parsed: Option<&Value>) {
                 let obj = at
                     .as_object()
                     .unwrap_or_else(|| panic!("not an object: {e:?}"));
-                assert_eq!(
-                    obj.contains_key(name.as_str()),
-                    e.keyword != "required",
-                    "{e:?}"
-                );
+                assert_eq!(obj.contains_key(name.as_str()), !missing, "{e:?}");
             }
         }
     }
@@ -250,14 +254,17 @@ mod tests {
         assert_eq!(s.validate_json(inst).len(), 5);
     }
 
-    /// A refused property name is reported at the object, pointing at the member (the
-    /// compile target's first finding in CI: `{"propertyNames":false}`).
+    /// A property refused by name, or missing, is reported at the object, pointing at
+    /// the member (the compile target's findings: `{"propertyNames":false}` in CI,
+    /// `{"unevaluatedProperties":false}` in the campaign).
     #[test]
-    fn a_refused_property_name_points_at_its_member() {
+    fn a_property_refused_by_name_or_missing_points_at_its_member() {
         let full = toolgate::Options::default().with_profile(toolgate::Profile::Full);
         for schema in [
             &br#"{"propertyNames":false}"#[..],
             br#"{"properties":{"x":{"propertyNames":{"maxLength":1}}}}"#,
+            br#"{"properties":{"x":{"unevaluatedProperties":false}}}"#,
+            br#"{"properties":{"x":{"dependentRequired":{"ab":["zz"]}}}}"#,
         ] {
             let s = Schema::compile_with(schema, &full).unwrap();
             let inst = br#"{"x":{"ab":1,"c":2,"de":3}}"#;
@@ -265,10 +272,14 @@ mod tests {
             assert!(!check_schema_on(&s, inst, Some(&doc)));
             let errors = s.validate_json(inst);
             assert!(!errors.is_empty());
-            assert!(
-                errors.iter().all(|e| e.keyword == "propertyNames"),
-                "{errors:?}"
-            );
+            for e in &errors {
+                let path = parse_path(&e.path).unwrap();
+                assert_eq!(
+                    parse_pointer(&e.pointer).unwrap().len(),
+                    path.len() + 1,
+                    "{e:?}"
+                );
+            }
         }
     }
 }
