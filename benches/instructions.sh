@@ -40,7 +40,7 @@ if [ ${#contenders[@]} -eq 0 ]; then
         event_floor event_skip event_is_valid event_no_patterns event_validate_json_invalid
         flight_compile event_compile
         booking_floor booking_is_valid booking_validate_json_invalid booking_compile
-        payment_is_valid orders_is_valid
+        payment_is_valid orders_is_valid tiny_floor tiny_skip tiny_is_valid
         cycle_floor cycle_is_valid cycle_validate_json cycle_non_ascii_floor
         cycle_non_ascii_is_valid cycle_call_into cycle_bare_call_into)
 fi

@@ -523,6 +523,30 @@ typedef tg_status (*tg_handler_fn)(void *user_data,
  */
 typedef void (*tg_destroy_fn)(void *user_data);
 
+/**
+ * One tool of `tg_registry_register_batch`: what `tg_registry_register` takes for one
+ * tool, in one struct.
+ */
+typedef struct tg_tool_entry {
+    /**
+     * The tool, as for `tg_registry_register` (its texts borrowed for the call).
+     */
+    struct tg_tool_def def;
+    /**
+     * Runs the tool's calls; must not be NULL.
+     */
+    tg_handler_fn handler;
+    /**
+     * Passed to `handler` and `destroy`; belongs to the registration (see
+     * `tg_registry_register_batch`).
+     */
+    void *user_data;
+    /**
+     * Releases `user_data`, or NULL.
+     */
+    tg_destroy_fn destroy;
+} tg_tool_entry;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -832,6 +856,43 @@ tg_status tg_registry_register(struct tg_registry *registry,
                                tg_destroy_fn destroy,
                                uint32_t flags,
                                struct tg_error **error_out);
+
+/**
+ * Registers the `count` tools of `tools` at once, all or none: each is checked as
+ * `tg_registry_register` checks one, a name listed twice in the batch is refused
+ * (`TG_ERR_DUPLICATE`, whatever `flags` says), and on the first refusal, in array
+ * order, nothing is registered and the error names the tool. The registry publishes
+ * one new set of tools for the whole batch, so loading many tools costs one copy of
+ * the set instead of one per tool; a concurrent call sees all of the batch or none.
+ *
+ * `flags` is 0 or `TG_REGISTER_OVERRIDE` (replace registered tools of the same
+ * names). `count` 0 is an empty batch: nothing changes, `TG_OK`.
+ *
+ * Ownership: `tools` and their texts are borrowed for the call (copied). Every
+ * entry's `user_data` belongs to the registration from the moment of this call: on
+ * success as for `tg_registry_register`; if this call fails for any reason, every
+ * entry's `destroy(user_data)` (when not NULL) runs exactly once before it returns.
+ * (The one exception: with `tools` NULL and `count` non-zero there are no entries to
+ * read, so nothing is destroyed.)
+ *
+ * Errors: those of `tg_registry_register` (a text or handler NULL is named like
+ * `tools[2].def.name`, `tools[2].handler`), and `TG_ERR_NULL` for `tools` NULL with a
+ * non-zero `count`. `*error_out` (when not NULL) receives a `tg_error` to free with
+ * `tg_error_free`.
+ *
+ * Thread-safety: as `tg_registry_register`.
+ *
+ * # Safety
+ * `registry` is NULL or a live `tg_registry`; `tools` is NULL or points to `count`
+ * readable `tg_tool_entry`, unchanged during the call, each of whose `def` follows
+ * `tg_tool_def`'s rules and whose `handler` and `destroy` follow `tg_handler_fn` and
+ * `tg_destroy_fn`; `error_out` is NULL or writable.
+ */
+tg_status tg_registry_register_batch(struct tg_registry *registry,
+                                     const struct tg_tool_entry *tools,
+                                     size_t count,
+                                     uint32_t flags,
+                                     struct tg_error **error_out);
 
 /**
  * Removes the tool `name[0..name_len)`. Calls running on it finish; its destructor

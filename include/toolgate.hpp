@@ -344,6 +344,20 @@ inline constexpr bool valid_tool_return_v =
     std::is_same_v<std::decay_t<R>, Reply> ||
     (!std::is_void_v<R> && std::is_constructible_v<std::string_view, R&>);
 
+/// The compile-time rules for a tool's callable, shared by Registry::add and Batch::add.
+template <class Fn>
+constexpr void check_tool_type() {
+    static_assert(takes_ctx_v<Fn> || takes_args_v<Fn>,
+                  "a toolgate tool is called as fn(std::string_view args) or "
+                  "fn(std::string_view args, void* call_ctx) on a const object: it runs on "
+                  "several threads at once, so a `mutable` lambda is refused (guard mutable "
+                  "state with a mutex or atomics)");
+    static_assert(valid_tool_return_v<tool_return_t<Fn>>,
+                  "a toolgate tool returns its answer as something a std::string_view can "
+                  "be made from (std::string, const char*, std::string_view) or a "
+                  "toolgate::Reply");
+}
+
 /// The C side of a callable of type F: the handler and destroy callbacks the registry
 /// is given, with the heap copy of F as user_data. (tg_handler_fn and tg_destroy_fn are
 /// declared outside the header's extern "C" block, so these C++ functions have exactly
@@ -757,6 +771,106 @@ inline CRegistryOptions RegistryOptions::c_options() const { return CRegistryOpt
 /// A registry of tools. Move-only; destroying it (or assigning another registry to it)
 /// destroys every tool's callable, once. No call may be running on it then, in
 /// particular not from inside one of its tools.
+/// Many tools to register at once with Registry::add_batch: all of them or none, for
+/// one copy of the registry's tool set instead of one per tool. add() copies the
+/// definition's texts and takes the callable; a Batch never registered destroys its
+/// callables when it goes away.
+class Batch {
+public:
+    Batch() = default;
+    Batch(Batch&& o) noexcept : items_(std::move(o.items_)) { o.items_.clear(); }
+    Batch& operator=(Batch&& o) noexcept {
+        if (this != &o) {
+            destroy_all();
+            items_ = std::move(o.items_);
+            o.items_.clear();
+        }
+        return *this;
+    }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+    ~Batch() { destroy_all(); }
+
+    /// Adds the tool `def` run by `fn` (the same callables as Registry::add). Fails
+    /// with TG_ERR_NULL for an empty std::function or function pointer; everything
+    /// else (names, schemas, duplicates) is checked by Registry::add_batch.
+    template <class F>
+    [[nodiscard]] bool add(const ToolDef& def, F&& fn, Error& err) {
+        using Fn = std::decay_t<F>;
+        detail::check_tool_type<Fn>();
+        if constexpr (detail::nullable_callable_v<Fn>) {
+            if (!fn) {
+                err = Error(TG_ERR_NULL, "the tool's callable is empty");
+                return false;
+            }
+        }
+        Item item{std::string(def.name), std::string(def.description),
+                  std::string(def.parameters), def.idempotent, def.timeout_ms,
+                  &detail::Trampoline<Fn>::call, nullptr, &detail::Trampoline<Fn>::destroy};
+        items_.reserve(items_.size() + 1);  // the one step that may throw comes first
+        item.user_data = new Fn(std::forward<F>(fn));
+        items_.push_back(std::move(item));
+        err = Error();
+        return true;
+    }
+#if TOOLGATE_THROWING_API
+    /// add(); throws Error.
+    template <class F>
+    Batch& add(const ToolDef& def, F&& fn) {
+        Error err;
+        if (!add(def, std::forward<F>(fn), err)) throw err;
+        return *this;
+    }
+#endif
+
+    /// How many tools the batch holds.
+    std::size_t size() const noexcept { return items_.size(); }
+    bool empty() const noexcept { return items_.empty(); }
+
+private:
+    friend class Registry;
+    struct Item {
+        std::string name, description, parameters;
+        bool idempotent;
+        std::uint64_t timeout_ms;
+        tg_handler_fn handler;
+        void* user_data;
+        tg_destroy_fn destroy;
+    };
+
+    /// Hands every callable to the library (which destroys them itself from now on)
+    /// and returns the status of tg_registry_register_batch.
+    tg_status register_into(tg_registry* r, std::uint32_t flags, tg_error** e) noexcept {
+        std::vector<tg_tool_entry> entries(items_.size());
+        for (std::size_t i = 0; i < items_.size(); ++i) {
+            const Item& it = items_[i];
+            tg_tool_entry& t = entries[i];
+            t.def.name = it.name.data();
+            t.def.name_len = it.name.size();
+            t.def.description = it.description.data();
+            t.def.description_len = it.description.size();
+            t.def.parameters = it.parameters.empty() ? nullptr : it.parameters.data();
+            t.def.parameters_len = it.parameters.size();
+            t.def.idempotent = it.idempotent;
+            t.def.timeout_ms = it.timeout_ms;
+            t.handler = it.handler;
+            t.user_data = it.user_data;
+            t.destroy = it.destroy;
+        }
+        const tg_status st =
+            tg_registry_register_batch(r, entries.data(), entries.size(), flags, e);
+        items_.clear();  // owned by the library now, whatever the status
+        return st;
+    }
+
+    void destroy_all() noexcept {
+        for (Item& it : items_) it.destroy(it.user_data);
+        items_.clear();
+    }
+
+    std::vector<Item> items_;
+};
+
 class Registry {
 public:
     /// Takes over a registry from the C API (nullptr: an empty Registry, as a
@@ -810,6 +924,22 @@ public:
     template <class F>
     [[nodiscard]] bool add_or_replace(const ToolDef& def, F&& fn, Error& err) noexcept {
         return register_tool(def, std::forward<F>(fn), TG_REGISTER_OVERRIDE, err);
+    }
+
+    /// Registers every tool of `batch`, or none (see Batch): each is checked as add()
+    /// checks one, a name listed twice is refused (TG_ERR_DUPLICATE), and the error
+    /// names the first tool refused. The batch is emptied whatever the outcome; the
+    /// callables of a refused batch are destroyed before this returns.
+    [[nodiscard]] bool add_batch(Batch&& batch, Error& err) noexcept {
+        tg_error* e = nullptr;
+        const tg_status st = batch.register_into(h_.get(), 0, &e);
+        return done(st, e, err);
+    }
+    /// As add_batch(), but tools of the same names are replaced.
+    [[nodiscard]] bool add_or_replace_batch(Batch&& batch, Error& err) noexcept {
+        tg_error* e = nullptr;
+        const tg_status st = batch.register_into(h_.get(), TG_REGISTER_OVERRIDE, &e);
+        return done(st, e, err);
     }
 
     /// Removes the tool `name` (TG_ERR_NOT_FOUND if there is none). Calls running on
@@ -948,6 +1078,16 @@ public:
         Error err;
         if (!add_or_replace(def, std::forward<F>(fn), err)) throw err;
     }
+    /// Registers every tool of `batch` or none; throws Error.
+    void add_batch(Batch&& batch) {
+        Error err;
+        if (!add_batch(std::move(batch), err)) throw err;
+    }
+    /// Registers or replaces every tool of `batch`, or none; throws Error.
+    void add_or_replace_batch(Batch&& batch) {
+        Error err;
+        if (!add_or_replace_batch(std::move(batch), err)) throw err;
+    }
     /// Removes the tool `name`; throws Error (TG_ERR_NOT_FOUND).
     void remove(std::string_view name) {
         Error err;
@@ -1013,15 +1153,7 @@ private:
     template <class F>
     bool register_tool(const ToolDef& def, F&& fn, std::uint32_t flags, Error& err) noexcept {
         using Fn = std::decay_t<F>;
-        static_assert(detail::takes_ctx_v<Fn> || detail::takes_args_v<Fn>,
-                      "a toolgate tool is called as fn(std::string_view args) or "
-                      "fn(std::string_view args, void* call_ctx) on a const object: it runs on "
-                      "several threads at once, so a `mutable` lambda is refused (guard mutable "
-                      "state with a mutex or atomics)");
-        static_assert(detail::valid_tool_return_v<detail::tool_return_t<Fn>>,
-                      "a toolgate tool returns its answer as something a std::string_view can "
-                      "be made from (std::string, const char*, std::string_view) or a "
-                      "toolgate::Reply");
+        detail::check_tool_type<Fn>();
         if constexpr (detail::nullable_callable_v<Fn>) {
             if (!fn) {
                 err = Error(TG_ERR_NULL, "the tool's callable is empty");

@@ -499,6 +499,33 @@ pub fn registry_with(total: usize) -> Registry {
     reg
 }
 
+/// The tools of [`registry_with`]`(total)` as one batch for
+/// [`Registry::register_batch`], with the same handler.
+pub fn bench_batch(total: usize) -> Vec<(ToolSpec, Box<dyn Handler>)> {
+    bench_tools(total)
+        .map(|(name, schema)| {
+            let spec = ToolSpec {
+                name,
+                description: "benchmark tool".to_string(),
+                parameters: Some(schema.as_bytes().to_vec()),
+                idempotent: true,
+                timeout_ms: 0,
+            };
+            let handler: Box<dyn Handler> = Box::new(FixedAnswer);
+            (spec, handler)
+        })
+        .collect()
+}
+
+/// [`bench_batch`]`(total)` registered in one batch.
+pub fn registry_with_batch(total: usize) -> Registry {
+    let reg = Registry::new(NamePolicy::Default);
+    reg.register_batch(bench_batch(total), false)
+        .unwrap_or_else(|e| panic!("register_batch: {e}"));
+    assert_eq!(reg.len(), total);
+    reg
+}
+
 /// The least any dispatcher must do for one call, and nothing more: a peer for
 /// the registry's `call_into` that shows what the 1.3x target of issue 3 leaves for
 /// the registry's own promises. It looks the name up in a `HashMap` with a fast

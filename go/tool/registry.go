@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"toolgate/types"
 )
@@ -163,6 +164,69 @@ func (r *Registry) Register(t Tool) error {
 	}
 	r.mu.Lock()
 	r.tools[def.Name] = t
+	r.mu.Unlock()
+	return nil
+}
+
+// RegisterAll registers every tool of ts, or none of them: each is checked as Register
+// checks one, and a name listed twice is refused (ErrDuplicate). The error names the
+// first tool refused, in the order given. The registry copies its set of tools once
+// for the whole batch instead of once per tool, so a host loading a large tool list
+// should use it; a concurrent call sees all of the batch or none of it.
+func (r *Registry) RegisterAll(ts ...Tool) error {
+	defs := make([]types.ToolDef, len(ts))
+	for i, t := range ts {
+		if t == nil {
+			return &Error{Kind: ErrNative, Msg: "tool is nil"}
+		}
+		defs[i] = t.Definition()
+	}
+	if r == nil || !r.g.acquire() {
+		return closedError()
+	}
+	defer r.g.release()
+	if len(ts) == 0 {
+		return nil
+	}
+	// Every text in one buffer and four numbers per tool (see tg_go_register_batch):
+	// neither holds a Go pointer, so both may be handed to C as they are.
+	var texts []byte
+	lens := make([]C.size_t, 0, 4*len(ts))
+	for _, def := range defs {
+		params := bytes.TrimSpace(def.Parameters)
+		hasParams := C.size_t(1)
+		if len(params) == 0 || string(params) == "null" {
+			hasParams, params = 0, nil
+		}
+		name := strings.ToValidUTF8(def.Name, "\uFFFD")
+		texts = append(texts, name...)
+		texts = append(texts, def.Description...)
+		texts = append(texts, params...)
+		lens = append(lens, C.size_t(len(name)), C.size_t(len(def.Description)),
+			C.size_t(len(params)), hasParams)
+	}
+	handles := make([]C.uintptr_t, len(ts))
+	for i, t := range ts {
+		handles[i] = C.uintptr_t(cgo.NewHandle(&toolEntry{tool: t, name: defs[i].Name}))
+	}
+	liveTools.Add(int64(len(ts)))
+	// From here the handles belong to the registration: the library deletes them
+	// (toolgateGoDestroy) when the registry is freed, or before returning a failure.
+	var textPtr *C.char
+	if len(texts) > 0 {
+		textPtr = (*C.char)(unsafe.Pointer(unsafe.SliceData(texts)))
+	}
+	o := C.tg_go_register_batch(r.ptr, textPtr, unsafe.SliceData(lens),
+		unsafe.SliceData(handles), C.size_t(len(ts)), 0)
+	runtime.KeepAlive(r)
+	runtime.KeepAlive(texts)
+	if o.status != C.TG_OK {
+		return takeError(o.status, o.error, o.view)
+	}
+	r.mu.Lock()
+	for i, t := range ts {
+		r.tools[defs[i].Name] = t
+	}
 	r.mu.Unlock()
 	return nil
 }

@@ -127,6 +127,45 @@ tg_go_status_out tg_go_register(tg_registry *r,
 	return o;
 }
 
+tg_go_status_out tg_go_register_batch(tg_registry *r, const char *texts,
+		const size_t *lens, const uintptr_t *handles, size_t count, uint32_t flags) {
+	tg_go_status_out o;
+	size_t i;
+	const char *at = texts;
+	tg_tool_entry *entries = count ? calloc(count, sizeof *entries) : NULL;
+	memset(&o, 0, sizeof o);
+	if (count && entries == NULL) {
+		// No memory for the array: the handles are released all the same, as the
+		// library would on any failure.
+		for (i = 0; i < count; i++) tg_go_destroy((void *)handles[i]);
+		o.status = TG_ERR_PANIC;
+		return o;
+	}
+	for (i = 0; i < count; i++) {
+		const size_t *l = lens + 4 * i;
+		tg_tool_def *def = &entries[i].def;
+		def->name = at;
+		def->name_len = l[0];
+		at += l[0];
+		def->description = at;
+		def->description_len = l[1];
+		at += l[1];
+		if (l[3]) {
+			// Non-NULL even when empty: empty parameters are not a schema (refused).
+			def->parameters = l[2] ? at : "";
+			def->parameters_len = l[2];
+		}
+		at += l[2];
+		entries[i].handler = tg_go_handler;
+		entries[i].user_data = (void *)handles[i];
+		entries[i].destroy = tg_go_destroy;
+	}
+	o.status = tg_registry_register_batch(r, entries, count, flags, &o.error);
+	free(entries);
+	if (o.status != TG_OK) o.view = view_of(o.error);
+	return o;
+}
+
 tg_go_text_out tg_go_text(const tg_registry *r, int which) {
 	tg_go_text_out o;
 	memset(&o, 0, sizeof o);

@@ -86,6 +86,13 @@ tg_go_status_out tg_go_register(tg_registry *r,
 		const char *params, size_t params_len, int has_params,
 		uintptr_t handle, uint32_t flags);
 
+// Registers count Go tools at once, all or none (tg_registry_register_batch). texts
+// holds each tool's name, description and parameters back to back; lens holds four
+// numbers per tool: the three lengths and 1 when the tool has parameters. handles are
+// the tools' cgo.Handles. On failure tg_go_destroy has already run for every handle.
+tg_go_status_out tg_go_register_batch(tg_registry *r, const char *texts,
+		const size_t *lens, const uintptr_t *handles, size_t count, uint32_t flags);
+
 typedef struct {
 	tg_status status;
 	tg_text *text;

@@ -546,123 +546,27 @@ impl Registry {
         r#override: Option<&Bound<'py, PyAny>>,
         arguments: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if !handler.is_callable() {
-            return Err(PyTypeError::new_err(format!(
-                "handler must be callable, not {}",
-                type_name(handler)
-            )));
-        }
-        let name_text = required_str(name, "name")?;
-        let description = match description {
-            Some(d) => d.clone(),
-            None => PyString::new(py, "").into_any(),
-        };
-        let description_text = required_str(&description, "description")?;
-        let timeout = match timeout_ms {
-            None => 0,
-            Some(t) => match t.extract::<u64>() {
-                Ok(n) if !t.is_instance_of::<PyBool>() => n,
-                _ => {
-                    return Err(errors::invalid_argument(
-                        py,
-                        &format!("timeout_ms must be None or an int >= 0, got {}", t.repr()?),
-                    ))
-                }
-            },
-        };
-        let mode = match arguments {
-            None => Mode::Kwargs,
-            Some(given) => match given.cast::<PyString>().ok().and_then(utf8_of) {
-                Some(b"kwargs") => Mode::Kwargs,
-                Some(b"dict") => Mode::Dict,
-                Some(b"json") => Mode::Json,
-                _ => {
-                    return Err(errors::invalid_argument(
-                        py,
-                        &format!(
-                            "unknown arguments mode {}; expected one of 'kwargs', 'dict', 'json'",
-                            given.repr()?
-                        ),
-                    ))
-                }
-            },
-        };
-        let idempotent = match idempotent {
-            Some(flag) => flag.is_truthy()?,
-            None => false,
-        };
+        let core = self.core()?;
         let allow_override = match r#override {
             Some(flag) => flag.is_truthy()?,
             None => false,
         };
-
-        // The parameters as the core reads them, and the value the record keeps: the
-        // schema given (the same object), or for JSON text its value.
-        let (parameters, value) = if schema.is_none() {
-            let default = PyDict::new(py);
-            default.set_item("type", "object")?;
-            (None, default.into_any())
-        } else if is_text(schema) {
-            let bytes = json_input(schema)?.bytes().to_vec();
-            // Text that is not JSON is refused by the core below, with its own message.
-            let value = convert::to_python(py, &bytes).unwrap_or_else(|_| py.None().into_bound(py));
-            (Some(bytes), value)
-        } else {
-            let mut bytes = Vec::with_capacity(256);
-            write_json(&mut bytes, schema).map_err(|e| e.into_argument_error(py))?;
-            (Some(bytes), schema.clone())
-        };
-        if mode == Mode::Kwargs {
-            if let Some(property) = unaccepted_property(py, handler, &value)? {
-                return Err(PyTypeError::new_err(message::property_not_accepted(
-                    name_text, &property,
-                )));
-            }
-        }
-        let timeout_value = match timeout_ms {
-            Some(t) => t.clone(),
-            None => py.None().into_bound(py),
-        };
-        let record = errors::tool_record(
+        let Pending {
+            record,
+            key,
+            spec,
+            tool,
+        } = self.pending(
             py,
-            (
-                name,
-                &description,
-                &value,
-                handler,
-                idempotent,
-                &timeout_value,
-            ),
-        )?;
-
-        let core = self.core()?;
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let known = match mode {
-            Mode::Json => KnownStrings::default(),
-            Mode::Kwargs | Mode::Dict => KnownStrings::of_schema(&value)?,
-        };
-        let entry = Arc::new(Entry {
-            name: name_text.to_owned(),
-            handler: handler.clone().unbind(),
-            mode,
-            known,
-        });
-        self.table.lock().entries.insert(id, Arc::clone(&entry));
-        let tool = Box::new(PyHandler {
-            id,
-            entry,
-            table: Arc::clone(&self.table),
-        });
-        let spec = ToolSpec {
-            name: name_text.to_owned(),
-            description: description_text.to_owned(),
-            parameters,
+            name,
+            schema,
+            handler,
+            description,
             idempotent,
-            timeout_ms: timeout,
-        };
+            timeout_ms,
+            arguments,
+        )?;
         let records = self.records.bind(py);
-        // The key is an exact str: a subclass's __hash__ would run Python code under the lock.
-        let key = PyString::new(py, name_text);
         let outcome = {
             let _writer = self
                 .writer
@@ -684,6 +588,71 @@ impl Registry {
             Ok(replaced) => {
                 drop(replaced);
                 Ok(record)
+            }
+            Err(e) => Err(register_error(py, &e)),
+        }
+    }
+
+    /// Registers every tool of `tools` (an iterable of dicts holding `register`'s
+    /// arguments: `name`, `schema`, `handler`, and optionally `description`,
+    /// `idempotent`, `timeout_ms`, `arguments`), or none of them, for one copy of the
+    /// registry's tool set. A name listed twice is refused; the error is the one
+    /// `register` raises for the first tool refused. Returns the tools' records.
+    #[pyo3(
+        signature = (tools, *, r#override = None),
+        text_signature = "(self, tools, *, override=False)"
+    )]
+    fn register_all<'py>(
+        &self,
+        py: Python<'py>,
+        tools: &Bound<'py, PyAny>,
+        r#override: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let core = self.core()?;
+        let allow_override = match r#override {
+            Some(flag) => flag.is_truthy()?,
+            None => false,
+        };
+        let mut pending = Vec::new();
+        let read = self.read_batch(py, tools, &mut pending);
+        if let Err(e) = read {
+            // The handlers entered so far are released.
+            drop(pending);
+            self.table.bury(py);
+            return Err(e);
+        }
+        let mut records = Vec::with_capacity(pending.len());
+        let mut batch: Vec<(ToolSpec, Box<dyn toolgate::Handler>)> =
+            Vec::with_capacity(pending.len());
+        for p in pending {
+            records.push((p.key, p.record));
+            batch.push((p.spec, p.tool));
+        }
+        let table = self.records.bind(py);
+        let outcome = {
+            let _writer = self
+                .writer
+                .lock_py_attached(py)
+                .unwrap_or_else(PoisonError::into_inner);
+            match core.register_batch(batch, allow_override) {
+                Ok(()) => {
+                    // Held until the lock is released: freeing them may run Python code.
+                    let mut replaced = Vec::with_capacity(records.len());
+                    for (key, record) in &records {
+                        replaced.push(table.get_item(key)?);
+                        table.set_item(key, record)?;
+                    }
+                    Ok(replaced)
+                }
+                Err(e) => Err(e),
+            }
+        };
+        // A refused batch's handlers, and replaced ones, are released here.
+        self.table.bury(py);
+        match outcome {
+            Ok(replaced) => {
+                drop(replaced);
+                Ok(records.into_iter().map(|(_, record)| record).collect())
             }
             Err(e) => Err(register_error(py, &e)),
         }
@@ -941,6 +910,212 @@ pub(crate) struct Step {
     /// Keeps the registry (whose table shows the collector this call's handler) alive
     /// while the call is pending.
     _registry: Py<PyAny>,
+}
+
+/// A tool read and checked by `Registry::pending`, not yet given to the core.
+struct Pending<'py> {
+    record: Bound<'py, PyAny>,
+    key: Bound<'py, PyString>,
+    spec: ToolSpec,
+    tool: Box<PyHandler>,
+}
+
+/// The fields a tool of `register_all` may have.
+const TOOL_FIELDS: [&str; 7] = [
+    "name",
+    "schema",
+    "handler",
+    "description",
+    "idempotent",
+    "timeout_ms",
+    "arguments",
+];
+
+impl Registry {
+    /// The tools of `register_all`, each read as `register` reads its arguments.
+    fn read_batch<'py>(
+        &self,
+        py: Python<'py>,
+        tools: &Bound<'py, PyAny>,
+        pending: &mut Vec<Pending<'py>>,
+    ) -> PyResult<()> {
+        for item in tools.try_iter()? {
+            let item = item?;
+            let fields = item.cast::<PyDict>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "each tool must be a dict of register's arguments, not {}",
+                    type_name(&item)
+                ))
+            })?;
+            for key in fields.keys() {
+                let known = key
+                    .cast::<PyString>()
+                    .ok()
+                    .and_then(utf8_of)
+                    .is_some_and(|k| TOOL_FIELDS.iter().any(|f| f.as_bytes() == k));
+                if !known {
+                    return Err(PyTypeError::new_err(format!(
+                        "unknown tool field {}; expected one of {}",
+                        key.repr()?,
+                        TOOL_FIELDS.join(", ")
+                    )));
+                }
+            }
+            let required = |k: &str| {
+                fields
+                    .get_item(k)?
+                    .ok_or_else(|| PyTypeError::new_err(format!("each tool needs {k:?}")))
+            };
+            let (name, schema, handler) =
+                (required("name")?, required("schema")?, required("handler")?);
+            let optional = |k: &str| fields.get_item(k);
+            pending.push(self.pending(
+                py,
+                &name,
+                &schema,
+                &handler,
+                optional("description")?.as_ref(),
+                optional("idempotent")?.as_ref(),
+                optional("timeout_ms")?.as_ref(),
+                optional("arguments")?.as_ref(),
+            )?);
+        }
+        Ok(())
+    }
+
+    /// Everything `register` checks and builds before the core sees the tool: its
+    /// arguments read, its record, its handler entered in the live table (a `Pending`
+    /// dropped unregistered leaves it for `bury`).
+    #[allow(clippy::too_many_arguments)]
+    fn pending<'py>(
+        &self,
+        py: Python<'py>,
+        name: &Bound<'py, PyAny>,
+        schema: &Bound<'py, PyAny>,
+        handler: &Bound<'py, PyAny>,
+        description: Option<&Bound<'py, PyAny>>,
+        idempotent: Option<&Bound<'py, PyAny>>,
+        timeout_ms: Option<&Bound<'py, PyAny>>,
+        arguments: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Pending<'py>> {
+        if !handler.is_callable() {
+            return Err(PyTypeError::new_err(format!(
+                "handler must be callable, not {}",
+                type_name(handler)
+            )));
+        }
+        let name_text = required_str(name, "name")?;
+        let description = match description {
+            Some(d) => d.clone(),
+            None => PyString::new(py, "").into_any(),
+        };
+        let description_text = required_str(&description, "description")?;
+        let timeout = match timeout_ms {
+            None => 0,
+            Some(t) => match t.extract::<u64>() {
+                Ok(n) if !t.is_instance_of::<PyBool>() => n,
+                _ => {
+                    return Err(errors::invalid_argument(
+                        py,
+                        &format!("timeout_ms must be None or an int >= 0, got {}", t.repr()?),
+                    ))
+                }
+            },
+        };
+        let mode = match arguments {
+            None => Mode::Kwargs,
+            Some(given) => match given.cast::<PyString>().ok().and_then(utf8_of) {
+                Some(b"kwargs") => Mode::Kwargs,
+                Some(b"dict") => Mode::Dict,
+                Some(b"json") => Mode::Json,
+                _ => {
+                    return Err(errors::invalid_argument(
+                        py,
+                        &format!(
+                            "unknown arguments mode {}; expected one of 'kwargs', 'dict', 'json'",
+                            given.repr()?
+                        ),
+                    ))
+                }
+            },
+        };
+        let idempotent = match idempotent {
+            Some(flag) => flag.is_truthy()?,
+            None => false,
+        };
+
+        // The parameters as the core reads them, and the value the record keeps: the
+        // schema given (the same object), or for JSON text its value.
+        let (parameters, value) = if schema.is_none() {
+            let default = PyDict::new(py);
+            default.set_item("type", "object")?;
+            (None, default.into_any())
+        } else if is_text(schema) {
+            let bytes = json_input(schema)?.bytes().to_vec();
+            // Text that is not JSON is refused by the core below, with its own message.
+            let value = convert::to_python(py, &bytes).unwrap_or_else(|_| py.None().into_bound(py));
+            (Some(bytes), value)
+        } else {
+            let mut bytes = Vec::with_capacity(256);
+            write_json(&mut bytes, schema).map_err(|e| e.into_argument_error(py))?;
+            (Some(bytes), schema.clone())
+        };
+        if mode == Mode::Kwargs {
+            if let Some(property) = unaccepted_property(py, handler, &value)? {
+                return Err(PyTypeError::new_err(message::property_not_accepted(
+                    name_text, &property,
+                )));
+            }
+        }
+        let timeout_value = match timeout_ms {
+            Some(t) => t.clone(),
+            None => py.None().into_bound(py),
+        };
+        let record = errors::tool_record(
+            py,
+            (
+                name,
+                &description,
+                &value,
+                handler,
+                idempotent,
+                &timeout_value,
+            ),
+        )?;
+
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let known = match mode {
+            Mode::Json => KnownStrings::default(),
+            Mode::Kwargs | Mode::Dict => KnownStrings::of_schema(&value)?,
+        };
+        let entry = Arc::new(Entry {
+            name: name_text.to_owned(),
+            handler: handler.clone().unbind(),
+            mode,
+            known,
+        });
+        self.table.lock().entries.insert(id, Arc::clone(&entry));
+        let tool = Box::new(PyHandler {
+            id,
+            entry,
+            table: Arc::clone(&self.table),
+        });
+        let spec = ToolSpec {
+            name: name_text.to_owned(),
+            description: description_text.to_owned(),
+            parameters,
+            idempotent,
+            timeout_ms: timeout,
+        };
+        // The key is an exact str: a subclass's __hash__ would run Python code under the lock.
+        let key = PyString::new(py, name_text);
+        Ok(Pending {
+            record,
+            key,
+            spec,
+            tool,
+        })
+    }
 }
 
 #[pymethods]

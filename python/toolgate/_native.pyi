@@ -1,7 +1,7 @@
 """Type stubs of the native module ``toolgate._native`` (the Rust core, compiled in)."""
 
 from types import TracebackType
-from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Type, Union, final
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Type, Union, final
 
 from typing_extensions import disjoint_base
 
@@ -115,6 +115,9 @@ class Registry:
         override: bool = False,
         arguments: Literal["kwargs", "dict", "json"] = "kwargs",
     ) -> ToolRecord: ...
+    def register_all(
+        self, tools: Iterable[Mapping[str, Any]], *, override: bool = False
+    ) -> List[ToolRecord]: ...
     def unregister(self, name: str) -> None: ...
     def get(self, name: str) -> ToolRecord: ...
     def names(self) -> List[str]: ...

@@ -3,8 +3,8 @@
 use std::ffi::{c_char, c_void};
 
 use super::boundary::{
-    arg_bytes, arg_mut, arg_options, arg_ref, arg_str, ffi_boundary, ffi_free, into_handle,
-    not_a_value, out_ptr, Failure, FfiResult, OptionsStruct,
+    arg_bytes, arg_mut, arg_options, arg_ref, arg_slice, arg_str, ffi_boundary, ffi_free,
+    into_handle, not_a_value, out_ptr, Failure, FfiResult, OptionsStruct,
 };
 use super::error::tg_error;
 use super::errors::tg_errors;
@@ -353,40 +353,153 @@ pub unsafe extern "C" fn tg_registry_register(
                 "is NULL",
             ));
         }
-        if flags & !TG_REGISTER_OVERRIDE != 0 {
-            return Err(Failure::argument(
-                tg_status::TG_ERR_ARGUMENT,
-                "flags",
-                &format!("has unknown bits 0x{:x}", flags & !TG_REGISTER_OVERRIDE),
-            ));
-        }
-        // SAFETY: `name` is NULL or points to its length's readable bytes, unchanged
-        // during the call, as this function's `# Safety` requires: what `arg_str`
-        // needs.
-        let name = unsafe { arg_str(def.name, def.name_len, "def->name")? };
-        // SAFETY: as above.
-        let description =
-            unsafe { arg_str(def.description, def.description_len, "def->description")? };
-        let parameters = if def.parameters.is_null() {
-            None
-        } else {
-            // SAFETY: as above.
-            Some(
-                unsafe { arg_bytes(def.parameters, def.parameters_len, "def->parameters")? }
-                    .to_vec(),
-            )
-        };
-        handler.set_name(name);
-        let spec = ToolSpec {
-            name: name.to_owned(),
-            description: description.to_owned(),
-            parameters,
-            idempotent: def.idempotent,
-            timeout_ms: def.timeout_ms,
-        };
+        check_register_flags(flags)?;
+        // SAFETY: `def`'s text pointers follow their documented rules, as this
+        // function's `# Safety` requires: what `read_def` needs.
+        let spec = unsafe { read_def(def, "def->")? };
+        handler.set_name(&spec.name);
         registry
             .registry
             .register(spec, Box::new(handler), flags & TG_REGISTER_OVERRIDE != 0)
+            .map_err(register_failure)
+    })
+}
+
+/// Refuses `flags` bits other than `TG_REGISTER_OVERRIDE`.
+fn check_register_flags(flags: u32) -> FfiResult<()> {
+    if flags & !TG_REGISTER_OVERRIDE != 0 {
+        return Err(Failure::argument(
+            tg_status::TG_ERR_ARGUMENT,
+            "flags",
+            &format!("has unknown bits 0x{:x}", flags & !TG_REGISTER_OVERRIDE),
+        ));
+    }
+    Ok(())
+}
+
+/// The tool `def` describes, its texts copied; `prefix` names `def` in errors
+/// (`def->`, `tools[3].def.`).
+///
+/// # Safety
+/// `def`'s text pointers are NULL or point to their lengths' readable bytes, unchanged
+/// during the call.
+unsafe fn read_def(def: &tg_tool_def, prefix: &str) -> FfiResult<ToolSpec> {
+    let param = |field: &str| format!("{prefix}{field}");
+    // SAFETY: `name` is NULL or points to its length's readable bytes, unchanged during
+    // the call, as this function's `# Safety` requires: what `arg_str` needs.
+    let name = unsafe { arg_str(def.name, def.name_len, &param("name"))? };
+    // SAFETY: as above.
+    let description =
+        unsafe { arg_str(def.description, def.description_len, &param("description"))? };
+    let parameters = if def.parameters.is_null() {
+        None
+    } else {
+        // SAFETY: as above.
+        Some(
+            unsafe { arg_bytes(def.parameters, def.parameters_len, &param("parameters"))? }
+                .to_vec(),
+        )
+    };
+    Ok(ToolSpec {
+        name: name.to_owned(),
+        description: description.to_owned(),
+        parameters,
+        idempotent: def.idempotent,
+        timeout_ms: def.timeout_ms,
+    })
+}
+
+/// One tool of `tg_registry_register_batch`: what `tg_registry_register` takes for one
+/// tool, in one struct.
+#[repr(C)]
+pub struct tg_tool_entry {
+    /// The tool, as for `tg_registry_register` (its texts borrowed for the call).
+    pub def: tg_tool_def,
+    /// Runs the tool's calls; must not be NULL.
+    pub handler: tg_handler_fn,
+    /// Passed to `handler` and `destroy`; belongs to the registration (see
+    /// `tg_registry_register_batch`).
+    pub user_data: *mut c_void,
+    /// Releases `user_data`, or NULL.
+    pub destroy: tg_destroy_fn,
+}
+
+/// Registers the `count` tools of `tools` at once, all or none: each is checked as
+/// `tg_registry_register` checks one, a name listed twice in the batch is refused
+/// (`TG_ERR_DUPLICATE`, whatever `flags` says), and on the first refusal, in array
+/// order, nothing is registered and the error names the tool. The registry publishes
+/// one new set of tools for the whole batch, so loading many tools costs one copy of
+/// the set instead of one per tool; a concurrent call sees all of the batch or none.
+///
+/// `flags` is 0 or `TG_REGISTER_OVERRIDE` (replace registered tools of the same
+/// names). `count` 0 is an empty batch: nothing changes, `TG_OK`.
+///
+/// Ownership: `tools` and their texts are borrowed for the call (copied). Every
+/// entry's `user_data` belongs to the registration from the moment of this call: on
+/// success as for `tg_registry_register`; if this call fails for any reason, every
+/// entry's `destroy(user_data)` (when not NULL) runs exactly once before it returns.
+/// (The one exception: with `tools` NULL and `count` non-zero there are no entries to
+/// read, so nothing is destroyed.)
+///
+/// Errors: those of `tg_registry_register` (a text or handler NULL is named like
+/// `tools[2].def.name`, `tools[2].handler`), and `TG_ERR_NULL` for `tools` NULL with a
+/// non-zero `count`. `*error_out` (when not NULL) receives a `tg_error` to free with
+/// `tg_error_free`.
+///
+/// Thread-safety: as `tg_registry_register`.
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; `tools` is NULL or points to `count`
+/// readable `tg_tool_entry`, unchanged during the call, each of whose `def` follows
+/// `tg_tool_def`'s rules and whose `handler` and `destroy` follow `tg_handler_fn` and
+/// `tg_destroy_fn`; `error_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_register_batch(
+    registry: *mut tg_registry,
+    tools: *const tg_tool_entry,
+    count: usize,
+    flags: u32,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_register_batch", error_out, move || {
+        // SAFETY: `tools` is NULL or points to `count` readable entries, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_slice`
+        // needs.
+        let entries = unsafe { arg_slice(tools, count, "tools")? };
+        // First thing after reading the array: from here on dropping `handlers` (a
+        // refusal, an early return, a panic unwinding through the boundary) runs every
+        // entry's `destroy(user_data)` exactly once.
+        let mut handlers: Vec<CHandler> = entries
+            .iter()
+            .map(|e| CHandler::new(e.handler, e.user_data, e.destroy))
+            .collect();
+        // SAFETY: `registry` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        check_register_flags(flags)?;
+        let mut specs = Vec::with_capacity(entries.len());
+        for (i, (entry, handler)) in entries.iter().zip(&mut handlers).enumerate() {
+            if !handler.has_func() {
+                return Err(Failure::argument(
+                    tg_status::TG_ERR_NULL,
+                    &format!("tools[{i}].handler"),
+                    "is NULL",
+                ));
+            }
+            // SAFETY: each entry's `def` follows `tg_tool_def`'s rules, as this
+            // function's `# Safety` requires: what `read_def` needs.
+            let spec = unsafe { read_def(&entry.def, &format!("tools[{i}].def."))? };
+            handler.set_name(&spec.name);
+            specs.push(spec);
+        }
+        let batch = specs
+            .into_iter()
+            .zip(handlers)
+            .map(|(spec, handler)| (spec, Box::new(handler) as Box<dyn crate::registry::Handler>))
+            .collect();
+        registry
+            .registry
+            .register_batch(batch, flags & TG_REGISTER_OVERRIDE != 0)
             .map_err(register_failure)
     })
 }

@@ -109,6 +109,34 @@ fn plain_ascii_end(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The length of the well-formed UTF-8 sequence that starts at `b[i]` (a byte of
+/// 0x80 or more), or `None` when it is not one: the table of well-formed byte
+/// sequences of the Unicode Standard (3.9, table 3-7), which `str::from_utf8` checks
+/// too. No overlong forms (C0, C1, E0 80..9F, F0 80..8F), no surrogates (ED A0..BF),
+/// nothing above U+10FFFF (F4 90.., F5..FF), no stray continuation byte, no sequence
+/// cut short.
+#[inline(always)]
+fn utf8_sequence_len(b: &[u8], i: usize) -> Option<usize> {
+    let at = |k: usize| b.get(i + k).copied().unwrap_or(0);
+    let tail = |k: usize| (0x80..=0xBF).contains(&at(k));
+    let (second_ok, len) = match at(0) {
+        0xC2..=0xDF => (tail(1), 2),
+        0xE0 => ((0xA0..=0xBF).contains(&at(1)), 3),
+        0xE1..=0xEC | 0xEE..=0xEF => (tail(1), 3),
+        0xED => ((0x80..=0x9F).contains(&at(1)), 3),
+        0xF0 => ((0x90..=0xBF).contains(&at(1)), 4),
+        0xF1..=0xF3 => (tail(1), 4),
+        0xF4 => ((0x80..=0x8F).contains(&at(1)), 4),
+        _ => return None,
+    };
+    let rest_ok = match len {
+        2 => true,
+        3 => tail(2),
+        _ => tail(2) && tail(3),
+    };
+    (second_ok && rest_ok).then_some(len)
+}
+
 /// The kind of value that starts with `first`, if one does.
 #[inline(always)]
 fn kind_of(first: Option<&u8>) -> Option<Kind> {
@@ -338,6 +366,10 @@ impl<'a> Reader<'a> {
         let b = self.buf;
         let mut escaped = false;
         let mut ascii = true;
+        // Where the first invalid UTF-8 sequence starts, if one does. The string is
+        // still read to its end: an error of its syntax (no closing quote, a control
+        // byte, a bad escape) anywhere in it is the one reported, as it always was.
+        let mut invalid_utf8 = None;
         loop {
             i = plain_ascii_end(b, i);
             match b.get(i) {
@@ -354,17 +386,24 @@ impl<'a> Reader<'a> {
                     self.pos = i;
                     return self.err(E::ControlCharacter);
                 }
-                Some(&c) => {
-                    ascii &= c < 0x80;
-                    i += 1;
+                Some(&c) if c < 0x80 => i += 1,
+                Some(_) => {
+                    // UTF-8 is checked here, one sequence at a time, in the same pass:
+                    // no second scan of the string.
+                    ascii = false;
+                    match utf8_sequence_len(b, i) {
+                        Some(len) => i += len,
+                        None => {
+                            invalid_utf8.get_or_insert(i);
+                            i += 1;
+                        }
+                    }
                 }
             }
         }
-        if !ascii {
-            if let Err(e) = std::str::from_utf8(&b[start..i]) {
-                self.pos = start + e.valid_up_to();
-                return self.err(E::InvalidUtf8);
-            }
+        if let Some(at) = invalid_utf8 {
+            self.pos = at;
+            return self.err(E::InvalidUtf8);
         }
         self.pos = i + 1;
         Ok(JsonStr::new(&b[start..i], escaped, ascii))
@@ -731,6 +770,97 @@ mod tests {
         ] {
             assert!(Reader::new(bad, 8).read_string().is_err(), "{bad:?}");
         }
+    }
+
+    /// Bytes for the UTF-8 tests: every boundary of table 3-7 and plain ASCII, but no
+    /// byte that ends a string or is refused in one (quote, backslash, control bytes).
+    const UTF8_PROBES: [u8; 24] = [
+        b'a', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC,
+        0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+    ];
+
+    /// The string `"text"` read, against what `str::from_utf8` says of `text`.
+    fn check_against_std(text: &[u8]) {
+        let mut doc = Vec::with_capacity(text.len() + 2);
+        doc.push(b'"');
+        doc.extend_from_slice(text);
+        doc.push(b'"');
+        let mut r = Reader::new(&doc, 8);
+        match (std::str::from_utf8(text), r.read_string()) {
+            (Ok(want), Ok(got)) => {
+                assert_eq!(got.as_plain_str(), Some(want), "{text:x?}");
+                assert_eq!(got.char_count(), want.chars().count(), "{text:x?}");
+                assert_eq!(r.pos(), doc.len());
+            }
+            (Err(e), Err(got)) => assert_eq!(
+                got,
+                SyntaxError::new(E::InvalidUtf8, 1 + e.valid_up_to()),
+                "{text:x?}"
+            ),
+            (want, got) => panic!("{text:x?}: std {want:?}, reader {got:?}"),
+        }
+    }
+
+    #[test]
+    fn utf8_agrees_with_std_on_every_one_and_two_byte_string() {
+        let allowed = |c: u8| c >= 0x20 && c != b'"' && c != b'\\';
+        for a in (0..=0xFFu8).filter(|&c| allowed(c)) {
+            check_against_std(&[a]);
+            for c in (0..=0xFFu8).filter(|&c| allowed(c)) {
+                check_against_std(&[a, c]);
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_agrees_with_std_on_every_sequence_class_up_to_four_bytes() {
+        // Every lead byte with every probe after it, up to four bytes, and the same
+        // after ASCII prefixes that put the sequence across the reader's 8-byte words.
+        for lead in 0x80..=0xFFu8 {
+            for &x in &UTF8_PROBES {
+                for &y in &UTF8_PROBES {
+                    check_against_std(&[lead, x, y]);
+                    for &z in &UTF8_PROBES {
+                        check_against_std(&[lead, x, y, z]);
+                        for prefix in [3usize, 7] {
+                            let mut text = vec![b'p'; prefix];
+                            text.extend_from_slice(&[lead, x, y, z, b'q']);
+                            check_against_std(&text);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_agrees_with_std_on_generated_text() {
+        // Valid text of every width, cut and corrupted at every byte.
+        let sample = "aé€😀z\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}\u{D7FF}\u{E000}ü";
+        let bytes = sample.as_bytes();
+        check_against_std(bytes);
+        for cut in 0..bytes.len() {
+            check_against_std(&bytes[..cut]);
+            check_against_std(&bytes[cut..]);
+            for &probe in &UTF8_PROBES {
+                let mut bad = bytes.to_vec();
+                bad[cut] = probe;
+                check_against_std(&bad);
+            }
+        }
+    }
+
+    #[test]
+    fn a_syntax_error_after_invalid_utf8_is_the_one_reported() {
+        // The string is read to its end before its UTF-8 is judged, as it always was.
+        let control = Reader::new(b"\"\xff\x01\"", 8).read_string().unwrap_err();
+        assert_eq!(control, SyntaxError::new(E::ControlCharacter, 2));
+        let cut = Reader::new(b"\"\xe2\x82", 8).read_string().unwrap_err();
+        assert_eq!(cut, SyntaxError::new(E::UnexpectedEnd, 3));
+        let escape = Reader::new(b"\"\xc3\\x\"", 8).read_string().unwrap_err();
+        assert_eq!(escape, SyntaxError::new(E::InvalidEscape, 2));
+        let first = Reader::new(b"\"ok\xc3\xff\"", 8).read_string().unwrap_err();
+        assert_eq!(first, SyntaxError::new(E::InvalidUtf8, 3));
     }
 
     #[test]

@@ -11,6 +11,12 @@ pub fn already_registered(name: &str) -> String {
     format!("tool {} is already registered", quote(name))
 }
 
+/// `tool "x" is listed twice in the batch`: a batch registration that names one tool
+/// twice (refused whole, whatever the override flag says).
+pub fn listed_twice(name: &str) -> String {
+    format!("tool {} is listed twice in the batch", quote(name))
+}
+
 /// `invalid parameters for "x": #/pointer: what` (one line per problem).
 pub fn invalid_parameters(name: &str, error: &CompileError) -> String {
     format!("invalid parameters for {}: {error}", quote(name))
@@ -147,6 +153,10 @@ mod tests {
     #[test]
     fn texts() {
         assert_eq!(already_registered("a"), r#"tool "a" is already registered"#);
+        assert_eq!(
+            listed_twice("a"),
+            r#"tool "a" is listed twice in the batch"#
+        );
         assert_eq!(
             not_object("a"),
             r#"parameters for "a" must declare "type": "object""#

@@ -24,6 +24,7 @@ use arc_swap::ArcSwap;
 use crate::schema::{CompileError, Options, Schema, ValidationError};
 use text::push_json_string;
 
+mod batch;
 pub mod message;
 mod names;
 mod prepared;

@@ -206,6 +206,23 @@ impl Snapshot {
         }
     }
 
+    /// The next snapshot: this one with every tool of `tools` added (or replacing the
+    /// tool of the same name), for the price of one copy of the set.
+    pub(super) fn with_all(&self, tools: Vec<Tool>) -> Snapshot {
+        let mut set = self.tools.clone();
+        set.reserve(tools.len());
+        for tool in tools {
+            set.replace(Slot(Arc::new(Entry {
+                name: tool.name.clone(),
+                tool: ArcSwap::from_pointee(tool),
+            })));
+        }
+        Snapshot {
+            tools: set,
+            ..Snapshot::default()
+        }
+    }
+
     /// The next snapshot: this one without `name` (the caller checked it is present).
     pub(super) fn without(&self, name: &str) -> Snapshot {
         let mut tools = self.tools.clone();

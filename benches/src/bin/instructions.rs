@@ -21,7 +21,8 @@
 //! `event_validate_json_invalid`); `flight_no_patterns` and `event_no_patterns`, the
 //! valid realistic calls against their schemas without `pattern`; `flight_compile` and
 //! `event_compile`, `Schema::compile` of the two realistic schemas; and `none`, the empty
-//! loop.
+//! loop. The tiny call `{"a":42,"b":42}` against two integer properties: `tiny_floor`,
+//! `tiny_skip` (the reader alone) and `tiny_is_valid`.
 //!
 //! The full profile's schemas (benches/src/full.rs): `booking_floor`, `booking_is_valid`,
 //! `booking_validate_json_invalid`, `booking_compile` (pydantic's `$defs`/`$ref`,
@@ -67,6 +68,13 @@ fn main() {
         Schema::compile(stripped.as_bytes()).expect("schema compiles")
     };
     let (flight_bare, event_bare) = (no_patterns(FLIGHT_SCHEMA), no_patterns(EVENT_SCHEMA));
+    // The tiny call: two integers against two integer properties, the fixed cost of a
+    // call with almost nothing in it.
+    let tiny = Schema::compile(
+        br#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}}}"#,
+    )
+    .expect("schema compiles");
+    let tiny_call: &[u8] = br#"{"a":42,"b":42}"#;
     let registry = registry_with(10);
     let bare = BareDispatch::with(10);
     let mut reused = toolgate::CallResult::default();
@@ -126,6 +134,9 @@ fn main() {
                     as usize
             }
             "is_valid" => weather.is_valid(black_box(valid)) as usize,
+            "tiny_floor" => floor_parse(black_box(tiny_call)) as usize,
+            "tiny_skip" => object.is_valid(black_box(tiny_call)) as usize,
+            "tiny_is_valid" => tiny.is_valid(black_box(tiny_call)) as usize,
             "skip" => object.is_valid(black_box(valid)) as usize,
             "spaced_is_valid" => weather.is_valid(black_box(weather_spaced.as_bytes())) as usize,
             "flight_spaced_is_valid" => {
