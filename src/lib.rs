@@ -15,6 +15,7 @@
 //! let mut r = toolgate::json::Reader::new(b"{\"\xff\xfe\":1}", 8);
 //! ```
 
+pub mod dialect;
 pub mod ffi;
 pub(crate) mod json;
 pub mod registry;
