@@ -414,6 +414,13 @@ fn register_error(py: Python<'_>, e: &toolgate::RegisterError) -> PyErr {
             "",
         ),
         RegisterErrorKind::InvalidSchema(compile) => schema_error(py, compile, &e.message),
+        // A target dialect refused the parameters: a schema refusal at its first problem.
+        RegisterErrorKind::Refused(problems) => {
+            let (pointer, rule) = problems
+                .first()
+                .map_or(("", ""), |p| (p.pointer.as_str(), p.rule));
+            errors::toolgate_error(py, "SchemaError", &e.message, status::SCHEMA, pointer, rule)
+        }
         RegisterErrorKind::NotObject => errors::toolgate_error(
             py,
             "NotObjectSchemaError",

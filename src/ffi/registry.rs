@@ -83,6 +83,13 @@ fn register_failure(error: RegisterError) -> Failure {
             return Failure::new(tg_status::TG_ERR_SCHEMA, error.message)
                 .at(&located.pointer, &located.keyword);
         }
+        // A target dialect refused the parameters: a schema refusal, located at the
+        // first problem (its rule as the keyword).
+        RegisterErrorKind::Refused(problems) => {
+            let first = problems.first();
+            let (pointer, rule) = first.map_or(("", ""), |p| (p.pointer.as_str(), p.rule));
+            return Failure::new(tg_status::TG_ERR_SCHEMA, error.message.clone()).at(pointer, rule);
+        }
     };
     Failure::new(status, error.message)
 }

@@ -24,6 +24,7 @@ use arc_swap::ArcSwap;
 use crate::schema::{CompileError, Options, Schema, ValidationError};
 use text::push_json_string;
 
+mod dialect;
 pub mod message;
 mod names;
 mod prepared;
@@ -174,6 +175,9 @@ pub enum RegisterErrorKind {
     InvalidSchema(CompileError),
     /// The parameters schema compiles but does not require `"type": "object"`.
     NotObject,
+    /// A target dialect of the registry would refuse the tool: every problem its lint
+    /// found (see [`RegistryOptions::with_targets`]).
+    Refused(Vec<crate::dialect::LintProblem>),
 }
 
 /// A refused registration: what kind of refusal, and the text to show.
@@ -250,6 +254,8 @@ pub struct RegistryOptions {
     names: NamePolicy,
     max_argument_bytes: Option<usize>,
     schema: Options,
+    /// The dialects every tool must pass the lint of (see `dialect.rs`).
+    targets: Vec<crate::dialect::Target>,
 }
 
 impl RegistryOptions {
@@ -307,6 +313,7 @@ impl Default for RegistryOptions {
             names: NamePolicy::Default,
             max_argument_bytes: Some(Self::DEFAULT_MAX_ARGUMENT_BYTES),
             schema: Options::default(),
+            targets: Vec::new(),
         }
     }
 }
@@ -383,6 +390,7 @@ impl Registry {
         }
         let schema =
             compile_parameters(&spec.name, spec.parameters.as_deref(), &self.options.schema)?;
+        self.admit_to_targets(&spec.name, &schema)?;
         let tool = Tool {
             name: spec.name,
             description: spec.description,
