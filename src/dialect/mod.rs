@@ -14,10 +14,14 @@ pub mod lint;
 #[cfg(test)]
 mod lint_tests;
 pub mod shape;
+pub mod strict;
+#[cfg(test)]
+mod strict_tests;
 
 pub use fingerprint::fingerprint;
 pub use lint::{lint_tool, LintProblem};
 pub use shape::{render, Definitions, McpHints, ToolDefinition};
+pub use strict::{strict_schema, StrictSchema};
 
 /// A provider's shape for a tool list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
