@@ -26,7 +26,9 @@ pub use registry::{
     CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterError,
     RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
 };
-pub use schema::{CompileError, Draft, Options, Profile, Schema, SchemaProblem, ValidationError};
+pub use schema::{
+    CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, ValidationError,
+};
 
 /// The library version, `MAJOR.MINOR.PATCH`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
