@@ -13,6 +13,7 @@ pub mod fingerprint;
 pub mod lint;
 #[cfg(test)]
 mod lint_tests;
+pub mod read;
 pub mod shape;
 pub mod strict;
 #[cfg(test)]
@@ -20,6 +21,7 @@ mod strict_tests;
 
 pub use fingerprint::fingerprint;
 pub use lint::{lint_tool, LintProblem};
+pub use read::read_tools;
 pub use shape::{render, Definitions, McpHints, ToolDefinition};
 pub use strict::{strict_schema, StrictSchema};
 
