@@ -73,6 +73,13 @@ pub struct tg_registry {
     registry: Registry,
 }
 
+impl tg_registry {
+    /// The registry behind the handle, for the other C modules.
+    pub(crate) fn core(&self) -> &Registry {
+        &self.registry
+    }
+}
+
 fn register_failure(error: RegisterError) -> Failure {
     let status = match &error.kind {
         RegisterErrorKind::InvalidName => tg_status::TG_ERR_NAME,
