@@ -767,6 +767,35 @@ impl Registry {
         convert::to_python(py, text.as_bytes())
     }
 
+    /// The tools in a provider's shape (`openai-chat`, `openai-responses`,
+    /// `anthropic`, `mcp`, `gemini`), sorted by name and byte-stable, with the SHA-256
+    /// of those bytes: `(json, fingerprint)`. An unknown name raises ValueError.
+    fn dialect_definitions(&self, dialect: &str) -> PyResult<(String, String)> {
+        let dialect: toolgate::dialect::Dialect =
+            dialect
+                .parse()
+                .map_err(|e: toolgate::dialect::UnknownName| {
+                    pyo3::exceptions::PyValueError::new_err(e.message)
+                })?;
+        let defs = self.core()?.definitions(dialect);
+        Ok((defs.json().to_string(), defs.fingerprint().to_owned()))
+    }
+
+    /// Every problem a provider's strict mode (`openai-strict`, `anthropic-strict`,
+    /// `gemini`) finds in the registered tools: `[{"tool", "pointer", "rule",
+    /// "message"}, ...]`, sorted. An unknown name raises ValueError.
+    fn lint<'py>(&self, py: Python<'py>, target: &str) -> PyResult<Bound<'py, PyAny>> {
+        let target: toolgate::dialect::Target =
+            target
+                .parse()
+                .map_err(|e: toolgate::dialect::UnknownName| {
+                    pyo3::exceptions::PyValueError::new_err(e.message)
+                })?;
+        let problems = self.core()?.lint(target);
+        let text = toolgate::dialect::LintProblem::json_array(&problems);
+        convert::to_python(py, text.as_bytes())
+    }
+
     /// The names as the core has them (sorted): for consistency checks.
     fn _library_names(&self) -> PyResult<Vec<String>> {
         Ok(self.core()?.names())
