@@ -60,6 +60,40 @@
 #define TG_MAX_DEPTH_LIMIT 1024
 
 /**
+ * A provider's shape for a tool list (`int32_t` in C).
+ */
+enum tg_dialect
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+    /**
+     * OpenAI Chat Completions:
+     * `[{"type":"function","function":{"name","description","parameters","strict"?}}]`.
+     */
+    TG_DIALECT_OPENAI_CHAT = 0,
+    /**
+     * OpenAI Responses: `[{"type":"function","name","description","parameters","strict"?}]`.
+     */
+    TG_DIALECT_OPENAI_RESPONSES = 1,
+    /**
+     * Anthropic Messages: `[{"name","description","input_schema","strict"?}]`.
+     */
+    TG_DIALECT_ANTHROPIC = 2,
+    /**
+     * The `tools` array of an MCP `tools/list` result.
+     */
+    TG_DIALECT_MCP = 3,
+    /**
+     * Gemini: `{"functionDeclarations":[{"name","description","parametersJsonSchema"}]}`.
+     */
+    TG_DIALECT_GEMINI = 4,
+};
+#ifndef __cplusplus
+typedef int32_t tg_dialect;
+#endif // __cplusplus
+
+/**
  * The draft of a full-profile schema without `$schema` (`int32_t` in C).
  */
 enum tg_draft
@@ -82,6 +116,31 @@ enum tg_draft
 };
 #ifndef __cplusplus
 typedef int32_t tg_draft;
+#endif // __cplusplus
+
+/**
+ * What a lint checks tools against (`int32_t` in C).
+ */
+enum tg_lint_target
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+    /**
+     * OpenAI function calling with `"strict": true`.
+     */
+    TG_LINT_OPENAI_STRICT = 0,
+    /**
+     * Anthropic strict tool use.
+     */
+    TG_LINT_ANTHROPIC_STRICT = 1,
+    /**
+     * Gemini's `parameters` (the OpenAPI 3.0 subset).
+     */
+    TG_LINT_GEMINI = 2,
+};
+#ifndef __cplusplus
+typedef int32_t tg_lint_target;
 #endif // __cplusplus
 
 /**
@@ -550,6 +609,44 @@ typedef struct tg_tool_entry {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The registry's tools in `dialect`'s shape, sorted by name, byte-stable, and the
+ * SHA-256 of those exact bytes as 64 lowercase hex digits (a prompt-cache key that
+ * changes when the tool set does). Computed once per change of the tool set.
+ *
+ * On success writes a new `tg_text` to `*definitions_out` and, when
+ * `fingerprint_out` is not NULL, another to `*fingerprint_out`; the caller frees each
+ * with `tg_text_free`. Errors: `TG_ERR_NULL`, `TG_ERR_ARGUMENT` (`dialect` is not a
+ * `tg_dialect` value). Thread-safety: any thread.
+ *
+ * # Safety
+ * `registry` is NULL or a live `tg_registry`; `definitions_out`, `fingerprint_out`
+ * and `error_out` are NULL or writable.
+ */
+tg_status tg_registry_dialect_definitions(const struct tg_registry *registry,
+                                          tg_dialect dialect,
+                                          struct tg_text **definitions_out,
+                                          struct tg_text **fingerprint_out,
+                                          struct tg_error **error_out);
+
+/**
+ * Every problem `target` finds in the registered tools, as a compact JSON array of
+ * `{"tool","pointer","rule","message"}` sorted by tool, pointer, rule and message
+ * (`[]` when the provider accepts them all).
+ *
+ * On success writes a new `tg_text` to `*lint_out`; the caller frees it with
+ * `tg_text_free`. Errors: `TG_ERR_NULL`, `TG_ERR_ARGUMENT` (`target` is not a
+ * `tg_lint_target` value). Thread-safety: any thread.
+ *
+ * # Safety
+ * `registry` is NULL or a live `tg_registry`; `lint_out` and `error_out` are NULL or
+ * writable.
+ */
+tg_status tg_registry_lint(const struct tg_registry *registry,
+                           tg_lint_target target,
+                           struct tg_text **lint_out,
+                           struct tg_error **error_out);
 
 /**
  * The status of the call that produced `error` (never `TG_OK`); `TG_ERR_NULL` when

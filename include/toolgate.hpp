@@ -997,6 +997,36 @@ public:
         return detail::take_text(t);
     }
 
+    /// The tools in a provider's shape (`dialect`), sorted by name, byte-stable, and
+    /// the SHA-256 of those bytes (64 hex digits), for a prompt-cache key.
+    struct DialectDefinitions {
+        std::string json;
+        std::string fingerprint;
+    };
+    [[nodiscard]] std::optional<DialectDefinitions> definitions(tg_dialect dialect,
+                                                                Error& err) const noexcept {
+        tg_text* t = nullptr;
+        tg_text* f = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_registry_dialect_definitions(h_.get(), dialect, &t, &f, &e);
+        if (!done(st, e, err)) return std::nullopt;
+        DialectDefinitions out;
+        out.json = detail::take_text(t);
+        out.fingerprint = detail::take_text(f);
+        return out;
+    }
+
+    /// Every problem `target` finds in the registered tools: a compact JSON array of
+    /// {tool, pointer, rule, message}, sorted ("[]" when there is none).
+    [[nodiscard]] std::optional<std::string> lint(tg_lint_target target,
+                                                  Error& err) const noexcept {
+        tg_text* t = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_registry_lint(h_.get(), target, &t, &e);
+        if (!done(st, e, err)) return std::nullopt;
+        return detail::take_text(t);
+    }
+
     /// Validates `args` against the parameters of the tool `name` without running it.
     [[nodiscard]] std::optional<ValidationErrors> validate(std::string_view name,
                                                            std::string_view args,
@@ -1107,6 +1137,16 @@ public:
     std::string definitions() const {
         Error err;
         return value(definitions(err), err);
+    }
+    /// The tools in `dialect`'s shape with their fingerprint; throws Error.
+    DialectDefinitions definitions(tg_dialect dialect) const {
+        Error err;
+        return value(definitions(dialect, err), err);
+    }
+    /// The lint of the tools against `target` (JSON array); throws Error.
+    std::string lint(tg_lint_target target) const {
+        Error err;
+        return value(lint(target, err), err);
     }
     /// Validates `args` for the tool `name` without running it; throws Error.
     ValidationErrors validate(std::string_view name, std::string_view args) const {

@@ -15,6 +15,7 @@
 //! let mut r = toolgate::json::Reader::new(b"{\"\xff\xfe\":1}", 8);
 //! ```
 
+pub mod dialect;
 pub mod ffi;
 pub(crate) mod json;
 pub mod registry;
@@ -52,7 +53,9 @@ pub use registry::{
     CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterError,
     RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
 };
-pub use schema::{CompileError, Draft, Options, Profile, Schema, SchemaProblem, ValidationError};
+pub use schema::{
+    CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, ValidationError,
+};
 
 /// The library version, `MAJOR.MINOR.PATCH`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

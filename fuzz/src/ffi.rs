@@ -606,7 +606,9 @@ unsafe fn step(st: &mut State, op: &Op) {
                 Err(e) => match e.kind {
                     RegisterErrorKind::InvalidName => TG_ERR_NAME,
                     RegisterErrorKind::Duplicate => TG_ERR_DUPLICATE,
-                    RegisterErrorKind::InvalidSchema(_) => TG_ERR_SCHEMA,
+                    RegisterErrorKind::InvalidSchema(_) | RegisterErrorKind::Refused(_) => {
+                        TG_ERR_SCHEMA
+                    }
                     RegisterErrorKind::NotObject => TG_ERR_NOT_OBJECT,
                 },
             };

@@ -179,6 +179,32 @@ tg_go_text_out tg_go_text(const tg_registry *r, int which) {
 	return o;
 }
 
+tg_go_dialect_out tg_go_dialect_definitions(const tg_registry *r, int32_t dialect) {
+	tg_go_dialect_out o;
+	memset(&o, 0, sizeof o);
+	o.status = tg_registry_dialect_definitions(r, dialect, &o.text, &o.fingerprint, &o.error);
+	if (o.status != TG_OK) {
+		o.view = view_of(o.error);
+		return o;
+	}
+	if (tg_text_data(o.text, &o.data, &o.len) != TG_OK) o.len = 0;
+	if (tg_text_data(o.fingerprint, &o.fingerprint_data, &o.fingerprint_len) != TG_OK)
+		o.fingerprint_len = 0;
+	return o;
+}
+
+tg_go_text_out tg_go_lint(const tg_registry *r, int32_t target) {
+	tg_go_text_out o;
+	memset(&o, 0, sizeof o);
+	o.status = tg_registry_lint(r, target, &o.text, &o.error);
+	if (o.status != TG_OK) {
+		o.view = view_of(o.error);
+		return o;
+	}
+	if (tg_text_data(o.text, &o.data, &o.len) != TG_OK) o.len = 0;
+	return o;
+}
+
 tg_go_call_out tg_go_call(const tg_registry *r,
 		const char *id, size_t id_len,
 		const char *name, size_t name_len,

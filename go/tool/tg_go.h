@@ -107,6 +107,24 @@ tg_go_text_out tg_go_text(const tg_registry *r, int which);
 
 typedef struct {
 	tg_status status;
+	tg_text *text;
+	const char *data;
+	size_t len;
+	tg_text *fingerprint;
+	const char *fingerprint_data;
+	size_t fingerprint_len;
+	tg_error *error;
+	tg_go_error_view view;
+} tg_go_dialect_out;
+
+// A dialect's definitions and their fingerprint, read in one call (one tool set).
+tg_go_dialect_out tg_go_dialect_definitions(const tg_registry *r, int32_t dialect);
+
+// The lint of the registered tools against a target, as JSON.
+tg_go_text_out tg_go_lint(const tg_registry *r, int32_t target);
+
+typedef struct {
+	tg_status status;
 	tg_result *result;
 	const char *content;
 	size_t content_len;

@@ -414,6 +414,13 @@ fn register_error(py: Python<'_>, e: &toolgate::RegisterError) -> PyErr {
             "",
         ),
         RegisterErrorKind::InvalidSchema(compile) => schema_error(py, compile, &e.message),
+        // A target dialect refused the parameters: a schema refusal at its first problem.
+        RegisterErrorKind::Refused(problems) => {
+            let (pointer, rule) = problems
+                .first()
+                .map_or(("", ""), |p| (p.pointer.as_str(), p.rule));
+            errors::toolgate_error(py, "SchemaError", &e.message, status::SCHEMA, pointer, rule)
+        }
         RegisterErrorKind::NotObject => errors::toolgate_error(
             py,
             "NotObjectSchemaError",
@@ -726,6 +733,35 @@ impl Registry {
     /// The definitions as Python values: `[{"name", "description", "parameters"}, ...]`.
     fn definitions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let text = self.core()?.definitions_json();
+        convert::to_python(py, text.as_bytes())
+    }
+
+    /// The tools in a provider's shape (`openai-chat`, `openai-responses`,
+    /// `anthropic`, `mcp`, `gemini`), sorted by name and byte-stable, with the SHA-256
+    /// of those bytes: `(json, fingerprint)`. An unknown name raises ValueError.
+    fn dialect_definitions(&self, dialect: &str) -> PyResult<(String, String)> {
+        let dialect: toolgate::dialect::Dialect =
+            dialect
+                .parse()
+                .map_err(|e: toolgate::dialect::UnknownName| {
+                    pyo3::exceptions::PyValueError::new_err(e.message)
+                })?;
+        let defs = self.core()?.definitions(dialect);
+        Ok((defs.json().to_string(), defs.fingerprint().to_owned()))
+    }
+
+    /// Every problem a provider's strict mode (`openai-strict`, `anthropic-strict`,
+    /// `gemini`) finds in the registered tools: `[{"tool", "pointer", "rule",
+    /// "message"}, ...]`, sorted. An unknown name raises ValueError.
+    fn lint<'py>(&self, py: Python<'py>, target: &str) -> PyResult<Bound<'py, PyAny>> {
+        let target: toolgate::dialect::Target =
+            target
+                .parse()
+                .map_err(|e: toolgate::dialect::UnknownName| {
+                    pyo3::exceptions::PyValueError::new_err(e.message)
+                })?;
+        let problems = self.core()?.lint(target);
+        let text = toolgate::dialect::LintProblem::json_array(&problems);
         convert::to_python(py, text.as_bytes())
     }
 

@@ -22,6 +22,7 @@
 #![allow(non_camel_case_types)]
 
 pub(crate) mod boundary;
+pub mod dialect;
 pub mod error;
 pub mod errors;
 pub mod options;
@@ -34,6 +35,7 @@ pub mod text;
 pub mod tool_info;
 pub mod version;
 
+pub use dialect::{tg_dialect, tg_lint_target};
 pub use error::tg_error;
 pub use errors::tg_errors;
 pub use options::{tg_compile_options, tg_draft, tg_profile, tg_resource, tg_str};

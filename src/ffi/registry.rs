@@ -73,6 +73,13 @@ pub struct tg_registry {
     registry: Registry,
 }
 
+impl tg_registry {
+    /// The registry behind the handle, for the other C modules.
+    pub(crate) fn core(&self) -> &Registry {
+        &self.registry
+    }
+}
+
 fn register_failure(error: RegisterError) -> Failure {
     let status = match &error.kind {
         RegisterErrorKind::InvalidName => tg_status::TG_ERR_NAME,
@@ -82,6 +89,13 @@ fn register_failure(error: RegisterError) -> Failure {
             let located = compile_failure(compile.clone());
             return Failure::new(tg_status::TG_ERR_SCHEMA, error.message)
                 .at(&located.pointer, &located.keyword);
+        }
+        // A target dialect refused the parameters: a schema refusal, located at the
+        // first problem (its rule as the keyword).
+        RegisterErrorKind::Refused(problems) => {
+            let first = problems.first();
+            let (pointer, rule) = first.map_or(("", ""), |p| (p.pointer.as_str(), p.rule));
+            return Failure::new(tg_status::TG_ERR_SCHEMA, error.message.clone()).at(pointer, rule);
         }
     };
     Failure::new(status, error.message)

@@ -25,6 +25,7 @@ use crate::schema::{CompileError, Options, Schema, ValidationError};
 use text::push_json_string;
 
 mod batch;
+mod dialect;
 pub mod message;
 mod names;
 mod prepared;
@@ -175,6 +176,9 @@ pub enum RegisterErrorKind {
     InvalidSchema(CompileError),
     /// The parameters schema compiles but does not require `"type": "object"`.
     NotObject,
+    /// A target dialect of the registry would refuse the tool: every problem its lint
+    /// found (see [`RegistryOptions::with_targets`]).
+    Refused(Vec<crate::dialect::LintProblem>),
 }
 
 /// A refused registration: what kind of refusal, and the text to show.
@@ -251,6 +255,8 @@ pub struct RegistryOptions {
     names: NamePolicy,
     max_argument_bytes: Option<usize>,
     schema: Options,
+    /// The dialects every tool must pass the lint of (see `dialect.rs`).
+    targets: Vec<crate::dialect::Target>,
 }
 
 impl RegistryOptions {
@@ -308,6 +314,7 @@ impl Default for RegistryOptions {
             names: NamePolicy::Default,
             max_argument_bytes: Some(Self::DEFAULT_MAX_ARGUMENT_BYTES),
             schema: Options::default(),
+            targets: Vec::new(),
         }
     }
 }
@@ -384,6 +391,7 @@ impl Registry {
         }
         let schema =
             compile_parameters(&spec.name, spec.parameters.as_deref(), &self.options.schema)?;
+        self.admit_to_targets(&spec.name, &schema)?;
         let tool = Tool {
             name: spec.name,
             description: spec.description,

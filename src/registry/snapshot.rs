@@ -172,6 +172,8 @@ pub(super) struct Snapshot {
     sorted: OnceLock<Vec<Arc<Entry>>>,
     definitions: OnceLock<Arc<str>>,
     available: OnceLock<String>,
+    /// Each dialect's definitions, by `Dialect` order (see `dialect.rs`).
+    pub(super) dialects: [OnceLock<crate::dialect::Definitions>; 5],
 }
 
 // The set's key type holds an `ArcSwap` (interior mutability), but `Slot` hashes and

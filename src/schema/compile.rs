@@ -92,6 +92,11 @@ impl<'a> Compiler<'a> {
         self.draft
     }
 
+    /// True when the schema is an OpenAPI 3.0 schema object (its formats apply).
+    pub(crate) fn is_openapi(&self) -> bool {
+        self.options.schema_dialect() == super::SchemaDialect::OpenApi3_0
+    }
+
     /// True when the caller declared `name` a format to accept as an annotation.
     pub(crate) fn is_annotation_format(&self, name: &str) -> bool {
         self.options.annotation_formats().iter().any(|f| f == name)

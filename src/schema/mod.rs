@@ -26,6 +26,7 @@ mod error;
 pub(crate) mod format;
 mod keywords;
 mod message;
+mod openapi;
 mod options;
 mod path;
 mod pattern;
@@ -36,7 +37,7 @@ mod sink;
 mod walk;
 
 pub use error::{CompileError, SchemaProblem, ValidationError};
-pub use options::{Draft, Options, Profile};
+pub use options::{Draft, Options, Profile, SchemaDialect};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use pattern::{every_matcher, Matcher};
 
@@ -82,7 +83,12 @@ impl Schema {
             ));
         }
         let json = value.to_compact();
-        let (prog, root) = if opts.profile() == Profile::Full {
+        let (prog, root) = if opts.schema_dialect() == SchemaDialect::OpenApi3_0 {
+            // The author's text stays what `to_json` gives; the translation is compiled.
+            let translated = openapi::to_json_schema(&value).map_err(CompileError::new)?;
+            let full = opts.clone().with_profile(Profile::Full);
+            compile_full(translated, &full)?
+        } else if opts.profile() == Profile::Full {
             compile_full(value, opts)?
         } else {
             let mut compiler = compile::Compiler::new(opts, None, opts.default_draft());

@@ -22,6 +22,20 @@ pub enum Profile {
     Full,
 }
 
+/// The language a schema is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SchemaDialect {
+    /// JSON Schema (the profile and draft decide which keywords).
+    #[default]
+    JsonSchema,
+    /// OpenAPI 3.0 schema objects (Gemini's `parameters`, tools generated from
+    /// OpenAPI documents): `nullable`, boolean `exclusiveMinimum`/`exclusiveMaximum`,
+    /// `example`, `discriminator` and `x-` extensions as annotations, and the OpenAPI
+    /// formats (`int32`/`int64` ranges, `float`/`double`, `byte` as base64; `binary`
+    /// and `password` annotations). Compiled with the full profile's keywords.
+    OpenApi3_0,
+}
+
 /// A JSON Schema draft, for the full profile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Draft {
@@ -82,6 +96,7 @@ pub struct Options {
     draft: Draft,
     resources: Vec<Resource>,
     annotation_formats: Vec<String>,
+    dialect: SchemaDialect,
 }
 
 impl Options {
@@ -148,6 +163,30 @@ impl Options {
         self
     }
 
+    /// The language schemas are written in (default JSON Schema). OpenAPI 3.0 schema
+    /// objects compile with the full profile's keywords, whatever the profile.
+    ///
+    /// ```
+    /// use toolgate::{Options, Schema, SchemaDialect};
+    /// let opts = Options::default().with_schema_dialect(SchemaDialect::OpenApi3_0);
+    /// let s = Schema::compile_with(
+    ///     br#"{"type":"object","properties":{"n":{"type":"integer","format":"int32","nullable":true}}}"#,
+    ///     &opts,
+    /// )
+    /// .unwrap();
+    /// assert!(s.is_valid(br#"{"n":null}"#));
+    /// assert!(!s.is_valid(br#"{"n":2147483648}"#));
+    /// ```
+    pub fn with_schema_dialect(mut self, dialect: SchemaDialect) -> Options {
+        self.dialect = dialect;
+        self
+    }
+
+    /// The language schemas are written in.
+    pub fn schema_dialect(&self) -> SchemaDialect {
+        self.dialect
+    }
+
     /// The nesting limit these options set.
     pub fn max_depth(&self) -> usize {
         self.max_depth
@@ -182,6 +221,7 @@ impl Default for Options {
             draft: Draft::Draft2020_12,
             resources: Vec::new(),
             annotation_formats: Vec::new(),
+            dialect: SchemaDialect::JsonSchema,
         }
     }
 }

@@ -28,6 +28,16 @@ pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<FormatRule> {
         Draft::Draft7 => FormatDraft::Draft7,
         Draft::Draft2020_12 => FormatDraft::Draft2020_12,
     };
+    if c.is_openapi() {
+        // OpenAPI's own formats first (int32 is a range there), its annotations, then
+        // the JSON Schema formats it shares.
+        if let Some(format) = Format::openapi(name) {
+            return Some(FormatRule { format });
+        }
+        if Format::OPENAPI_ANNOTATIONS.contains(&name.as_str()) {
+            return None;
+        }
+    }
     if let Some(format) = Format::json_schema(name, draft) {
         return Some(FormatRule { format });
     }
