@@ -179,3 +179,33 @@ fn a_bad_tool_name_for_a_target_is_refused() {
     register(&registry, spec("first.tool", r#"{"type":"object"}"#)).unwrap();
     assert_eq!(registry.len(), 1);
 }
+
+#[test]
+fn a_batch_is_refused_whole_when_a_target_rejects_one_of_its_tools() {
+    let registry =
+        Registry::with_options(RegistryOptions::default().with_targets([Target::OpenAiStrict]));
+    register(&registry, spec("read", CLOSED)).unwrap();
+    let handler =
+        || -> Box<dyn toolgate::Handler> { Box::new(|_: &[u8], _: usize| Ok(String::new())) };
+    let refused = registry
+        .register_batch(
+            vec![
+                (spec("fine", CLOSED), handler()),
+                (spec("write", OPEN), handler()),
+            ],
+            false,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&refused.kind, RegisterErrorKind::Refused(p) if !p.is_empty()),
+        "{refused:?}"
+    );
+    assert!(refused
+        .message
+        .starts_with("tool \"write\" is refused by openai-strict:\n"));
+    assert_eq!(registry.names(), ["read"]);
+    registry
+        .register_batch(vec![(spec("fine", CLOSED), handler())], false)
+        .unwrap();
+    assert_eq!(registry.names(), ["fine", "read"]);
+}

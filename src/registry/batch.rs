@@ -8,15 +8,15 @@
 use std::collections::HashSet;
 use std::sync::{Arc, PoisonError};
 
-use super::snapshot::Tool;
 use super::ToolSpec;
-use super::{compile_parameters, message, Handler, RegisterError, RegisterErrorKind, Registry};
+use super::{message, Handler, RegisterError, RegisterErrorKind, Registry};
 
 impl Registry {
     /// Registers every tool of `tools`, each with its handler, or none of them.
     ///
-    /// Each tool is checked as [`Registry::register`] checks one (name, schema, an
-    /// existing tool of the same name unless `allow_override`), and a name listed
+    /// Each tool is checked as [`Registry::register`] checks one (name, schema, the
+    /// target dialects, an existing tool of the same name unless `allow_override`),
+    /// and a name listed
     /// twice in the batch is refused whatever `allow_override` says. On the first
     /// refusal, in the batch's order, the error names that tool, every handler of the
     /// batch is dropped (so its destructor runs) and the registry is unchanged. On
@@ -50,15 +50,8 @@ impl Registry {
         // writer lock, as in `register`: compiling 10,000 schemas must not hold up
         // other writers. On any early return the tools built so far, and the handlers
         // not yet reached, drop here, outside the lock.
-        let policy = self.options.names;
         let mut seen: HashSet<&str> = HashSet::with_capacity(tools.len());
         for (spec, _) in &tools {
-            if !policy.accepts(&spec.name) {
-                return Err(RegisterError {
-                    kind: RegisterErrorKind::InvalidName,
-                    message: policy.refusal(&spec.name),
-                });
-            }
             if !seen.insert(&spec.name) {
                 return Err(RegisterError {
                     kind: RegisterErrorKind::Duplicate,
@@ -69,16 +62,7 @@ impl Registry {
         drop(seen);
         let mut built = Vec::with_capacity(tools.len());
         for (spec, handler) in tools {
-            let schema =
-                compile_parameters(&spec.name, spec.parameters.as_deref(), &self.options.schema)?;
-            built.push(Tool {
-                name: spec.name,
-                description: spec.description,
-                schema,
-                handler,
-                idempotent: spec.idempotent,
-                timeout_ms: spec.timeout_ms,
-            });
+            built.push(self.build_tool(spec, handler)?);
         }
 
         let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);

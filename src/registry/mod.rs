@@ -382,24 +382,7 @@ impl Registry {
     ) -> Result<(), RegisterError> {
         // Everything that can be checked without the writer lock is, so a slow schema
         // compile never holds up other writers. On any early return `handler` drops here.
-        let policy = self.options.names;
-        if !policy.accepts(&spec.name) {
-            return Err(RegisterError {
-                kind: RegisterErrorKind::InvalidName,
-                message: policy.refusal(&spec.name),
-            });
-        }
-        let schema =
-            compile_parameters(&spec.name, spec.parameters.as_deref(), &self.options.schema)?;
-        self.admit_to_targets(&spec.name, &schema)?;
-        let tool = Tool {
-            name: spec.name,
-            description: spec.description,
-            schema,
-            handler,
-            idempotent: spec.idempotent,
-            timeout_ms: spec.timeout_ms,
-        };
+        let tool = self.build_tool(spec, handler)?;
 
         let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
         let current = self.current.load_full();
@@ -421,6 +404,30 @@ impl Registry {
         drop(previous);
         drop(current);
         Ok(())
+    }
+
+    /// Every check of one tool that needs no lock (its name against the policy, its
+    /// schema compiled, the target dialects' lint), and the tool built from it: what
+    /// `register` and `register_batch` both do before taking the writer lock.
+    fn build_tool(&self, spec: ToolSpec, handler: Box<dyn Handler>) -> Result<Tool, RegisterError> {
+        let policy = self.options.names;
+        if !policy.accepts(&spec.name) {
+            return Err(RegisterError {
+                kind: RegisterErrorKind::InvalidName,
+                message: policy.refusal(&spec.name),
+            });
+        }
+        let schema =
+            compile_parameters(&spec.name, spec.parameters.as_deref(), &self.options.schema)?;
+        self.admit_to_targets(&spec.name, &schema)?;
+        Ok(Tool {
+            name: spec.name,
+            description: spec.description,
+            schema,
+            handler,
+            idempotent: spec.idempotent,
+            timeout_ms: spec.timeout_ms,
+        })
     }
 
     /// Removes a tool; false when absent. A call already running on it finishes, and
