@@ -37,7 +37,7 @@
 
 use super::{quote, Target};
 use crate::json::{write_json_string, Value};
-use crate::schema::Options;
+use crate::schema::{push_pointer_token, Options};
 
 /// One problem: which tool, where in its parameters (RFC 6901, empty for the root),
 /// which rule, and what to change.
@@ -462,7 +462,7 @@ impl<'a> Linter<'a> {
     fn children(&mut self, members: &[(String, Value)], ptr: &mut String, depth: usize) {
         for (key, value) in members {
             let mark = ptr.len();
-            push_token(ptr, key);
+            push_pointer_token(ptr, key);
             match (key.as_str(), value) {
                 (
                     "properties" | "patternProperties" | "$defs" | "definitions"
@@ -471,7 +471,7 @@ impl<'a> Linter<'a> {
                 ) => {
                     for (name, sub) in map {
                         let inner = ptr.len();
-                        push_token(ptr, name);
+                        push_pointer_token(ptr, name);
                         self.schema(sub, ptr, depth);
                         ptr.truncate(inner);
                     }
@@ -479,7 +479,7 @@ impl<'a> Linter<'a> {
                 ("items" | "prefixItems" | "anyOf" | "oneOf" | "allOf", Value::Array(list)) => {
                     for (i, sub) in list.iter().enumerate() {
                         let inner = ptr.len();
-                        push_token(ptr, &i.to_string());
+                        push_pointer_token(ptr, &i.to_string());
                         self.schema(sub, ptr, depth);
                         ptr.truncate(inner);
                     }
@@ -725,18 +725,6 @@ fn unsupported_pattern_feature(pattern: &str) -> Option<&'static str> {
 /// `ptr` with one more RFC 6901 token.
 pub(crate) fn child(ptr: &str, token: &str) -> String {
     let mut out = ptr.to_owned();
-    push_token(&mut out, token);
+    push_pointer_token(&mut out, token);
     out
-}
-
-/// Appends `/token`, escaped as RFC 6901 says (`~` as `~0`, `/` as `~1`).
-pub(crate) fn push_token(ptr: &mut String, token: &str) {
-    ptr.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => ptr.push_str("~0"),
-            '/' => ptr.push_str("~1"),
-            c => ptr.push(c),
-        }
-    }
 }

@@ -27,10 +27,10 @@
 //! Nothing that asserts is ever dropped or loosened: a keyword the target does not
 //! support stays, and the lint of the converted schema names it as the reason.
 
-use super::lint::{child, declares_object, lint_tool, push_token, recursive_ref, LintProblem};
+use super::lint::{child, declares_object, lint_tool, recursive_ref, LintProblem};
 use super::Target;
 use crate::json::Value;
-use crate::schema::{Draft, Options};
+use crate::schema::{push_pointer_token, Draft, Options};
 
 /// A converted schema and what the rewrite did to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,7 +134,7 @@ impl Converter<'_> {
         let Value::Object(members) = v else { return };
         for (key, value) in members.iter_mut() {
             let mark = ptr.len();
-            push_token(ptr, key);
+            push_pointer_token(ptr, key);
             match (key.as_str(), value) {
                 (
                     "properties" | "patternProperties" | "$defs" | "definitions"
@@ -143,7 +143,7 @@ impl Converter<'_> {
                 ) => {
                     for (name, sub) in map.iter_mut() {
                         let inner = ptr.len();
-                        push_token(ptr, name);
+                        push_pointer_token(ptr, name);
                         self.schema(sub, ptr, false);
                         ptr.truncate(inner);
                     }
@@ -151,7 +151,7 @@ impl Converter<'_> {
                 ("items" | "prefixItems" | "anyOf" | "oneOf" | "allOf", Value::Array(list)) => {
                     for (i, sub) in list.iter_mut().enumerate() {
                         let inner = ptr.len();
-                        push_token(ptr, &i.to_string());
+                        push_pointer_token(ptr, &i.to_string());
                         self.schema(sub, ptr, false);
                         ptr.truncate(inner);
                     }
@@ -395,7 +395,7 @@ impl Converter<'_> {
                         continue;
                     }
                     let mark = ptr.len();
-                    push_token(ptr, key);
+                    push_pointer_token(ptr, key);
                     let ok = self.replace_refs(value, source, ptr, size, budget);
                     ptr.truncate(mark);
                     if !ok {
@@ -406,7 +406,7 @@ impl Converter<'_> {
             Value::Array(items) => {
                 for (i, value) in items.iter_mut().enumerate() {
                     let mark = ptr.len();
-                    push_token(ptr, &i.to_string());
+                    push_pointer_token(ptr, &i.to_string());
                     let ok = self.replace_refs(value, source, ptr, size, budget);
                     ptr.truncate(mark);
                     if !ok {
@@ -432,7 +432,7 @@ fn collect_refs(v: &Value, ptr: &mut String, out: &mut Vec<(String, String)>) {
                     continue;
                 }
                 let mark = ptr.len();
-                push_token(ptr, key);
+                push_pointer_token(ptr, key);
                 collect_refs(value, ptr, out);
                 ptr.truncate(mark);
             }
@@ -440,7 +440,7 @@ fn collect_refs(v: &Value, ptr: &mut String, out: &mut Vec<(String, String)>) {
         Value::Array(items) => {
             for (i, value) in items.iter().enumerate() {
                 let mark = ptr.len();
-                push_token(ptr, &i.to_string());
+                push_pointer_token(ptr, &i.to_string());
                 collect_refs(value, ptr, out);
                 ptr.truncate(mark);
             }

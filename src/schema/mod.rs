@@ -29,6 +29,7 @@ mod message;
 mod openapi;
 mod options;
 mod path;
+pub(crate) use path::push_pointer_token;
 mod pattern;
 mod program;
 #[allow(dead_code)] // called by the full profile's compiler, which lands next

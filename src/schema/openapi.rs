@@ -17,7 +17,7 @@
 
 use crate::json::Value;
 
-use super::SchemaProblem;
+use super::{push_pointer_token, SchemaProblem};
 
 /// The schema object's keywords in OpenAPI 3.0.3 (4.7.24), besides `x-` extensions.
 const KEYWORDS: &[&str] = &[
@@ -81,17 +81,6 @@ fn problem(out: &mut Vec<SchemaProblem>, ptr: &str, keyword: &str, message: Stri
     });
 }
 
-fn push_token(ptr: &mut String, token: &str) {
-    ptr.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => ptr.push_str("~0"),
-            '/' => ptr.push_str("~1"),
-            c => ptr.push(c),
-        }
-    }
-}
-
 fn translate(v: &Value, ptr: &mut String, problems: &mut Vec<SchemaProblem>) -> Value {
     let Value::Object(members) = v else {
         return v.clone();
@@ -125,13 +114,13 @@ fn translate(v: &Value, ptr: &mut String, problems: &mut Vec<SchemaProblem>) -> 
             continue;
         }
         let mark = ptr.len();
-        push_token(ptr, k);
+        push_pointer_token(ptr, k);
         let translated = match (k, value) {
             ("properties", Value::Object(map)) => Value::Object(
                 map.iter()
                     .map(|(name, sub)| {
                         let inner = ptr.len();
-                        push_token(ptr, name);
+                        push_pointer_token(ptr, name);
                         let t = translate(sub, ptr, problems);
                         ptr.truncate(inner);
                         (name.clone(), t)
@@ -143,7 +132,7 @@ fn translate(v: &Value, ptr: &mut String, problems: &mut Vec<SchemaProblem>) -> 
                     .enumerate()
                     .map(|(i, sub)| {
                         let inner = ptr.len();
-                        push_token(ptr, &i.to_string());
+                        push_pointer_token(ptr, &i.to_string());
                         let t = translate(sub, ptr, problems);
                         ptr.truncate(inner);
                         t
