@@ -343,7 +343,7 @@ impl Converter<'_> {
                     .any(|(k, _)| k != "$ref" && k != "description" && k != "title");
                 let target = uri
                     .strip_prefix('#')
-                    .and_then(|p| resolve_pointer(source, p));
+                    .and_then(|p| crate::schema::resolve::pointer_get(source, p));
                 match target {
                     Some(target) if !siblings => {
                         let mut replacement = target.clone();
@@ -447,23 +447,6 @@ fn collect_refs(v: &Value, ptr: &mut String, out: &mut Vec<(String, String)>) {
         }
         _ => {}
     }
-}
-
-/// The value an RFC 6901 pointer names in `root` (`~1` and `~0` decoded).
-fn resolve_pointer<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    let mut cur = root;
-    for token in pointer.strip_prefix('/')?.split('/') {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        cur = match cur {
-            Value::Object(_) => cur.get(&token)?,
-            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(cur)
 }
 
 /// Makes `schema` accept `null` as well, changing nothing else it accepts.

@@ -32,7 +32,6 @@ mod path;
 pub(crate) use path::push_pointer_token;
 mod pattern;
 mod program;
-#[allow(dead_code)] // called by the full profile's compiler, which lands next
 pub(crate) mod resolve;
 mod sink;
 mod walk;

@@ -282,6 +282,7 @@ impl Documents {
 
     /// The base URI in effect at the schema at `loc`: its resource's, after the
     /// `$id`s on the way from the document's root (its own included).
+    #[cfg(test)]
     pub(crate) fn base(&self, loc: &Location) -> &str {
         self.view(self.resource(loc)).uri
     }
@@ -317,6 +318,7 @@ impl Documents {
     }
 
     /// The base URI of resource `r` (normalized, without fragment).
+    #[cfg(test)]
     pub(crate) fn resource_uri(&self, r: ResourceId) -> &str {
         self.view(r).uri
     }
@@ -405,6 +407,7 @@ impl Documents {
 
     /// The problems found inside the registered document `doc` (see
     /// [`Documents::new`]): a reference that reaches it is refused, naming the first.
+    #[cfg(test)]
     pub(crate) fn registered_problems(&self, doc: DocId) -> &[Problem] {
         self.docs.get(doc as usize).map_or(&[], |d| &d.problems)
     }
@@ -622,7 +625,7 @@ fn unescape_token(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
 }
 
 /// The value at the JSON pointer `pointer` (canonical form) under `root`.
-fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
+pub(crate) fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
     if pointer.is_empty() {
         return Some(root);
     }
