@@ -33,6 +33,25 @@ pub fn testdata_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata"))
 }
 
+/// The tools of `realworld-tools/tools.jsonl` for a test: `None` after a loud
+/// "SKIPPED" banner on standard error when they cannot be read, and a panic instead
+/// when `TOOLGATE_REQUIRE_TESTDATA=1` (CI) makes their absence a failure.
+pub fn realworld_or_skip() -> Option<Vec<RealTool>> {
+    match load_realworld() {
+        Ok(tools) => Some(tools),
+        Err(e) => {
+            if std::env::var("TOOLGATE_REQUIRE_TESTDATA").as_deref() == Ok("1") {
+                panic!("realworld-tools cannot be read ({e}); TOOLGATE_REQUIRE_TESTDATA=1 makes this a failure");
+            }
+            let banner = "*".repeat(78);
+            eprintln!(
+                "\n{banner}\n*** SKIPPED: realworld-tools not found ({e})\n*** (set TOOLGATE_TESTDATA to the folder holding realworld-tools/)\n{banner}\n"
+            );
+            None
+        }
+    }
+}
+
 /// The tools of `realworld-tools/tools.jsonl`, or why they cannot be read.
 pub fn load_realworld() -> Result<Vec<RealTool>, String> {
     let path = testdata_dir().join("realworld-tools").join("tools.jsonl");

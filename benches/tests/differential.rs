@@ -35,7 +35,7 @@ use std::io::Write as _;
 use serde_json::Value;
 use toolgate::Schema;
 use toolgate_bench::instances::{generate, mutants, MutantKind, Rng, Strings};
-use toolgate_bench::mix::load_realworld;
+use toolgate_bench::mix::realworld_or_skip;
 use toolgate_bench::{full_options, jsonschema_formats};
 
 /// Instances generated per schema (each with its mutants).
@@ -77,18 +77,8 @@ fn kind_label(kind: Option<MutantKind>) -> &'static str {
 
 #[test]
 fn toolgate_and_jsonschema_agree_on_realworld_tools() {
-    let tools = match load_realworld() {
-        Ok(t) => t,
-        Err(e) => {
-            if std::env::var("TOOLGATE_REQUIRE_TESTDATA").as_deref() == Ok("1") {
-                panic!("realworld-tools cannot be read ({e}); TOOLGATE_REQUIRE_TESTDATA=1 makes this a failure");
-            }
-            let banner = "*".repeat(78);
-            say(&format!(
-                "\n{banner}\n*** SKIPPED: realworld-tools not found ({e})\n*** (set TOOLGATE_TESTDATA to the folder holding realworld-tools/)\n{banner}\n"
-            ));
-            return;
-        }
+    let Some(tools) = realworld_or_skip() else {
+        return;
     };
     let opts = full_options();
     let mut tally: BTreeMap<&'static str, Tally> = BTreeMap::new();

@@ -27,7 +27,7 @@ use toolgate::dialect::{strict_schema, Target};
 use toolgate::Schema;
 use toolgate_bench::full_options;
 use toolgate_bench::instances::{generate, mutants, MutantKind, Rng, Strings};
-use toolgate_bench::mix::load_realworld;
+use toolgate_bench::mix::realworld_or_skip;
 
 fn say(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
@@ -146,18 +146,8 @@ fn calls(schema: &Value, seed: u64) -> Vec<Value> {
 
 #[test]
 fn converted_schemas_accept_the_same_calls_modulo_the_rewrite() {
-    let tools = match load_realworld() {
-        Ok(t) => t,
-        Err(e) => {
-            if std::env::var("TOOLGATE_REQUIRE_TESTDATA").as_deref() == Ok("1") {
-                panic!("realworld-tools cannot be read ({e}); TOOLGATE_REQUIRE_TESTDATA=1 makes this a failure");
-            }
-            let banner = "*".repeat(78);
-            say(&format!(
-                "\n{banner}\n*** SKIPPED: realworld-tools not found ({e})\n*** (set TOOLGATE_TESTDATA to the folder holding realworld-tools/)\n{banner}\n"
-            ));
-            return;
-        }
+    let Some(tools) = realworld_or_skip() else {
+        return;
     };
     let opts = full_options();
     let mut failures = Vec::new();

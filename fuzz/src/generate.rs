@@ -585,14 +585,7 @@ mod tests {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let (mut compared, mut valid) = (0, 0);
         for n in 0..2000 {
-            let bytes: Vec<u8> = (0..512)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    seed as u8
-                })
-                .collect();
+            let bytes = crate::xorshift_bytes(&mut seed, 512);
             let case = Case::generate(&mut Unstructured::new(&bytes)).unwrap();
             let schema: serde_json::Value = serde_json::from_str(&case.schema)
                 .unwrap_or_else(|e| panic!("case {n}: schema {}: {e}", case.schema));

@@ -17,6 +17,21 @@ pub mod generate;
 pub mod pattern;
 pub mod reader;
 
+/// `n` pseudo-random bytes from xorshift64 (Marsaglia, "Xorshift RNGs", 2003: shifts
+/// 13, 7, 17) advancing `seed`: fixed inputs for the unit tests that run a target's
+/// checks without the fuzzer.
+#[cfg(test)]
+pub(crate) fn xorshift_bytes(seed: &mut u64, n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|_| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed as u8
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;

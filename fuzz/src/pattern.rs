@@ -252,14 +252,7 @@ mod tests {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let (mut checked, mut matched) = (0, 0);
         for _ in 0..2000 {
-            let bytes: Vec<u8> = (0..96)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    seed as u8
-                })
-                .collect();
+            let bytes = crate::xorshift_bytes(&mut seed, 96);
             let (c, m) = check(&bytes);
             checked += c;
             matched += m;
