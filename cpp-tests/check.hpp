@@ -9,9 +9,25 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace check {
+
+// Counts the destruction of tool state: only the owner of the state counts, not the
+// moved-from shells of intermediate moves.
+struct Probe {
+    static inline std::atomic<int> destroyed{0};
+    bool owner = true;
+    Probe() = default;
+    Probe(Probe&& o) noexcept : owner(std::exchange(o.owner, false)) {}
+    Probe(const Probe&) = delete;
+    Probe& operator=(const Probe&) = delete;
+    Probe& operator=(Probe&&) = delete;
+    ~Probe() {
+        if (owner) ++destroyed;
+    }
+};
 
 inline std::atomic<int> passed{0};
 inline std::atomic<int> failed{0};

@@ -15,19 +15,7 @@ using toolgate::Registry;
 
 namespace {
 
-// Counts the destruction of tool state (only the owner counts, not moved-from shells).
-struct Probe {
-    static inline std::atomic<int> destroyed{0};
-    bool owner = true;
-    Probe() = default;
-    Probe(Probe&& o) noexcept : owner(std::exchange(o.owner, false)) {}
-    Probe(const Probe&) = delete;
-    Probe& operator=(const Probe&) = delete;
-    Probe& operator=(Probe&&) = delete;
-    ~Probe() {
-        if (owner) ++destroyed;
-    }
-};
+using check::Probe;
 
 const char* const CITY =
     R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]})";

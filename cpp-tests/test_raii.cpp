@@ -33,20 +33,7 @@ static_assert(sizeof(Schema) == sizeof(void*) && sizeof(Registry) == sizeof(void
 
 namespace {
 
-// Counts the destruction of tool state (only the owner of the state counts: the
-// moved-from shells of intermediate moves do not).
-struct Probe {
-    static inline std::atomic<int> destroyed{0};
-    bool owner = true;
-    Probe() = default;
-    Probe(Probe&& o) noexcept : owner(std::exchange(o.owner, false)) {}
-    Probe(const Probe&) = delete;
-    Probe& operator=(const Probe&) = delete;
-    Probe& operator=(Probe&&) = delete;
-    ~Probe() {
-        if (owner) ++destroyed;
-    }
-};
+using check::Probe;
 
 Registry registry_with_probe(const char* name) {
     Registry reg;
