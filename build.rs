@@ -1,4 +1,4 @@
-//! Generates `include/toolgate.h` from `src/ffi` with cbindgen and gives the shared
+//! Generates `include/toolgate.h` from `src/` (the C surface) with cbindgen and gives the shared
 //! object its SONAME.
 //!
 //! - Normal build: the header is rewritten when (and only when) its text changes.
@@ -16,7 +16,7 @@ fn main() {
 
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=cbindgen.toml");
-    println!("cargo:rerun-if-changed=src/ffi");
+    println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=Cargo.toml");
     println!("cargo:rerun-if-changed=include/toolgate.h");
     println!("cargo:rerun-if-env-changed=TOOLGATE_CHECK_HEADER");
@@ -45,7 +45,7 @@ fn main() {
     }
     if check {
         panic!(
-            "include/toolgate.h differs from the header generated from src/ffi: run \
+            "include/toolgate.h differs from the header generated from src/: run \
              `cargo build` and commit include/toolgate.h"
         );
     }
@@ -90,11 +90,11 @@ fn generate(manifest_dir: &std::path::Path) -> Result<String, String> {
         version("CARGO_PKG_VERSION_PATCH"),
         version("CARGO_PKG_VERSION"),
     ));
-    // Only src/ffi is the C surface: parse it alone (following its `mod`s), so items
-    // of the rest of the crate can never leak into the header.
+    // This crate is the C surface alone; the core lives in other crates, whose items
+    // cbindgen never sees (it parses only this crate's files, following their `mod`s).
     let bindings = cbindgen::Builder::new()
         .with_config(config)
-        .with_src(manifest_dir.join("src").join("ffi").join("mod.rs"))
+        .with_src(manifest_dir.join("src").join("lib.rs"))
         .generate()
         .map_err(|e| e.to_string())?;
     let mut out = Vec::new();

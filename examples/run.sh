@@ -4,7 +4,7 @@
 # Usage: bash examples/run.sh [c|cpp|rust|go|python]
 #   c       examples/weather.c, linked with target/release/libtoolgate.so (RPATH set)
 #   cpp     examples/weather.cpp, the C++ wrapper include/toolgate.hpp, same library
-#   rust    cargo run --example weather
+#   rust    cargo run -p toolgate-core --example weather
 #   go      the module examples/go, built with -tags toolgate_checkout (the checkout's
 #           target/release/libtoolgate.a, linked statically)
 #   python  examples/python/weather.py with $PYTHON (default python3), which must have
@@ -20,7 +20,7 @@ die() {
     exit 1
 }
 need() { command -v "$1" >/dev/null 2>&1 || die "$1 is required ($2)"; }
-release_lib() { cargo build --release --lib >&2; }
+release_lib() { cargo build --release -p toolgate --lib >&2; }
 
 case "${1:-c}" in
 c)
@@ -44,7 +44,7 @@ cpp)
     ./build/examples/weather_cpp
     ;;
 rust)
-    cargo run --quiet --example weather
+    cargo run --quiet -p toolgate-core --example weather
     ;;
 go)
     need go "Go >= 1.24, https://go.dev/dl/"

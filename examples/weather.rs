@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo run --example weather`
 
-use toolgate::{NamePolicy, Registry, ToolSpec};
+use toolgate_core::{NamePolicy, Registry, ToolSpec};
 
 const WEATHER_SCHEMA: &str = r#"{"type": "object", "properties": {"city": {"type": "string", "minLength": 1}, "days": {"type": "integer", "minimum": 1, "maximum": 7}, "unit": {"enum": ["c", "f"]}}, "required": ["city"], "additionalProperties": false}"#;
 
@@ -34,7 +34,7 @@ fn call(registry: &Registry, call_id: &str, name: &str, args: &str) {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("toolgate {}", toolgate::VERSION);
+    println!("toolgate {}", toolgate_core::VERSION);
     let registry = Registry::new(NamePolicy::Default);
     registry.register(
         ToolSpec {

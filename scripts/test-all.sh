@@ -80,7 +80,7 @@ if want rust; then
     cross_cc=aarch64-linux-gnu-gcc
     if rustup target list --installed 2>/dev/null | grep -qx "$cross" && command -v "$cross_cc" >/dev/null; then
         step "rust: clippy for $cross (the code paths of CPUs without x86-64 vectors)"
-        CC_aarch64_unknown_linux_gnu="$cross_cc" cargo clippy -p toolgate --lib --tests --target "$cross" -- -D warnings
+        CC_aarch64_unknown_linux_gnu="$cross_cc" cargo clippy -p toolgate -p toolgate-core --lib --tests --target "$cross" -- -D warnings
     elif [ -n "${TOOLGATE_REQUIRE_CROSS:-}" ]; then
         echo "the lint for $cross needs its standard library and C compiler: rustup target add $cross; apt-get install gcc-aarch64-linux-gnu" >&2
         exit 1

@@ -1,67 +1,53 @@
-//! toolgate: a tool registry for LLM agents.
+//! libtoolgate: the C surface of the toolgate core (`toolgate-core`) and its provider
+//! dialects (`toolgate-dialect`). No logic and no message text live here: only the
+//! boundary between C and the core.
 //!
-//! The bytes a model sends as tool arguments are untrusted. toolgate parses them
-//! strictly (with its own JSON reader), validates them against a compiled schema
-//! ([`schema`]) while reading, and dispatches valid calls through a [`registry`]. The
-//! [`ffi`] module is the C surface over the same core, so every host sees identical
-//! bytes.
+//! One module per C type; every `extern "C"` entry point runs its body through
+//! `boundary`, which catches panics, turns a NULL handle into a status and hands
+//! the message of a failure back through the call's optional `tg_error **error_out`.
+//! `include/toolgate.h` is generated from these files by `build.rs` (cbindgen), so
+//! the doc comments here are the C documentation.
 //!
-//! The reader is private to the crate: its fast paths trust what the crate has checked
-//! (that a key equal to a known name is valid UTF-8, for one), and nothing outside the
-//! crate can reach them to make them trust anything else.
-//!
-//! ```compile_fail,E0603
-//! // The reader is not part of the API: this does not compile.
-//! let mut r = toolgate::json::Reader::new(b"{\"\xff\xfe\":1}", 8);
-//! ```
+//! Conventions of every function (repeated in the header's preamble):
+//! - status first: every function that can fail returns `tg_status`; `TG_OK` is 0;
+//! - input text is pointer + length, not NUL-terminated; NULL with length 0 is the
+//!   empty text;
+//! - out-parameters come last (`error_out` is the very last) and are written only on
+//!   success (`error_out` only on failure, and only when non-NULL);
+//! - text owned by a handle is returned as pointer + length, is also NUL-terminated,
+//!   and lives as long as the handle;
+//! - every handle kind has one `_free` function, and `_free(NULL)` is a no-op.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+// The C names are the Rust names: cbindgen copies them into the header as they are.
+#![allow(non_camel_case_types)]
+
+pub(crate) mod boundary;
 pub mod dialect;
-pub mod ffi;
-pub(crate) mod json;
+pub mod error;
+pub mod errors;
+pub mod options;
 pub mod registry;
+pub mod reply;
+pub mod result;
 pub mod schema;
-mod suggest;
+pub mod status;
+pub mod text;
+pub mod tool_info;
+pub mod version;
 
-/// What the fuzz targets (`fuzz/`) drive below the API. Not part of it: compiled only
-/// with the `fuzz-internals` feature, which nothing but the fuzz crate enables, and
-/// free to change in any release.
-#[cfg(feature = "fuzz-internals")]
-#[doc(hidden)]
-pub mod fuzz_internals {
-    /// One of a pattern's matchers.
-    pub struct PatternMatcher(crate::schema::Matcher);
-
-    impl PatternMatcher {
-        /// Whether the pattern matches somewhere in `s`.
-        pub fn is_match(&self, s: &str) -> bool {
-            self.0.is_match(s)
-        }
-    }
-
-    /// Every matcher `pattern` can be given, named, the one compiling chooses first;
-    /// `Err` says why the pattern has no ECMA meaning here.
-    pub fn pattern_matchers(pattern: &str) -> Result<Vec<(&'static str, PatternMatcher)>, String> {
-        crate::schema::every_matcher(pattern).map(|all| {
-            all.into_iter()
-                .map(|(n, m)| (n, PatternMatcher(m)))
-                .collect()
-        })
-    }
-}
-
+pub use dialect::{tg_dialect, tg_lint_target};
+pub use error::tg_error;
+pub use errors::tg_errors;
+pub use options::{tg_compile_options, tg_draft, tg_profile, tg_resource, tg_str};
 pub use registry::{
-    CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterError,
-    RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
+    tg_name_policy, tg_registry, tg_registry_options, tg_tool_def, TG_DEFAULT_MAX_ARGUMENT_BYTES,
+    TG_REGISTER_OVERRIDE,
 };
-pub use schema::{
-    CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, ValidationError,
-};
-
-/// The library version, `MAJOR.MINOR.PATCH`.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-// The README's Rust snippets are doctests of this item (it exists only when rustdoc
-// collects them), so the front page cannot drift from the API.
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
+pub use reply::{tg_destroy_fn, tg_handler_fn, tg_reply};
+pub use result::tg_result;
+pub use schema::tg_schema;
+pub use status::tg_status;
+pub use text::tg_text;
+pub use tool_info::tg_tool_info;

@@ -6,13 +6,13 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ffi::{c_char, c_void};
 
-use toolgate::ffi::registry::{
+use toolgate::registry::{
     tg_registry_call_into, tg_registry_free, tg_registry_new, tg_registry_register,
 };
-use toolgate::ffi::reply::tg_reply_ok;
-use toolgate::ffi::result::{tg_result_content, tg_result_free, tg_result_new};
-use toolgate::ffi::{tg_reply, tg_status, tg_tool_def};
-use toolgate::{
+use toolgate::reply::tg_reply_ok;
+use toolgate::result::{tg_result_content, tg_result_free, tg_result_new};
+use toolgate::{tg_reply, tg_status, tg_tool_def};
+use toolgate_core::{
     CallResult, Handler, NamePolicy, Options, Profile, Registry, Schema, ToolSpec, Written,
 };
 

@@ -41,7 +41,7 @@ fn call_vs_is_valid(c: &mut Criterion) {
         });
         for n in [10usize, 10_000] {
             let bare = BareDispatch::with(n);
-            let mut reused = toolgate::CallResult::default();
+            let mut reused = toolgate_core::CallResult::default();
             assert!(
                 bare.call_into(tool, input, &mut reused),
                 "{label}: bare call must succeed"
@@ -58,7 +58,7 @@ fn call_vs_is_valid(c: &mut Criterion) {
             g.bench_with_input(BenchmarkId::new("call", n), reg, |b, reg| {
                 b.iter(|| registry_call(reg, tool, black_box(input)))
             });
-            let mut reused = toolgate::CallResult::default();
+            let mut reused = toolgate_core::CallResult::default();
             g.bench_with_input(BenchmarkId::new("call_into", n), reg, |b, reg| {
                 b.iter(|| registry_call_into(reg, tool, black_box(input), &mut reused))
             });
@@ -68,7 +68,7 @@ fn call_vs_is_valid(c: &mut Criterion) {
 }
 
 /// Wall time for `total` calls split over `threads` threads.
-fn threaded(reg: &toolgate::Registry, threads: usize, total: u64) -> Duration {
+fn threaded(reg: &toolgate_core::Registry, threads: usize, total: u64) -> Duration {
     let per = (total / threads as u64).max(1);
     let barrier = Barrier::new(threads + 1);
     std::thread::scope(|s| {

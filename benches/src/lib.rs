@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use serde_json::Value;
-use toolgate::{
+use toolgate_core::{
     CallResult, CompileError, Handler, NamePolicy, Options, Profile, Registry, Schema, ToolSpec,
     Written,
 };
@@ -403,7 +403,7 @@ fn boon_leaves(e: &boon::ValidationError<'_, '_>, out: &mut Vec<String>) {
 
 /// toolgate: schema bytes to a compiled schema (its own strict parse included).
 #[inline(never)]
-pub fn toolgate_compile(schema: &[u8]) -> Result<Schema, toolgate::CompileError> {
+pub fn toolgate_compile(schema: &[u8]) -> Result<Schema, toolgate_core::CompileError> {
     Schema::compile(schema)
 }
 

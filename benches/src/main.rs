@@ -344,7 +344,7 @@ fn batch_registration(cfg: &Config) {
     let (mut single, mut batch, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
         let specs = bench_batch(TOOLS);
-        let reg = toolgate::Registry::new(toolgate::NamePolicy::Default);
+        let reg = toolgate_core::Registry::new(toolgate_core::NamePolicy::Default);
         let t = Instant::now();
         for (spec, handler) in specs {
             reg.register(spec, handler, false).expect("register");
@@ -354,7 +354,7 @@ fn batch_registration(cfg: &Config) {
         drop(reg);
 
         let specs = bench_batch(TOOLS);
-        let reg = toolgate::Registry::new(toolgate::NamePolicy::Default);
+        let reg = toolgate_core::Registry::new(toolgate_core::NamePolicy::Default);
         let t = Instant::now();
         reg.register_batch(specs, false).expect("register_batch");
         let at_once = t.elapsed().as_secs_f64() * 1e3;
@@ -565,7 +565,7 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
     let (bare10, bare10k) = (BareDispatch::with(10), BareDispatch::with(10_000));
     let weather = Compiled::new(WEATHER_SCHEMA);
     let flights = Compiled::new(FLIGHT_SCHEMA);
-    let reg_inputs: [(&str, &str, &[u8], &toolgate::Schema); 2] = [
+    let reg_inputs: [(&str, &str, &[u8], &toolgate_core::Schema); 2] = [
         (
             "get_weather valid",
             "get_weather",
@@ -589,7 +589,7 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
             );
         }
         for bare in [&bare10, &bare10k] {
-            let mut r = toolgate::CallResult::default();
+            let mut r = toolgate_core::CallResult::default();
             assert!(
                 bare.call_into(tool, input, &mut r) && r.content == HANDLER_ANSWER,
                 "{label}: bare dispatch failed: {}",
@@ -609,20 +609,20 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
         entries.push(Entry::new(format!("{label}|call10k"), move || {
             registry_call(r10k, tool, black_box(input)) as usize
         }));
-        let mut reused10 = toolgate::CallResult::default();
+        let mut reused10 = toolgate_core::CallResult::default();
         entries.push(Entry::new(format!("{label}|into10"), move || {
             registry_call_into(r10, tool, black_box(input), &mut reused10) as usize
         }));
-        let mut reused10k = toolgate::CallResult::default();
+        let mut reused10k = toolgate_core::CallResult::default();
         entries.push(Entry::new(format!("{label}|into10k"), move || {
             registry_call_into(r10k, tool, black_box(input), &mut reused10k) as usize
         }));
         let (b10, b10k) = (&bare10, &bare10k);
-        let mut bare_reused10 = toolgate::CallResult::default();
+        let mut bare_reused10 = toolgate_core::CallResult::default();
         entries.push(Entry::new(format!("{label}|bare10"), move || {
             b10.call_into(tool, black_box(input), &mut bare_reused10) as usize
         }));
-        let mut bare_reused10k = toolgate::CallResult::default();
+        let mut bare_reused10k = toolgate_core::CallResult::default();
         entries.push(Entry::new(format!("{label}|bare10k"), move || {
             b10k.call_into(tool, black_box(input), &mut bare_reused10k) as usize
         }));
@@ -1035,7 +1035,7 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
         "cycling mix: compiling {} schemas with every contender and generating calls…",
         tools.len()
     );
-    let core = toolgate::Options::default();
+    let core = toolgate_core::Options::default();
     let full = full_options();
     let mixes: [(&str, Mix); 3] = [
         ("core", build_mix(&tools, &core, Strings::Ascii)),
@@ -1075,7 +1075,7 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
     let reg = mix_registry(&mixes[0].1, &core);
     let bare = mix_bare(&mixes[0].1, &core);
     for t in &mixes[0].1.tools {
-        let mut r = toolgate::CallResult::default();
+        let mut r = toolgate_core::CallResult::default();
         assert!(
             registry_call_into(&reg, &t.name, &t.call, &mut r) && r.content == HANDLER_ANSWER,
             "{}: registry call failed: {}",
@@ -1129,14 +1129,14 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
     let core_tools = &mixes[0].1.tools;
     if !core_tools.is_empty() {
         let (reg, bare) = (&reg, &bare);
-        let mut reused = toolgate::CallResult::default();
+        let mut reused = toolgate_core::CallResult::default();
         entries.push(Entry::new("core|call_into", move || {
             core_tools
                 .iter()
                 .map(|t| registry_call_into(reg, &t.name, black_box(&t.call), &mut reused) as usize)
                 .sum()
         }));
-        let mut bare_reused = toolgate::CallResult::default();
+        let mut bare_reused = toolgate_core::CallResult::default();
         entries.push(Entry::new("core|bare", move || {
             core_tools
                 .iter()

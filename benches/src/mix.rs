@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use toolgate::{NamePolicy, Options, Registry, RegistryOptions, Schema, ToolSpec};
+use toolgate_core::{NamePolicy, Options, Registry, RegistryOptions, Schema, ToolSpec};
 
 use crate::instances::{generate, Strings};
 use crate::{boon_compile_formats, jsonschema_formats, BareDispatch, BoonSchema, FixedAnswer};

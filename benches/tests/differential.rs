@@ -33,10 +33,10 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use serde_json::Value;
-use toolgate::Schema;
 use toolgate_bench::instances::{generate, mutants, MutantKind, Rng, Strings};
 use toolgate_bench::mix::realworld_or_skip;
 use toolgate_bench::{full_options, jsonschema_formats};
+use toolgate_core::Schema;
 
 /// Instances generated per schema (each with its mutants).
 const INSTANCES_PER_SCHEMA: u64 = 6;

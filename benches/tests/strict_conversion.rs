@@ -23,11 +23,11 @@
 use std::io::Write as _;
 
 use serde_json::{Map, Value};
-use toolgate::dialect::{strict_schema, Target};
-use toolgate::Schema;
 use toolgate_bench::full_options;
 use toolgate_bench::instances::{generate, mutants, MutantKind, Rng, Strings};
 use toolgate_bench::mix::realworld_or_skip;
+use toolgate_core::Schema;
+use toolgate_dialect::{strict_schema, Target};
 
 fn say(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");

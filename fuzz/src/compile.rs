@@ -4,7 +4,7 @@
 //! with its invariants, recompiles from its own compact JSON to the same verdicts,
 //! and registers as a tool exactly when it requires an object.
 
-use toolgate::{NamePolicy, Options, RegisterErrorKind, Registry, Schema, ToolSpec};
+use toolgate_core::{NamePolicy, Options, RegisterErrorKind, Registry, Schema, ToolSpec};
 
 /// A profile's name and how to make its options.
 pub type Profile = (&'static str, fn() -> Options);
@@ -13,7 +13,7 @@ pub type Profile = (&'static str, fn() -> Options);
 pub const PROFILES: &[Profile] = &[("core", Options::default), ("full", full)];
 
 fn full() -> Options {
-    Options::default().with_profile(toolgate::Profile::Full)
+    Options::default().with_profile(toolgate_core::Profile::Full)
 }
 
 /// Instances of every JSON type, and strings the common patterns and formats take.

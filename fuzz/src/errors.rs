@@ -7,7 +7,7 @@
 //! missing property's parent object).
 
 use serde_json::Value;
-use toolgate::{Schema, ValidationError};
+use toolgate_core::{Schema, ValidationError};
 
 /// One step of a location: a member name or an element index.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -259,7 +259,7 @@ mod tests {
     /// `{"unevaluatedProperties":false}` in the campaign).
     #[test]
     fn a_property_refused_by_name_or_missing_points_at_its_member() {
-        let full = toolgate::Options::default().with_profile(toolgate::Profile::Full);
+        let full = toolgate_core::Options::default().with_profile(toolgate_core::Profile::Full);
         for schema in [
             &br#"{"propertyNames":false}"#[..],
             br#"{"properties":{"x":{"propertyNames":{"maxLength":1}}}}"#,

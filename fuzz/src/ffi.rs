@@ -14,32 +14,32 @@ use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicIsize, Ordering::SeqCst};
 
 use arbitrary::Arbitrary;
-use toolgate::ffi::error::{tg_error_free, tg_error_message, tg_error_status};
-use toolgate::ffi::errors::{tg_errors_count, tg_errors_free, tg_errors_json, tg_errors_text};
-use toolgate::ffi::registry::{
+use toolgate::error::{tg_error_free, tg_error_message, tg_error_status};
+use toolgate::errors::{tg_errors_count, tg_errors_free, tg_errors_json, tg_errors_text};
+use toolgate::registry::{
     tg_registry_call, tg_registry_call_into, tg_registry_definitions, tg_registry_describe,
     tg_registry_free, tg_registry_names, tg_registry_new, tg_registry_register,
     tg_registry_unregister, tg_registry_validate,
 };
-use toolgate::ffi::reply::{tg_reply_error, tg_reply_ok};
-use toolgate::ffi::result::{
+use toolgate::reply::{tg_reply_error, tg_reply_ok};
+use toolgate::result::{
     tg_result_call_id, tg_result_content, tg_result_free, tg_result_is_error, tg_result_name,
     tg_result_new, tg_result_tool_message,
 };
-use toolgate::ffi::schema::{
+use toolgate::schema::{
     tg_schema_compile, tg_schema_free, tg_schema_is_valid, tg_schema_is_valid_arguments,
     tg_schema_validate, tg_schema_validate_arguments,
 };
-use toolgate::ffi::text::{tg_text_data, tg_text_free};
-use toolgate::ffi::tool_info::{
+use toolgate::text::{tg_text_data, tg_text_free};
+use toolgate::tool_info::{
     tg_tool_info_free, tg_tool_info_idempotent, tg_tool_info_name, tg_tool_info_parameters,
     tg_tool_info_timeout_ms,
 };
-use toolgate::ffi::{
+use toolgate::{
     tg_error, tg_errors, tg_registry, tg_reply, tg_result, tg_status, tg_tool_def,
     TG_REGISTER_OVERRIDE,
 };
-use toolgate::{NamePolicy, Options, RegisterErrorKind, Registry, Schema, ToolSpec};
+use toolgate_core::{NamePolicy, Options, RegisterErrorKind, Registry, Schema, ToolSpec};
 
 /// Registrations whose `user_data` has not been destroyed yet.
 static LIVE: AtomicIsize = AtomicIsize::new(0);
@@ -245,7 +245,7 @@ struct RegistrySlot {
 struct State {
     registries: Vec<RegistrySlot>,
     results: Vec<*mut tg_result>,
-    schemas: Vec<(*mut toolgate::ffi::schema::tg_schema, Schema)>,
+    schemas: Vec<(*mut toolgate::schema::tg_schema, Schema)>,
 }
 
 fn pick<T>(v: &[T], slot: u8) -> Option<usize> {
@@ -1002,8 +1002,8 @@ unsafe fn step(st: &mut State, op: &Op) {
 ///
 /// # Safety
 /// `list` is a live `tg_errors`.
-unsafe fn check_errors(list: *mut tg_errors, want: &[toolgate::ValidationError]) {
-    use toolgate::ffi::errors::{
+unsafe fn check_errors(list: *mut tg_errors, want: &[toolgate_core::ValidationError]) {
+    use toolgate::errors::{
         tg_errors_keyword, tg_errors_message, tg_errors_path, tg_errors_pointer,
     };
     type Item =
@@ -1032,11 +1032,11 @@ unsafe fn check_errors(list: *mut tg_errors, want: &[toolgate::ValidationError])
         );
         assert_eq!(
             read_text(list, tg_errors_text),
-            toolgate::ValidationError::join_lines(want).as_bytes()
+            toolgate_core::ValidationError::join_lines(want).as_bytes()
         );
         assert_eq!(
             read_text(list, tg_errors_json),
-            toolgate::ValidationError::json_array(want).as_bytes()
+            toolgate_core::ValidationError::json_array(want).as_bytes()
         );
         tg_errors_free(list);
     }

@@ -397,7 +397,7 @@ impl Gen<'_, '_> {
 
 /// Every check on one generated case. Panics on any disagreement.
 pub fn check(case: &Case) {
-    let schema = toolgate::Schema::compile(case.schema.as_bytes()).unwrap_or_else(|e| {
+    let schema = toolgate_core::Schema::compile(case.schema.as_bytes()).unwrap_or_else(|e| {
         panic!(
             "a generated schema does not compile: {e:?}\n{}",
             case.schema
@@ -595,7 +595,7 @@ mod tests {
             check(&case);
             compared += usize::from(case.f64_exact);
             valid += usize::from(
-                toolgate::Schema::compile(case.schema.as_bytes())
+                toolgate_core::Schema::compile(case.schema.as_bytes())
                     .unwrap()
                     .is_valid(case.instance.as_bytes()),
             );

@@ -72,7 +72,7 @@ mod tests {
             eprintln!("SKIPPED: {} is missing", dir.display());
             return;
         };
-        let any = toolgate::Schema::compile(b"{}").unwrap();
+        let any = toolgate_core::Schema::compile(b"{}").unwrap();
         let mut n = 0;
         for e in entries {
             let path = e.unwrap().path();

@@ -10,7 +10,7 @@
 //! `regex`, whose classes are Unicode), `^` and `$` (no multiline flag in either),
 //! groups, alternation, and every quantifier, greedy and lazy.
 
-use toolgate::fuzz_internals::pattern_matchers;
+use toolgate_core::fuzz_internals::pattern_matchers;
 
 /// The fuzzer's bytes, read as choices; past the end every choice is 0.
 struct Choices<'a> {

@@ -5,7 +5,7 @@
 
 use std::sync::{Mutex, OnceLock};
 
-use toolgate::{NamePolicy, Registry, Schema, ToolSpec};
+use toolgate_core::{NamePolicy, Registry, Schema, ToolSpec};
 
 struct Fixtures {
     any: Schema,

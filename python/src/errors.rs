@@ -225,7 +225,7 @@ pub(crate) fn not_found(py: Python<'_>, name: &str) -> PyErr {
     toolgate_error(
         py,
         "ToolNotFoundError",
-        &toolgate::registry::message::unknown_tool_name(name),
+        &toolgate_core::registry::message::unknown_tool_name(name),
         status::NOT_FOUND,
         "",
         "",
@@ -293,7 +293,7 @@ impl Words {
 /// The list of `ValidationError`s of the core's violations (non-empty).
 pub(crate) fn validation_errors<'py>(
     py: Python<'py>,
-    errors: &[toolgate::ValidationError],
+    errors: &[toolgate_core::ValidationError],
 ) -> PyResult<Bound<'py, PyList>> {
     let class = &types(py)?.validation_error;
     // The shared words first, under the lock; the objects after it, since making them
@@ -335,7 +335,7 @@ pub(crate) fn validation_errors<'py>(
 
 /// For a `type` violation, the expected type as its message words it: the `X` of
 /// `expected X, got Y` (`integer`, `string or null`).
-fn expected_type(e: &toolgate::ValidationError) -> Option<&str> {
+fn expected_type(e: &toolgate_core::ValidationError) -> Option<&str> {
     if e.keyword != "type" {
         return None;
     }

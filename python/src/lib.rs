@@ -28,10 +28,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GIL_HELD_MAX_BYTES", GIL_HELD_MAX_BYTES)?;
     m.add(
         "DEFAULT_MAX_ARGUMENT_BYTES",
-        toolgate::RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES,
+        toolgate_core::RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES,
     )?;
-    m.add("DEFAULT_MAX_DEPTH", toolgate::Options::DEFAULT_MAX_DEPTH)?;
-    m.add("MAX_DEPTH_LIMIT", toolgate::Options::MAX_DEPTH_LIMIT)?;
-    m.add("version", toolgate::VERSION)?;
+    m.add("DEFAULT_MAX_DEPTH", toolgate_core::Options::DEFAULT_MAX_DEPTH)?;
+    m.add("MAX_DEPTH_LIMIT", toolgate_core::Options::MAX_DEPTH_LIMIT)?;
+    m.add("version", toolgate_core::VERSION)?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The native half of `ToolRegistry` (`toolgate/_registry.py` adds `acall`).
 //!
-//! A call goes to the core once: [`toolgate::Registry::prepare`] looks the tool up,
+//! A call goes to the core once: [`toolgate_core::Registry::prepare`] looks the tool up,
 //! checks the arguments and words every refusal. For a call that passed, the module
 //! finds its own handler in the prepared call ([`Handler::as_any`]), builds the kwargs
 //! dict straight from the argument bytes and calls the Python function itself: the core
@@ -30,8 +30,9 @@ use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
 };
 use pyo3::PyTraverseError;
-use toolgate::registry::message;
-use toolgate::{
+use toolgate_dialect::RegistryExt;
+use toolgate_core::registry::message;
+use toolgate_core::{
     Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterErrorKind, RegistryOptions, ToolSpec,
 };
 
@@ -352,7 +353,7 @@ const POLICIES: [(&str, NamePolicy); 3] = [
 pub(crate) struct Registry {
     /// `None` once closed. Dropped before `table`, so the handlers it drops are
     /// released with the table.
-    core: ArcSwapOption<toolgate::Registry>,
+    core: ArcSwapOption<toolgate_core::Registry>,
     table: Arc<LiveTable>,
     /// Name -> ToolRecord, in registration order (an override keeps its place).
     records: Py<PyDict>,
@@ -364,7 +365,7 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    fn core(&self) -> PyResult<Arc<toolgate::Registry>> {
+    fn core(&self) -> PyResult<Arc<toolgate_core::Registry>> {
         self.core
             .load_full()
             .ok_or_else(|| errors::closed("registry"))
@@ -400,7 +401,7 @@ impl Registry {
 }
 
 /// The refusal of a registration as the exception of its kind, with the core's text.
-fn register_error(py: Python<'_>, e: &toolgate::RegisterError) -> PyErr {
+fn register_error(py: Python<'_>, e: &toolgate_core::RegisterError) -> PyErr {
     match &e.kind {
         RegisterErrorKind::InvalidName => {
             errors::toolgate_error(py, "InvalidNameError", &e.message, status::NAME, "", "")
@@ -462,7 +463,7 @@ impl Registry {
     /// nested up to `max_depth` levels (0: the default, 128).
     #[new]
     #[pyo3(
-        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0), profile = ProfileName(toolgate::Profile::Core), draft = None, resources = None, annotation_formats = None),
+        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None),
         text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None)"
     )]
     #[allow(clippy::too_many_arguments)]
@@ -509,7 +510,7 @@ impl Registry {
             .with_max_argument_bytes(max_argument_bytes.0.unwrap_or(usize::MAX))
             .with_schema_options(schema);
         Ok(Registry {
-            core: ArcSwapOption::new(Some(Arc::new(toolgate::Registry::with_options(options)))),
+            core: ArcSwapOption::new(Some(Arc::new(toolgate_core::Registry::with_options(options)))),
             table: Arc::default(),
             records: PyDict::new(py).unbind(),
             writer: Mutex::new(()),
@@ -629,7 +630,7 @@ impl Registry {
             return Err(e);
         }
         let mut records = Vec::with_capacity(pending.len());
-        let mut batch: Vec<(ToolSpec, Box<dyn toolgate::Handler>)> =
+        let mut batch: Vec<(ToolSpec, Box<dyn toolgate_core::Handler>)> =
             Vec::with_capacity(pending.len());
         for p in pending {
             records.push((p.key, p.record));
@@ -740,10 +741,10 @@ impl Registry {
     /// `anthropic`, `mcp`, `gemini`), sorted by name and byte-stable, with the SHA-256
     /// of those bytes: `(json, fingerprint)`. An unknown name raises ValueError.
     fn dialect_definitions(&self, dialect: &str) -> PyResult<(String, String)> {
-        let dialect: toolgate::dialect::Dialect =
+        let dialect: toolgate_dialect::Dialect =
             dialect
                 .parse()
-                .map_err(|e: toolgate::dialect::UnknownName| {
+                .map_err(|e: toolgate_dialect::UnknownName| {
                     pyo3::exceptions::PyValueError::new_err(e.message)
                 })?;
         let defs = self.core()?.definitions(dialect);
@@ -754,14 +755,14 @@ impl Registry {
     /// `gemini`) finds in the registered tools: `[{"tool", "pointer", "rule",
     /// "message"}, ...]`, sorted. An unknown name raises ValueError.
     fn lint<'py>(&self, py: Python<'py>, target: &str) -> PyResult<Bound<'py, PyAny>> {
-        let target: toolgate::dialect::Target =
+        let target: toolgate_dialect::Target =
             target
                 .parse()
-                .map_err(|e: toolgate::dialect::UnknownName| {
+                .map_err(|e: toolgate_dialect::UnknownName| {
                     pyo3::exceptions::PyValueError::new_err(e.message)
                 })?;
         let problems = self.core()?.lint(target);
-        let text = toolgate::dialect::LintProblem::json_array(&problems);
+        let text = toolgate_dialect::LintProblem::json_array(&problems);
         convert::to_python(py, text.as_bytes())
     }
 

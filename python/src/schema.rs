@@ -31,15 +31,15 @@ impl<'a, 'py> FromPyObject<'a, 'py> for MaxDepth {
 }
 
 /// A profile as Python names it: "core" (the default) or "full".
-pub(crate) struct ProfileName(pub(crate) toolgate::Profile);
+pub(crate) struct ProfileName(pub(crate) toolgate_core::Profile);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for ProfileName {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
         match obj.extract::<String>().as_deref() {
-            Ok("core") => Ok(ProfileName(toolgate::Profile::Core)),
-            Ok("full") => Ok(ProfileName(toolgate::Profile::Full)),
+            Ok("core") => Ok(ProfileName(toolgate_core::Profile::Core)),
+            Ok("full") => Ok(ProfileName(toolgate_core::Profile::Full)),
             _ => Err(errors::invalid_argument(
                 obj.py(),
                 &format!("profile must be 'core' or 'full', got {}", obj.repr()?),
@@ -49,15 +49,15 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ProfileName {
 }
 
 /// A draft as Python names it: "2020-12" (the default) or "7".
-pub(crate) struct DraftName(pub(crate) toolgate::Draft);
+pub(crate) struct DraftName(pub(crate) toolgate_core::Draft);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for DraftName {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
         match obj.extract::<String>().as_deref() {
-            Ok("2020-12") => Ok(DraftName(toolgate::Draft::Draft2020_12)),
-            Ok("7") | Ok("draft-07") => Ok(DraftName(toolgate::Draft::Draft7)),
+            Ok("2020-12") => Ok(DraftName(toolgate_core::Draft::Draft2020_12)),
+            Ok("7") | Ok("draft-07") => Ok(DraftName(toolgate_core::Draft::Draft7)),
             _ => Err(errors::invalid_argument(
                 obj.py(),
                 &format!("draft must be '2020-12' or '7', got {}", obj.repr()?),
@@ -82,8 +82,8 @@ pub(crate) fn schema_options(
     max_depth: MaxDepth,
     profile: ProfileName,
     full: FullSettings<'_>,
-) -> PyResult<toolgate::Options> {
-    let mut options = toolgate::Options::default()
+) -> PyResult<toolgate_core::Options> {
+    let mut options = toolgate_core::Options::default()
         .with_max_depth(max_depth.0)
         .with_profile(profile.0);
     if let Some(DraftName(draft)) = full.draft {
@@ -118,7 +118,7 @@ pub(crate) fn is_text(value: &Bound<'_, PyAny>) -> bool {
 }
 
 /// The core's compile error as `SchemaError`, with its pointer and keyword.
-pub(crate) fn schema_error(py: Python<'_>, e: &toolgate::CompileError, message: &str) -> PyErr {
+pub(crate) fn schema_error(py: Python<'_>, e: &toolgate_core::CompileError, message: &str) -> PyErr {
     errors::toolgate_error(
         py,
         "SchemaError",
@@ -138,7 +138,7 @@ pub(crate) struct Schema {
     /// `None` once closed. Loaded per call through a per-thread slot, so parallel
     /// validations share no reference count; a validation running while `close` is
     /// called keeps the schema alive until it returns.
-    core: ArcSwapOption<toolgate::Schema>,
+    core: ArcSwapOption<toolgate_core::Schema>,
     /// The schema as given (or, given as text, its value); `None` once cleared by the GC.
     value: Mutex<Option<Py<PyAny>>>,
 }
@@ -200,7 +200,7 @@ impl Schema {
             None => errors::ok(py),
             Some(found) if found.is_empty() => {
                 // The fast path and the full walk disagree: never call such input valid.
-                let refusal = toolgate::ValidationError {
+                let refusal = toolgate_core::ValidationError {
                     path: "$".to_owned(),
                     pointer: String::new(),
                     keyword: "schema",
@@ -218,7 +218,7 @@ impl Schema {
     /// Compiles `schema` (a JSON value, or JSON text as str/bytes); see `compile`.
     #[new]
     #[pyo3(
-        signature = (schema, *, max_depth = MaxDepth(0), profile = ProfileName(toolgate::Profile::Core), draft = None, resources = None, annotation_formats = None),
+        signature = (schema, *, max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None),
         text_signature = "(schema, *, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None)"
     )]
     fn new<'py>(
@@ -334,7 +334,7 @@ impl Schema {
 fn compile_value(
     py: Python<'_>,
     schema: &Bound<'_, PyAny>,
-    options: &toolgate::Options,
+    options: &toolgate_core::Options,
 ) -> PyResult<Schema> {
     if schema.is_none() {
         return Err(PyTypeError::new_err(
@@ -342,7 +342,7 @@ fn compile_value(
         ));
     }
     let input = json_input(schema)?;
-    let compiled = toolgate::Schema::compile_with(input.bytes(), options)
+    let compiled = toolgate_core::Schema::compile_with(input.bytes(), options)
         .map_err(|e| schema_error(py, &e, &e.to_string()))?;
     // The schema as given; JSON text is read only once the core has accepted it.
     let value = if is_text(schema) {
@@ -368,7 +368,7 @@ fn compile_value(
 /// `annotation_formats` names formats to accept without checking them.
 #[pyfunction]
 #[pyo3(
-    signature = (schema, *, max_depth = MaxDepth(0), profile = ProfileName(toolgate::Profile::Core), draft = None, resources = None, annotation_formats = None),
+    signature = (schema, *, max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None),
     text_signature = "(schema, *, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None)"
 )]
 pub(crate) fn compile<'py>(

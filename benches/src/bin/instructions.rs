@@ -39,7 +39,6 @@
 
 use std::hint::black_box;
 
-use toolgate::Schema;
 use toolgate_bench::full::{
     BOOKING_INVALID, BOOKING_SCHEMA, BOOKING_VALID, ORDERS_SCHEMA, ORDERS_VALID, PAYMENT_SCHEMA,
     PAYMENT_VALID,
@@ -51,6 +50,7 @@ use toolgate_bench::{
     BareDispatch, EVENT_INVALID, EVENT_SCHEMA, EVENT_VALID, FLIGHT_INVALID, FLIGHT_SCHEMA,
     FLIGHT_VALID, WEATHER_INVALID, WEATHER_SCHEMA, WEATHER_VALID,
 };
+use toolgate_core::Schema;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -77,7 +77,7 @@ fn main() {
     let tiny_call: &[u8] = br#"{"a":42,"b":42}"#;
     let registry = registry_with(10);
     let bare = BareDispatch::with(10);
-    let mut reused = toolgate::CallResult::default();
+    let mut reused = toolgate_core::CallResult::default();
     // The same calls with a space after every colon and comma, as Python's
     // `json.dumps` writes them: whitespace must stay cheap, not only compact JSON.
     let spaced = |compact: &str| compact.replace("\":", "\": ").replace(",\"", ", \"");
@@ -195,12 +195,12 @@ fn cycle(which: &str, n: usize) {
         eprintln!("{which}: realworld-tools cannot be read: {e}");
         std::process::exit(2);
     });
-    let core = toolgate::Options::default();
+    let core = toolgate_core::Options::default();
     let mix = build_mix(&tools, &core, Strings::Ascii);
     let non_ascii = build_mix(&tools, &core, Strings::NonAscii);
     let registry = mix_registry(&mix, &core);
     let bare = mix_bare(&mix, &core);
-    let mut reused = toolgate::CallResult::default();
+    let mut reused = toolgate_core::CallResult::default();
     let (t, u) = (&mix.tools, &non_ascii.tools);
     assert!(!t.is_empty() && !u.is_empty(), "empty mix");
     let mut count = 0usize;

@@ -17,7 +17,7 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use toolgate::Schema;
+use toolgate_core::Schema;
 
 const ROUNDS: usize = 31;
 const CALLS: u32 = 200_000;

@@ -1,0 +1,371 @@
+//! `toolgate`: check arguments against a schema, lint a tool list against a provider's
+//! strict mode, and convert a tool list between providers' shapes. For a person at a
+//! terminal and for CI (exit status 0 clean, 1 invalid or problems found, 2 the command
+//! itself could not run: usage, a missing file, bad JSON).
+
+use std::io::{Read as _, Write as _};
+use std::process::ExitCode;
+
+use toolgate_core::{Draft, Options, Profile, Schema, SchemaDialect, ValidationError};
+use toolgate_dialect::{
+    fingerprint, lint_tool, read_tools, render, strict_schema, Dialect, LintProblem, Target,
+};
+
+const USAGE: &str = "\
+usage: toolgate <command> [options]
+
+commands:
+  check SCHEMA.json [ARGS.json | -]   compile a schema; validate arguments against it
+  lint --dialect TARGET TOOLS.json    every problem a provider's strict mode would refuse
+  definitions --dialect DIALECT TOOLS.json
+                                      a tool list in a provider's shape
+
+`toolgate <command> --help` describes each command.
+";
+
+const CHECK_HELP: &str = "\
+usage: toolgate check SCHEMA.json [ARGS.json | -] [options]
+
+Compiles the schema; with ARGS.json (or - for standard input), validates those
+arguments against it and prints the verdict and one line per error. Empty arguments
+mean {}, as in a tool call.
+
+options:
+  --profile core|full       which keywords a schema may use (default core)
+  --draft 2020-12|7         the draft of a schema without $schema (full profile)
+  --openapi                 the schema is an OpenAPI 3.0 schema object
+  --format text|json        output form (default text)
+
+exit status: 0 valid (or the schema compiles), 1 invalid, 2 the schema does not
+compile or a file cannot be read.
+";
+
+const LINT_HELP: &str = "\
+usage: toolgate lint --dialect TARGET TOOLS.json [options]
+
+Lints every tool of TOOLS.json against TARGET and prints each problem as
+TOOL#POINTER: MESSAGE [RULE], then a summary with how many tools pass unchanged and
+how many pass after strict conversion. TOOLS.json holds a tool list in any provider's
+shape, a single parameters schema, or JSON Lines of those (or of
+{\"tool\": NAME, \"schema\": SCHEMA}).
+
+targets: openai-strict, anthropic-strict, gemini
+
+options:
+  --format text|json        output form (default text)
+
+exit status: 0 no problem, 1 problems found, 2 usage or input errors.
+";
+
+const DEFINITIONS_HELP: &str = "\
+usage: toolgate definitions --dialect DIALECT TOOLS.json [options]
+
+Prints the tools of TOOLS.json (any provider's shape, see `toolgate lint --help`) in
+DIALECT's shape, sorted by name, byte-stable.
+
+dialects: openai-chat, openai-responses, anthropic, mcp, gemini
+
+options:
+  --strict                  mark every tool strict (OpenAI, Anthropic); refused unless
+                            every tool passes that provider's strict lint
+  --format text|json        text: the definitions; json: {\"fingerprint\", \"definitions\"}
+
+exit status: 0 written, 1 --strict and a tool fails the lint, 2 usage or input errors.
+";
+
+/// A failure of the command itself: the message, exit status 2.
+struct Usage(String);
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let outcome = match args.first().map(String::as_str) {
+        Some("check") => check(&args[1..]),
+        Some("lint") => lint(&args[1..]),
+        Some("definitions") => definitions(&args[1..]),
+        Some("--help" | "-h" | "help") => {
+            print!("{USAGE}");
+            Ok(0)
+        }
+        Some("--version" | "-V") => {
+            println!("toolgate {}", toolgate_core::VERSION);
+            Ok(0)
+        }
+        Some(other) => Err(Usage(format!("unknown command \"{other}\"\n\n{USAGE}"))),
+        None => Err(Usage(USAGE.to_owned())),
+    };
+    match outcome {
+        Ok(code) => ExitCode::from(code),
+        Err(Usage(message)) => {
+            let _ = writeln!(std::io::stderr(), "toolgate: {}", message.trim_end());
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The command line of one command: its flags and its positional arguments.
+struct Parsed {
+    positional: Vec<String>,
+    flags: Vec<(String, Option<String>)>,
+}
+
+impl Parsed {
+    /// `with_value` names the flags that take a value.
+    fn new(args: &[String], with_value: &[&str], without: &[&str]) -> Result<Parsed, Usage> {
+        let mut parsed = Parsed {
+            positional: Vec::new(),
+            flags: Vec::new(),
+        };
+        let mut i = 0;
+        while i < args.len() {
+            let a = &args[i];
+            if a == "-" || !a.starts_with('-') {
+                parsed.positional.push(a.clone());
+            } else if let Some((flag, value)) =
+                a.split_once('=').filter(|(f, _)| with_value.contains(f))
+            {
+                parsed.flags.push((flag.to_owned(), Some(value.to_owned())));
+            } else if with_value.contains(&a.as_str()) {
+                let value = args
+                    .get(i + 1)
+                    .ok_or_else(|| Usage(format!("{a} needs a value")))?;
+                parsed.flags.push((a.clone(), Some(value.clone())));
+                i += 1;
+            } else if without.contains(&a.as_str()) {
+                parsed.flags.push((a.clone(), None));
+            } else {
+                return Err(Usage(format!("unknown option \"{a}\" (see --help)")));
+            }
+            i += 1;
+        }
+        Ok(parsed)
+    }
+
+    fn has(&self, flag: &str) -> bool {
+        self.flags.iter().any(|(f, _)| f == flag)
+    }
+
+    fn value(&self, flag: &str) -> Option<&str> {
+        self.flags
+            .iter()
+            .rev()
+            .find(|(f, _)| f == flag)
+            .and_then(|(_, v)| v.as_deref())
+    }
+
+    fn json(&self) -> Result<bool, Usage> {
+        match self.value("--format") {
+            None | Some("text") => Ok(false),
+            Some("json") => Ok(true),
+            Some(other) => Err(Usage(format!(
+                "unknown format \"{other}\" (known: text, json)"
+            ))),
+        }
+    }
+}
+
+fn read(path: &str) -> Result<String, Usage> {
+    if path == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| Usage(format!("standard input: {e}")))?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path).map_err(|e| Usage(format!("{path}: {e}")))
+}
+
+fn stem(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("tool")
+        .to_owned()
+}
+
+/// A JSON string literal (the command's own JSON output).
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn check(args: &[String]) -> Result<u8, Usage> {
+    let p = Parsed::new(
+        args,
+        &["--profile", "--draft", "--format"],
+        &["--openapi", "--help", "-h"],
+    )?;
+    if p.has("--help") || p.has("-h") {
+        print!("{CHECK_HELP}");
+        return Ok(0);
+    }
+    let json = p.json()?;
+    let mut opts = Options::default();
+    opts = match p.value("--profile") {
+        None | Some("core") => opts,
+        Some("full") => opts.with_profile(Profile::Full),
+        Some(other) => {
+            return Err(Usage(format!(
+                "unknown profile \"{other}\" (known: core, full)"
+            )))
+        }
+    };
+    opts = match p.value("--draft") {
+        None | Some("2020-12") => opts,
+        Some("7" | "07" | "draft-07") => opts.with_default_draft(Draft::Draft7),
+        Some(other) => {
+            return Err(Usage(format!(
+                "unknown draft \"{other}\" (known: 2020-12, 7)"
+            )))
+        }
+    };
+    if p.has("--openapi") {
+        opts = opts.with_schema_dialect(SchemaDialect::OpenApi3_0);
+    }
+    let (schema_path, args_path) = match p.positional.as_slice() {
+        [s] => (s, None),
+        [s, a] => (s, Some(a)),
+        [] => return Err(Usage(format!("check needs a schema file\n\n{CHECK_HELP}"))),
+        _ => {
+            return Err(Usage(
+                "check takes a schema file and at most one arguments file".into(),
+            ))
+        }
+    };
+    let schema_text = read(schema_path)?;
+    let schema = Schema::compile_with(schema_text.as_bytes(), &opts)
+        .map_err(|e| Usage(format!("{schema_path}: the schema does not compile:\n{e}")))?;
+    let Some(args_path) = args_path else {
+        if json {
+            println!("{{\"compiles\":true}}");
+        } else {
+            println!("{schema_path}: the schema compiles");
+        }
+        return Ok(0);
+    };
+    let arguments = read(args_path)?;
+    let errors = schema.validate_arguments(arguments.as_bytes());
+    if json {
+        println!(
+            "{{\"valid\":{},\"errors\":{}}}",
+            errors.is_empty(),
+            ValidationError::json_array(&errors)
+        );
+    } else if errors.is_empty() {
+        println!("valid");
+    } else {
+        println!("invalid\n{}", ValidationError::join_lines(&errors));
+    }
+    Ok(u8::from(!errors.is_empty()))
+}
+
+fn lint(args: &[String]) -> Result<u8, Usage> {
+    let p = Parsed::new(args, &["--dialect", "--format"], &["--help", "-h"])?;
+    if p.has("--help") || p.has("-h") {
+        print!("{LINT_HELP}");
+        return Ok(0);
+    }
+    let json = p.json()?;
+    let target: Target = p
+        .value("--dialect")
+        .ok_or_else(|| Usage(format!("lint needs --dialect\n\n{LINT_HELP}")))?
+        .parse()
+        .map_err(|e: toolgate_dialect::UnknownName| Usage(e.message))?;
+    let [path] = p.positional.as_slice() else {
+        return Err(Usage(format!("lint takes one tools file\n\n{LINT_HELP}")));
+    };
+    let tools = read_tools(&read(path)?, &stem(path)).map_err(|e| Usage(format!("{path}: {e}")))?;
+    let mut problems = Vec::new();
+    let (mut pass, mut pass_converted) = (0usize, 0usize);
+    for t in &tools {
+        let found = lint_tool(target, &t.name, &t.parameters);
+        if found.is_empty() {
+            pass += 1;
+            pass_converted += 1;
+        } else if strict_schema(target, &t.name, &t.parameters).is_ok() {
+            pass_converted += 1;
+        }
+        problems.extend(found);
+    }
+    problems.sort();
+    let failing = tools.len() - pass;
+    if json {
+        println!(
+            "{{\"dialect\":{},\"tools\":{},\"pass\":{pass},\"pass_after_conversion\":{pass_converted},\"problems\":{}}}",
+            json_string(target.name()),
+            tools.len(),
+            LintProblem::json_array(&problems)
+        );
+    } else {
+        for problem in &problems {
+            println!("{}", problem.line());
+        }
+        println!(
+            "{target}: {} tools, {pass} pass, {failing} with problems ({} problems); {pass_converted} pass after strict conversion",
+            tools.len(),
+            problems.len()
+        );
+    }
+    Ok(u8::from(!problems.is_empty()))
+}
+
+fn definitions(args: &[String]) -> Result<u8, Usage> {
+    let p = Parsed::new(
+        args,
+        &["--dialect", "--format"],
+        &["--strict", "--help", "-h"],
+    )?;
+    if p.has("--help") || p.has("-h") {
+        print!("{DEFINITIONS_HELP}");
+        return Ok(0);
+    }
+    let json = p.json()?;
+    let dialect: Dialect = p
+        .value("--dialect")
+        .ok_or_else(|| Usage(format!("definitions needs --dialect\n\n{DEFINITIONS_HELP}")))?
+        .parse()
+        .map_err(|e: toolgate_dialect::UnknownName| Usage(e.message))?;
+    let [path] = p.positional.as_slice() else {
+        return Err(Usage(format!(
+            "definitions takes one tools file\n\n{DEFINITIONS_HELP}"
+        )));
+    };
+    let tools = read_tools(&read(path)?, &stem(path)).map_err(|e| Usage(format!("{path}: {e}")))?;
+    let strict = p.has("--strict");
+    if strict {
+        let target = dialect
+            .strict_target()
+            .ok_or_else(|| Usage(format!("{dialect} has no strict mode")))?;
+        let problems: Vec<LintProblem> = tools
+            .iter()
+            .flat_map(|t| lint_tool(target, &t.name, &t.parameters))
+            .collect();
+        if !problems.is_empty() {
+            let _ = writeln!(
+                std::io::stderr(),
+                "toolgate: --strict, but {target} refuses:\n{}",
+                LintProblem::join_lines(&problems)
+            );
+            return Ok(1);
+        }
+    }
+    let text = render(dialect, &tools, strict);
+    if json {
+        println!(
+            "{{\"fingerprint\":{},\"definitions\":{text}}}",
+            json_string(&fingerprint(text.as_bytes()))
+        );
+    } else {
+        println!("{text}");
+    }
+    Ok(0)
+}

@@ -1,0 +1,488 @@
+use std::cmp::Ordering;
+
+/// A JSON number as written, read exactly: `-? int . frac e exp`. Comparing two of
+/// them is exact for any number of digits, in the mantissa and in the exponent (no
+/// rounding through `f64`, no clamping), so `18446744073709551616 >
+/// 18446744073709551615`, `1.0 == 1`, `1e4503599627370498 > 1e4503599627370497` all
+/// hold, and `1e2` is an integer. Nothing is allocated.
+#[derive(Clone, Copy, Debug)]
+pub struct Decimal<'a> {
+    neg: bool,
+    int: &'a [u8],
+    frac: &'a [u8],
+    exp: Exponent<'a>,
+}
+
+/// The written exponent: its value when it has at most 18 digits (a value that
+/// always fits an i64, and every exponent a person writes), else its digits.
+#[derive(Clone, Copy, Debug)]
+enum Exponent<'a> {
+    Small(i64),
+    /// More than 18 digits, leading zeros removed.
+    Large {
+        neg: bool,
+        digits: &'a [u8],
+    },
+}
+
+/// The most digits whose value always fits an i64.
+const SMALL_DIGITS: usize = 18;
+
+impl<'a> Decimal<'a> {
+    /// Splits a number token that the reader has validated (RFC 8259 grammar).
+    pub fn parse(text: &'a [u8]) -> Option<Decimal<'a>> {
+        let (neg, rest) = match text.split_first() {
+            Some((b'-', r)) => (true, r),
+            _ => (false, text),
+        };
+        let int_end = rest
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if int_end == 0 {
+            return None;
+        }
+        let int = &rest[..int_end];
+        let mut rest = &rest[int_end..];
+        let mut frac: &[u8] = &[];
+        if let Some((b'.', r)) = rest.split_first() {
+            let end = r
+                .iter()
+                .position(|b| !b.is_ascii_digit())
+                .unwrap_or(r.len());
+            if end == 0 {
+                return None;
+            }
+            frac = &r[..end];
+            rest = &r[end..];
+        }
+        let mut exp = Exponent::Small(0);
+        if let Some((b'e' | b'E', r)) = rest.split_first() {
+            let (eneg, r) = match r.split_first() {
+                Some((b'-', r)) => (true, r),
+                Some((b'+', r)) => (false, r),
+                _ => (false, r),
+            };
+            if r.is_empty() || !r.iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            let lead = r.iter().take_while(|&&d| d == b'0').count();
+            let digits = &r[lead..];
+            exp = if digits.len() <= SMALL_DIGITS {
+                let v = digits
+                    .iter()
+                    .fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+                Exponent::Small(if eneg { -v } else { v })
+            } else {
+                Exponent::Large { neg: eneg, digits }
+            };
+            rest = &[];
+        }
+        if !rest.is_empty() {
+            return None;
+        }
+        Some(Decimal {
+            neg,
+            int,
+            frac,
+            exp,
+        })
+    }
+
+    fn digit(&self, i: usize) -> u8 {
+        if i < self.int.len() {
+            self.int[i]
+        } else {
+            self.frac[i - self.int.len()]
+        }
+    }
+
+    fn total(&self) -> usize {
+        self.int.len() + self.frac.len()
+    }
+
+    /// (index of the first significant digit, count of significant digits); count 0
+    /// means the value is zero.
+    fn significant(&self) -> (usize, usize) {
+        let total = self.total();
+        let lead = (0..total).take_while(|&i| self.digit(i) == b'0').count();
+        if lead == total {
+            return (total, 0);
+        }
+        let trail = (0..total)
+            .rev()
+            .take_while(|&i| self.digit(i) == b'0')
+            .count();
+        (lead, total - lead - trail)
+    }
+
+    /// The value is `0.d1 d2 ... dn × 10^m` with `m = shift + exponent`; this is
+    /// the shift (the integer digits from the first significant one).
+    fn shift(&self, lead: usize) -> i128 {
+        self.int.len() as i128 - lead as i128
+    }
+
+    /// The significant digits (no leading or trailing zeros; none for zero), as
+    /// values 0-9, and the power of ten of the last one, when it fits an i64: the value
+    /// is `± digits × 10^exponent`. `None` for the exponent when it does not fit (its
+    /// sign then says which way: `Err(true)` far above, `Err(false)` far below).
+    pub(crate) fn scaled_digits(&self) -> (impl Iterator<Item = u8> + '_, Result<i64, bool>) {
+        let (lead, n) = self.significant();
+        let exponent = match self.exp {
+            Exponent::Small(e) => {
+                let v = self.shift(lead) + i128::from(e) - n as i128;
+                i64::try_from(v).map_err(|_| v > 0)
+            }
+            // More than 18 digits: far past any i64 whatever the digit counts.
+            Exponent::Large { neg, .. } => Err(!neg),
+        };
+        ((lead..lead + n).map(|i| self.digit(i) - b'0'), exponent)
+    }
+
+    /// True for a negative nonzero value.
+    pub(crate) fn is_negative(&self) -> bool {
+        self.neg && !self.is_zero()
+    }
+
+    /// True for every spelling of zero (`0`, `-0.0`, `0e5`).
+    pub fn is_zero(&self) -> bool {
+        self.significant().1 == 0
+    }
+
+    /// True when the value has no fractional part: `3`, `3.0`, `1e2`, `-0`.
+    pub fn is_integer(&self) -> bool {
+        let (lead, n) = self.significant();
+        // m >= n: every significant digit is left of the point.
+        n == 0
+            || cmp_shifted(
+                self.exp,
+                self.shift(lead) - n as i128,
+                Exponent::Small(0),
+                0,
+            ) != Ordering::Less
+    }
+
+    /// The value, when it is a non-negative integer that fits a u64 (`3`, `3.0`,
+    /// `1e2`, `-0`, `0e99999999999999999999`).
+    pub fn as_u64(&self) -> Option<u64> {
+        let (lead, n) = self.significant();
+        if n == 0 {
+            return Some(0);
+        }
+        if self.neg || !self.is_integer() {
+            return None;
+        }
+        // A long exponent of a nonzero integer is a positive one: far too large.
+        let Exponent::Small(e) = self.exp else {
+            return None;
+        };
+        // The n significant digits, then m - n zeros (m >= n: it is an integer).
+        let m = self.shift(lead) + i128::from(e);
+        if m > 20 {
+            return None;
+        }
+        let mut v: u64 = 0;
+        for i in 0..m as usize {
+            let d = if i < n {
+                self.digit(lead + i) - b'0'
+            } else {
+                0
+            };
+            v = v.checked_mul(10)?.checked_add(u64::from(d))?;
+        }
+        Some(v)
+    }
+
+    fn cmp_abs(&self, other: &Decimal<'_>) -> Ordering {
+        let (la, na) = self.significant();
+        let (lb, nb) = other.significant();
+        match (na == 0, nb == 0) {
+            (true, true) => return Ordering::Equal,
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            _ => {}
+        }
+        let by_magnitude = cmp_shifted(self.exp, self.shift(la), other.exp, other.shift(lb));
+        if by_magnitude != Ordering::Equal {
+            return by_magnitude;
+        }
+        for i in 0..na.min(nb) {
+            let c = self.digit(la + i).cmp(&other.digit(lb + i));
+            if c != Ordering::Equal {
+                return c;
+            }
+        }
+        na.cmp(&nb)
+    }
+
+    /// Exact numeric comparison.
+    pub fn cmp_value(&self, other: &Decimal<'_>) -> Ordering {
+        let a_neg = self.neg && !self.is_zero();
+        let b_neg = other.neg && !other.is_zero();
+        match (a_neg, b_neg) {
+            (false, true) => Ordering::Greater,
+            (true, false) => Ordering::Less,
+            (false, false) => self.cmp_abs(other),
+            (true, true) => other.cmp_abs(self),
+        }
+    }
+}
+
+/// How `a + a_shift` compares with `b + b_shift`, exactly for exponents of any length.
+/// The shifts are digit counts, so they are far from the limits of an i128.
+fn cmp_shifted(a: Exponent<'_>, a_shift: i128, b: Exponent<'_>, b_shift: i128) -> Ordering {
+    use Exponent::{Large, Small};
+    match (a, b) {
+        (Small(a), Small(b)) => (i128::from(a) + a_shift).cmp(&(i128::from(b) + b_shift)),
+        (Small(a), Large { neg, digits }) => sign_of_sum(
+            i128::from(a) + a_shift - b_shift,
+            (!neg, digits),
+            (true, &[]),
+        ),
+        (Large { neg, digits }, Small(b)) => sign_of_sum(
+            a_shift - i128::from(b) - b_shift,
+            (neg, digits),
+            (true, &[]),
+        ),
+        (
+            Large {
+                neg: a_neg,
+                digits: a_digits,
+            },
+            Large {
+                neg: b_neg,
+                digits: b_digits,
+            },
+        ) => sign_of_sum(a_shift - b_shift, (a_neg, a_digits), (!b_neg, b_digits)),
+    }
+}
+
+/// The sign of `start ± A ± B`, where A and B are decimal digit strings of any
+/// length, each with its sign (`true`: subtracted). One pass from the last digit,
+/// with a carry: after k digits the sum is `R + carry·10^k` with `0 <= R < 10^k` (R
+/// made of the digits written so far), so at the end the carry's sign is the sum's,
+/// or R decides when the carry is zero.
+fn sign_of_sum(start: i128, a: (bool, &[u8]), b: (bool, &[u8])) -> Ordering {
+    let term = |(minus, digits): (bool, &[u8]), k: usize| -> i128 {
+        let d = digits
+            .len()
+            .checked_sub(k + 1)
+            .map_or(0, |i| i128::from(digits[i] - b'0'));
+        if minus {
+            -d
+        } else {
+            d
+        }
+    };
+    let mut carry = start;
+    let mut written_nonzero = false;
+    for k in 0..a.1.len().max(b.1.len()) {
+        let t = carry + term(a, k) + term(b, k);
+        written_nonzero |= t.rem_euclid(10) != 0;
+        carry = t.div_euclid(10);
+    }
+    match carry.cmp(&0) {
+        Ordering::Equal if written_nonzero => Ordering::Greater,
+        order => order,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal<'_> {
+        Decimal::parse(s.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn integers_by_value() {
+        for s in [
+            "3", "3.0", "1e2", "1.5e1", "100e-2", "-0", "0.0", "1E+2", "1e308",
+        ] {
+            assert!(d(s).is_integer(), "{s}");
+        }
+        for s in ["3.5", "1e-2", "0.1", "-1.25", "15e-1"] {
+            assert!(!d(s).is_integer(), "{s}");
+        }
+    }
+
+    #[test]
+    fn exact_comparison() {
+        use Ordering::*;
+        let cases = [
+            ("1", "1.0", Equal),
+            ("1", "1e0", Equal),
+            ("100", "1e2", Equal),
+            ("0.05", "5e-2", Equal),
+            ("-0", "0", Equal),
+            ("18446744073709551616", "18446744073709551615", Greater),
+            ("-18446744073709551616", "-18446744073709551615", Less),
+            ("0.1", "0.10000000000000001", Less),
+            ("2", "10", Less),
+            ("-2", "1", Less),
+            ("1e400", "1e399", Greater),
+            (
+                "12345678910111213141516171819202122232425262728293031",
+                "1e52",
+                Greater,
+            ),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(d(a).cmp_value(&d(b)), want, "{a} vs {b}");
+            assert_eq!(d(b).cmp_value(&d(a)), want.reverse(), "{b} vs {a}");
+        }
+    }
+
+    #[test]
+    fn exponents_compare_exactly_past_two_to_the_52() {
+        use Ordering::*;
+        let cases = [
+            ("1e4503599627370497", "1e4503599627370498", Less),
+            ("1e4503599627370496", "1e4503599627370497", Less),
+            ("0.1e4503599627370497", "1e4503599627370496", Equal),
+            ("10e4503599627370496", "1e4503599627370497", Equal),
+            ("1e-4503599627370497", "1e-4503599627370498", Greater),
+            ("1e-4503599627370496", "10e-4503599627370497", Equal),
+            ("-1e4503599627370497", "-1e4503599627370498", Greater),
+            ("2e4503599627370496", "1e4503599627370496", Greater),
+            ("1e9223372036854775807", "1e9223372036854775808", Less),
+            ("1e-9223372036854775808", "1e-9223372036854775809", Greater),
+            ("1e999999999999999999", "1e1000000000000000000", Less),
+            ("1e1000000000000000000", "10e999999999999999999", Equal),
+            ("1e1000000000000000000", "1e1000000000000000001", Less),
+            // 40-digit exponents, where the digit counts of the mantissas still matter.
+            (
+                "1e1000000000000000000000000000000000000000",
+                "10e999999999999999999999999999999999999999",
+                Equal,
+            ),
+            (
+                "1e1000000000000000000000000000000000000000",
+                "100e999999999999999999999999999999999999999",
+                Less,
+            ),
+            (
+                "0.001e1000000000000000000000000000000000000002",
+                "10e999999999999999999999999999999999999998",
+                Equal,
+            ),
+            (
+                "1e-1000000000000000000000000000000000000000",
+                "0.1e-999999999999999999999999999999999999999",
+                Equal,
+            ),
+            (
+                "1e-1000000000000000000000000000000000000000",
+                "1e1000000000000000000000000000000000000000",
+                Less,
+            ),
+            (
+                "1e-99999999999999999999999999999999999999999",
+                "1e-1000000000000000000000000000000000000000",
+                Less,
+            ),
+            // Leading zeros in the exponent are not digits of its value.
+            ("1e0004503599627370497", "1e4503599627370497", Equal),
+            ("1e-0000000000000000000000000000001", "0.1", Equal),
+            ("5e00000000000000000000000000000000000", "5", Equal),
+            // Zero is zero whatever its exponent.
+            (
+                "0e99999999999999999999999",
+                "0e-99999999999999999999999",
+                Equal,
+            ),
+            (
+                "0e99999999999999999999999",
+                "1e-99999999999999999999999",
+                Less,
+            ),
+            (
+                "-1e99999999999999999999999",
+                "0e-99999999999999999999999",
+                Less,
+            ),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(d(a).cmp_value(&d(b)), want, "{a} vs {b}");
+            assert_eq!(d(b).cmp_value(&d(a)), want.reverse(), "{b} vs {a}");
+        }
+    }
+
+    #[test]
+    fn integers_with_huge_exponents() {
+        for s in [
+            "1e4503599627370497",
+            "1.5e4503599627370497",
+            "0e-99999999999999999999",
+            "1e99999999999999999999",
+            "123.456e3",
+            "1234000e-3",
+        ] {
+            assert!(d(s).is_integer(), "{s}");
+        }
+        for s in [
+            "1e-4503599627370497",
+            "1e-99999999999999999999",
+            "123.456e2",
+            "12345678901234567890123e-23",
+        ] {
+            assert!(!d(s).is_integer(), "{s}");
+        }
+    }
+
+    #[test]
+    fn u64_values() {
+        for (s, want) in [
+            ("0", Some(0)),
+            ("-0", Some(0)),
+            ("0.0e-9223372036854775808", Some(0)),
+            ("0e99999999999999999999999", Some(0)),
+            ("3", Some(3)),
+            ("3.0", Some(3)),
+            ("1e2", Some(100)),
+            ("1.5e1", Some(15)),
+            ("0.00000000000000000000000000007e29", Some(7)),
+            ("18446744073709551615", Some(u64::MAX)),
+            ("1.8446744073709551615e19", Some(u64::MAX)),
+            ("18446744073709551616", None),
+            ("1e20", None),
+            ("1e99999999999999999999999", None),
+            ("-1", None),
+            ("1.5", None),
+            ("1e-99999999999999999999999", None),
+        ] {
+            assert_eq!(d(s).as_u64(), want, "{s}");
+        }
+    }
+
+    #[test]
+    fn sign_of_sum_matches_i128_arithmetic() {
+        // Every sum small enough to check directly, from digits of both signs.
+        let numbers = [
+            "", "0", "1", "9", "10", "99", "100", "12345", "99999", "100000",
+        ];
+        for start in [-200_001i128, -100_000, -11, -1, 0, 1, 10, 99_999, 200_001] {
+            for a in numbers {
+                for b in numbers {
+                    for (a_minus, b_minus) in
+                        [(false, false), (false, true), (true, false), (true, true)]
+                    {
+                        let value = |s: &str, minus: bool| {
+                            let v: i128 = s.parse().unwrap_or(0);
+                            if minus {
+                                -v
+                            } else {
+                                v
+                            }
+                        };
+                        let want = (start + value(a, a_minus) + value(b, b_minus)).cmp(&0);
+                        let got =
+                            sign_of_sum(start, (a_minus, a.as_bytes()), (b_minus, b.as_bytes()));
+                        assert_eq!(got, want, "{start} {a_minus} {a} {b_minus} {b}");
+                    }
+                }
+            }
+        }
+    }
+}

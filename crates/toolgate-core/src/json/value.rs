@@ -1,0 +1,142 @@
+use super::{write_json_string, Decimal, KeySet, Kind, Reader, SyntaxError};
+
+/// An owned JSON tree, used for schemas only. Object members keep the author's
+/// order (tool definitions are sent to the model in that order) and numbers keep
+/// their exact text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// The number's text as written (validated RFC 8259 grammar).
+    Number(String),
+    /// A string, unescaped.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object's members in the author's order (keys are unique).
+    Object(Vec<(String, Value)>),
+}
+
+impl Value {
+    /// Parses a complete document strictly (duplicates, depth, trailing data).
+    pub fn parse(input: &[u8], max_depth: usize) -> Result<Value, SyntaxError> {
+        let mut r = Reader::new(input, max_depth);
+        let v = Self::read(&mut r, 0)?;
+        r.finish()?;
+        Ok(v)
+    }
+
+    fn read(r: &mut Reader<'_>, depth: usize) -> Result<Value, SyntaxError> {
+        Ok(match r.peek_kind()? {
+            Kind::Null => {
+                r.read_literal(Kind::Null)?;
+                Value::Null
+            }
+            k @ (Kind::True | Kind::False) => {
+                r.read_literal(k)?;
+                Value::Bool(k == Kind::True)
+            }
+            Kind::Number => {
+                let n = r.read_number()?;
+                Value::Number(String::from_utf8_lossy(n.text).into_owned())
+            }
+            Kind::String => Value::String(r.read_string()?.to_cow().into_owned()),
+            Kind::Array => {
+                let mut items = Vec::new();
+                if r.begin_array(depth)? {
+                    loop {
+                        items.push(Self::read(r, depth + 1)?);
+                        if !r.next_element()? {
+                            break;
+                        }
+                    }
+                }
+                Value::Array(items)
+            }
+            Kind::Object => {
+                let mut members = Vec::new();
+                if r.begin_object(depth)? {
+                    let mut keys = KeySet::new();
+                    loop {
+                        let key = r.read_key(&mut keys)?.to_cow().into_owned();
+                        members.push((key, Self::read(r, depth + 1)?));
+                        if !r.next_member()? {
+                            break;
+                        }
+                    }
+                }
+                Value::Object(members)
+            }
+        })
+    }
+
+    /// The member `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The number, read exactly.
+    pub fn as_decimal(&self) -> Option<Decimal<'_>> {
+        match self {
+            Value::Number(t) => Decimal::parse(t.as_bytes()),
+            _ => None,
+        }
+    }
+
+    /// The JSON type's name: null, boolean, integer, number, string, array, object.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) if self.as_decimal().is_some_and(|d| d.is_integer()) => "integer",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+
+    /// Appends the value as compact JSON, members in order, numbers as written.
+    pub fn write_compact(&self, out: &mut String) {
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(t) => out.push_str(t),
+            Value::String(s) => write_json_string(out, s),
+            Value::Array(items) => {
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    v.write_compact(out);
+                }
+                out.push(']');
+            }
+            Value::Object(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_json_string(out, k);
+                    out.push(':');
+                    v.write_compact(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    /// Compact JSON text.
+    pub fn to_compact(&self) -> String {
+        let mut s = String::new();
+        self.write_compact(&mut s);
+        s
+    }
+}

@@ -1,0 +1,68 @@
+//! The toolgate core: a tool registry for LLM agents.
+//!
+//! The bytes a model sends as tool arguments are untrusted. toolgate parses them
+//! strictly (with its own JSON reader), validates them against a compiled schema
+//! ([`schema`]) while reading, and dispatches valid calls through a [`registry`]. The
+//! C library (`toolgate`), the provider dialects (`toolgate-dialect`), the command and
+//! the Python module are built on this crate, so every host sees identical bytes.
+//!
+//! The reader is private to the crate: its fast paths trust what the crate has checked
+//! (that a key equal to a known name is valid UTF-8, for one), and nothing outside the
+//! crate can reach them to make them trust anything else.
+//!
+//! ```compile_fail,E0603
+//! // The reader is not part of the API: this does not compile.
+//! let mut r = toolgate_core::json::Reader::new(b"{\"\xff\xfe\":1}", 8);
+//! ```
+
+pub(crate) mod json;
+pub mod registry;
+
+/// Owned JSON trees, for schemas and tool lists (read once, not per call): the strict
+/// reader's rules apply (duplicate keys, depth, RFC 8259), numbers keep their text and
+/// objects the author's member order.
+pub mod value {
+    pub use crate::json::{write_json_string, Decimal, SyntaxError, SyntaxErrorKind, Value};
+    pub use crate::schema::path::push_pointer_token;
+    pub use crate::schema::resolve::pointer_get;
+}
+pub mod schema;
+mod suggest;
+
+/// What the fuzz targets (`fuzz/`) drive below the API. Not part of it: compiled only
+/// with the `fuzz-internals` feature, which nothing but the fuzz crate enables, and
+/// free to change in any release.
+#[cfg(feature = "fuzz-internals")]
+#[doc(hidden)]
+pub mod fuzz_internals {
+    /// One of a pattern's matchers.
+    pub struct PatternMatcher(crate::schema::Matcher);
+
+    impl PatternMatcher {
+        /// Whether the pattern matches somewhere in `s`.
+        pub fn is_match(&self, s: &str) -> bool {
+            self.0.is_match(s)
+        }
+    }
+
+    /// Every matcher `pattern` can be given, named, the one compiling chooses first;
+    /// `Err` says why the pattern has no ECMA meaning here.
+    pub fn pattern_matchers(pattern: &str) -> Result<Vec<(&'static str, PatternMatcher)>, String> {
+        crate::schema::every_matcher(pattern).map(|all| {
+            all.into_iter()
+                .map(|(n, m)| (n, PatternMatcher(m)))
+                .collect()
+        })
+    }
+}
+
+pub use registry::{
+    CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterError,
+    RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
+};
+pub use schema::{
+    CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, ValidationError,
+};
+
+/// The library version, `MAJOR.MINOR.PATCH`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

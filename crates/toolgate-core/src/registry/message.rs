@@ -1,0 +1,192 @@
+//! Every text the registry shows a model or a host: call refusals, handler failures
+//! and registration refusals. The C surface and the bindings pass these bytes on and
+//! never build their own, so every host shows the same text for the same event.
+
+use super::text::{push_json_string, quote};
+use crate::schema::{CompileError, ValidationError};
+use crate::suggest;
+
+/// `tool "x" is already registered`.
+pub fn already_registered(name: &str) -> String {
+    format!("tool {} is already registered", quote(name))
+}
+
+/// `tool "x" is listed twice in the batch`: a batch registration that names one tool
+/// twice (refused whole, whatever the override flag says).
+pub fn listed_twice(name: &str) -> String {
+    format!("tool {} is listed twice in the batch", quote(name))
+}
+
+/// `invalid parameters for "x": #/pointer: what` (one line per problem).
+pub fn invalid_parameters(name: &str, error: &CompileError) -> String {
+    format!("invalid parameters for {}: {error}", quote(name))
+}
+
+/// `parameters for "x" must declare "type": "object"`.
+pub fn not_object(name: &str) -> String {
+    format!(
+        r#"parameters for {} must declare "type": "object""#,
+        quote(name)
+    )
+}
+
+/// `unknown tool "x"`: what a host is told when it asks about (describes, unregisters)
+/// a tool that is not registered.
+pub fn unknown_tool_name(name: &str) -> String {
+    format!("unknown tool {}", quote(name))
+}
+
+/// `error: unknown tool "x"; available tools: a, b[; did you mean "y"?]`: the content
+/// of a call to a tool that is not registered. `sorted_names` are the registered names
+/// in byte order and `available` their listing (see `suggest::available_list`).
+pub(crate) fn unknown_tool<'a>(
+    name: &str,
+    available: &str,
+    sorted_names: impl Iterator<Item = &'a str>,
+) -> String {
+    let mut out = format!(
+        "error: {}; available tools: {available}",
+        unknown_tool_name(name)
+    );
+    if let Some(close) = suggest::closest(name, sorted_names) {
+        out.push_str("; did you mean ");
+        push_json_string(&mut out, close);
+        out.push('?');
+    }
+    out
+}
+
+/// The content of a call whose arguments the schema rejected: malformed JSON on one
+/// line, schema violations one per line (`path: message`).
+pub fn invalid_arguments(name: &str, errors: &[ValidationError]) -> String {
+    let mut out = format!("error: invalid arguments for {name}:");
+    match errors {
+        // Malformed or over-long arguments: one line, after the colon.
+        [only] if only.keyword == "json" || only.keyword == "size" => {
+            out.push(' ');
+            out.push_str(&only.message);
+        }
+        // `is_valid` and `validate_json` disagree: refuse anyway, since only
+        // arguments that passed may reach a handler.
+        [] => out.push_str(" rejected by the parameters schema"),
+        _ => {
+            for e in errors {
+                out.push('\n');
+                out.push_str(&e.path);
+                out.push_str(": ");
+                out.push_str(&e.message);
+            }
+        }
+    }
+    out
+}
+
+/// `N bytes is more than the limit of M`: arguments longer than the registry reads.
+pub fn too_large(len: usize, limit: usize) -> String {
+    format!("{len} bytes is more than the limit of {limit}")
+}
+
+/// The prefix of every failure's content.
+pub const ERROR_PREFIX: &str = "error: ";
+
+/// `error: MESSAGE`: the content of a call whose handler reported an error.
+pub fn handler_error(message: &str) -> String {
+    let mut out = String::with_capacity(ERROR_PREFIX.len() + message.len());
+    out.push_str(ERROR_PREFIX);
+    out.push_str(message);
+    out
+}
+
+/// Writes `tool NAME failed` into `out` (emptied first): the error message of a handler
+/// that failed without saying why. The call's content is then `error: tool NAME failed`.
+pub fn write_tool_failed(out: &mut String, name: &str) {
+    out.clear();
+    out.push_str("tool ");
+    out.push_str(name);
+    out.push_str(" failed");
+}
+
+/// `error: tool NAME returned a value of type TYPE, which is not JSON serializable`: the
+/// content of a call whose handler answered with a value that its host cannot write as
+/// JSON (in a host whose handlers return values, not text). `type_name` is the
+/// offending value's type as the host names it.
+pub fn result_not_json(name: &str, type_name: &str) -> String {
+    format!(
+        "error: tool {name} returned a value of type {type_name}, which is not JSON serializable"
+    )
+}
+
+/// `handler for "x" cannot take property "from"`: a registration refused because the
+/// schema declares a property that the handler has no parameter for (in a host that
+/// passes arguments by name, a property named like a keyword of its language, or one
+/// the handler's signature leaves out), so every call that sent it would fail.
+pub fn property_not_accepted(name: &str, property: &str) -> String {
+    format!(
+        "handler for {} cannot take property {}",
+        quote(name),
+        quote(property)
+    )
+}
+
+/// Writes `error: tool NAME panicked` into `out` (emptied first): the content of a call
+/// whose handler panicked (or raised, in a host whose handlers raise). Never the
+/// panic's text or a stack trace: those are for logs, not for the model's context.
+pub fn write_tool_panicked(out: &mut String, name: &str) {
+    out.clear();
+    out.push_str("error: tool ");
+    out.push_str(name);
+    out.push_str(" panicked");
+}
+
+/// Writes `error: internal error while calling tool "NAME"` into `out` (emptied first):
+/// a failure of the registry itself, never expected.
+pub(crate) fn write_internal_error(out: &mut String, name: &str) {
+    out.clear();
+    out.push_str("error: internal error while calling tool ");
+    push_json_string(out, name);
+}
+
+/// `tool "t" is refused by openai-strict:` and one line per problem.
+pub fn refused_by_check(name: &str, refusal: &super::CheckRefusal) -> String {
+    format!(
+        "tool {} is refused by {}:\n{}",
+        quote(name),
+        refusal.by,
+        super::ToolProblem::join_lines(&refusal.problems)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts() {
+        assert_eq!(already_registered("a"), r#"tool "a" is already registered"#);
+        assert_eq!(
+            listed_twice("a"),
+            r#"tool "a" is listed twice in the batch"#
+        );
+        assert_eq!(
+            not_object("a"),
+            r#"parameters for "a" must declare "type": "object""#
+        );
+        assert_eq!(unknown_tool_name("a\"b"), r#"unknown tool "a\"b""#);
+        assert_eq!(handler_error("no station"), "error: no station");
+        let mut out = String::from("left over");
+        write_tool_failed(&mut out, "t");
+        assert_eq!(out, "tool t failed");
+        write_tool_panicked(&mut out, "t");
+        assert_eq!(out, "error: tool t panicked");
+        assert_eq!(
+            result_not_json("t", "set"),
+            "error: tool t returned a value of type set, which is not JSON serializable"
+        );
+        assert_eq!(
+            property_not_accepted("t", "from"),
+            r#"handler for "t" cannot take property "from""#
+        );
+        write_internal_error(&mut out, "t");
+        assert_eq!(out, r#"error: internal error while calling tool "t""#);
+    }
+}

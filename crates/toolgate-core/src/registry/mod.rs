@@ -1,0 +1,794 @@
+//! The tool registry: names, schemas, handlers, and `call`, which turns
+//! every request into either one run of a handler on valid arguments or a readable
+//! refusal.
+//!
+//! The signatures here are the contract src/ffi and the bindings are written against.
+//!
+//! Design: the registry publishes an immutable snapshot of its tools, replaced whole
+//! (copy-on-write) on every register/unregister. Writers serialize on a mutex; a call
+//! only *loads* through [`ArcSwap`]: the snapshot for the lookup, then the tool it
+//! found for the run. Such a load borrows through a per-thread slot rather than a
+//! shared reference count or lock word, so calls on different threads (even of the
+//! same tool) never write the same cache line. A tool replaced or removed during a
+//! call stays alive for that call, and its handler is dropped when the last call
+//! running on it returns. No lock is held while a handler runs, so a handler may
+//! register, unregister or call.
+
+use std::any::Any;
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use arc_swap::ArcSwap;
+
+use crate::schema::{CompileError, Options, Schema, ValidationError};
+use text::push_json_string;
+
+mod batch;
+mod check;
+pub mod message;
+mod names;
+mod prepared;
+mod snapshot;
+
+mod text;
+
+pub use check::{CheckRefusal, ToolCheck, ToolProblem};
+pub use prepared::{HandlerFailure, PreparedCall};
+use snapshot::{Snapshot, Tool};
+
+// The C ABI hands one registry to many threads; keep that a compile-time fact.
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Registry>();
+    assert_send_sync::<CallResult>();
+};
+
+/// The schema a tool without one gets: any object.
+pub const DEFAULT_PARAMETERS: &str = r#"{"type":"object"}"#;
+
+/// Which tool names a registry accepts, chosen at creation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum NamePolicy {
+    /// `^[A-Za-z0-9_-]{1,64}$`, what OpenAI and Anthropic accept.
+    #[default]
+    Default,
+    /// Lowercase alphanumeric and underscore segments separated by dots
+    /// (`db.get_user`), at most 64 characters.
+    Dotted,
+    /// MCP: `^[A-Za-z0-9_.-]{1,128}$`.
+    Mcp,
+}
+
+/// What a tool's handler is. `args` are the exact bytes of a call that passed the
+/// schema (`{}` when the call sent empty arguments); `ctx` is the caller's per-call
+/// context value, passed through untouched. `Ok` is the tool's answer, `Err` its error
+/// message (the registry prefixes `error: `).
+///
+/// Dropping the handler is how its resources are released: the registry drops it
+/// exactly once, after the last call running on it has returned.
+pub trait Handler: Send + Sync + 'static {
+    /// Runs the tool once on arguments that passed its schema.
+    fn call(&self, args: &[u8], ctx: usize) -> Result<String, String>;
+
+    /// Runs the tool once, writing its answer (or its error message) into `out`, which
+    /// arrives empty with capacity left from an earlier call. [`Registry::call_into`]
+    /// runs it with the buffer of a result the caller reuses, so a handler that
+    /// overrides it can answer without allocating. (A call with no buffer to reuse, such
+    /// as [`Registry::call`], runs [`Handler::call`] and keeps its string.)
+    ///
+    /// The default runs [`Handler::call`] and moves its string into `out` (or copies
+    /// it, when `out` already has the room). Whichever of the two a handler overrides,
+    /// both must give the same answer.
+    fn call_into(&self, args: &[u8], ctx: usize, out: &mut String) -> Written {
+        fill_outcome(out, self.call(args, ctx))
+    }
+
+    /// The handler as [`Any`], so that a host which registered handlers of its own type
+    /// can find its handler again in a [`PreparedCall`] and run it itself (the Python
+    /// binding gets its callable back this way). The default, `None`, offers nothing.
+    fn as_any(&self) -> Option<&dyn Any> {
+        None
+    }
+}
+
+/// Puts the outcome of a handler's `call` into the empty buffer `out` (see [`fill`]).
+#[inline(always)]
+fn fill_outcome(out: &mut String, outcome: Result<String, String>) -> Written {
+    match outcome {
+        Ok(answer) => {
+            fill(out, answer);
+            Written::Answer
+        }
+        Err(message) => {
+            fill(out, message);
+            Written::Error
+        }
+    }
+}
+
+/// Puts `text` into the empty buffer `out`: copied when `out` has the room (its
+/// allocation is kept for the next call), moved otherwise (no copy, nothing to keep).
+#[inline(always)]
+fn fill(out: &mut String, text: String) {
+    if out.capacity() >= text.len() {
+        out.push_str(&text);
+    } else {
+        *out = text;
+    }
+}
+
+/// What a handler's [`Handler::call_into`] wrote into its buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// The tool's answer.
+    Answer,
+    /// The tool's error message, which the registry prefixes with `error: `.
+    Error,
+}
+
+impl<F> Handler for F
+where
+    F: Fn(&[u8], usize) -> Result<String, String> + Send + Sync + 'static,
+{
+    fn call(&self, args: &[u8], ctx: usize) -> Result<String, String> {
+        self(args, ctx)
+    }
+}
+
+/// A tool to register.
+#[derive(Clone, Debug, Default)]
+pub struct ToolSpec {
+    /// The tool's name; must satisfy the registry's [`NamePolicy`].
+    pub name: String,
+    /// What the model reads to decide when to use the tool.
+    pub description: String,
+    /// The parameters schema as JSON bytes; `None` means `{"type":"object"}`.
+    pub parameters: Option<Vec<u8>>,
+    /// Stored and exposed for the dispatcher (retry decisions).
+    pub idempotent: bool,
+    /// Stored and exposed for the dispatcher; 0 means none.
+    pub timeout_ms: u64,
+}
+
+/// A registered tool, as `describe` reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolInfo {
+    /// The registered name.
+    pub name: String,
+    /// The registered description.
+    pub description: String,
+    /// Compact JSON, keys in the author's order.
+    pub parameters: String,
+    /// As registered, for the dispatcher's retry decisions.
+    pub idempotent: bool,
+    /// As registered, for the dispatcher; 0 means none.
+    pub timeout_ms: u64,
+}
+
+/// Why a registration was refused. The registry is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegisterErrorKind {
+    /// The name does not satisfy the registry's policy.
+    InvalidName,
+    /// A tool of that name exists and override was not asked for.
+    Duplicate,
+    /// The parameters schema did not compile.
+    InvalidSchema(CompileError),
+    /// The parameters schema compiles but does not require `"type": "object"`.
+    NotObject,
+    /// The registry's [`ToolCheck`] refused the tool (the provider dialects' targets,
+    /// for one): every problem it found (see [`RegistryOptions::with_check`]).
+    Refused(Vec<ToolProblem>),
+}
+
+/// A refused registration: what kind of refusal, and the text to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegisterError {
+    /// Which rule refused it.
+    pub kind: RegisterErrorKind,
+    /// Full human-readable message, e.g.
+    /// `invalid tool name "a b": must match ^[A-Za-z0-9_-]{1,64}$`,
+    /// `tool "x" is already registered`,
+    /// `invalid parameters for "x": #/properties/a: ...`,
+    /// `parameters for "x" must declare "type": "object"`.
+    pub message: String,
+}
+
+impl fmt::Display for RegisterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+impl std::error::Error for RegisterError {}
+
+/// The outcome of `call`: always produced, never a panic.
+/// `Default` is the empty result [`Registry::call_into`] fills.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallResult {
+    /// The call's id, as given.
+    pub call_id: String,
+    /// The tool name the call asked for, as given (even when unknown).
+    pub name: String,
+    /// The tool's answer, or `error: ...` text for any failure.
+    pub content: String,
+    /// True for every failure: unknown tool, invalid arguments, handler error, panic.
+    pub is_error: bool,
+}
+
+impl CallResult {
+    /// `{"role":"tool","tool_call_id":ID,"content":CONTENT}` as compact JSON: the
+    /// message that answers the call. Strings are JSON-escaped (`"` and `\`, control
+    /// characters as `\u00xx`); non-ASCII text is kept as UTF-8.
+    pub fn tool_message_json(&self) -> String {
+        tool_message_json(&self.call_id, &self.content)
+    }
+}
+
+/// [`CallResult::tool_message_json`] from its two parts, for a result kept in another
+/// shape (the C result holds call id and name in one buffer).
+pub fn tool_message_json(call_id: &str, content: &str) -> String {
+    let mut out = String::with_capacity(call_id.len() + content.len() + 48);
+    out.push_str(r#"{"role":"tool","tool_call_id":"#);
+    push_json_string(&mut out, call_id);
+    out.push_str(r#","content":"#);
+    push_json_string(&mut out, content);
+    out.push('}');
+    out
+}
+
+/// How a registry is set up: its name policy, the largest arguments it reads, and the
+/// options its tools' schemas are compiled with (the nesting limit among them).
+/// Built from [`RegistryOptions::default`] with the `with_*` methods.
+///
+/// ```
+/// use toolgate_core::{NamePolicy, Registry, RegistryOptions};
+/// let registry = Registry::with_options(
+///     RegistryOptions::default()
+///         .with_names(NamePolicy::Mcp)
+///         .with_max_argument_bytes(64 * 1024)
+///         .with_max_depth(32),
+/// );
+/// assert_eq!(registry.options().max_argument_bytes(), Some(64 * 1024));
+/// ```
+#[derive(Clone, Debug)]
+pub struct RegistryOptions {
+    names: NamePolicy,
+    max_argument_bytes: Option<usize>,
+    schema: Options,
+    /// What every tool must pass beyond the registry's own rules.
+    check: Option<Arc<dyn ToolCheck>>,
+}
+
+impl RegistryOptions {
+    /// The largest arguments a registry reads unless told otherwise: 4 MiB, far above
+    /// what a tool call carries and far below what would let one call tie up a host.
+    pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 4 << 20;
+
+    /// The tool names the registry accepts (default [`NamePolicy::Default`]).
+    pub fn with_names(mut self, names: NamePolicy) -> RegistryOptions {
+        self.names = names;
+        self
+    }
+
+    /// The largest argument text a call or a validation reads, in bytes; longer
+    /// arguments are refused before they are parsed
+    /// (`N bytes is more than the limit of M`). Default
+    /// [`RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES`]; `usize::MAX` means no limit.
+    pub fn with_max_argument_bytes(mut self, limit: usize) -> RegistryOptions {
+        self.max_argument_bytes = (limit != usize::MAX).then_some(limit);
+        self
+    }
+
+    /// The nesting limit, for the tools' schemas and for the arguments of calls
+    /// (default 128; see [`Options::with_max_depth`]).
+    pub fn with_max_depth(mut self, max_depth: usize) -> RegistryOptions {
+        self.schema = self.schema.with_max_depth(max_depth);
+        self
+    }
+
+    /// The options every tool's parameters schema is compiled with.
+    pub fn with_schema_options(mut self, schema: Options) -> RegistryOptions {
+        self.schema = schema;
+        self
+    }
+
+    /// The name policy.
+    pub fn names(&self) -> NamePolicy {
+        self.names
+    }
+
+    /// The argument limit in bytes; `None` when there is none.
+    pub fn max_argument_bytes(&self) -> Option<usize> {
+        self.max_argument_bytes
+    }
+
+    /// The options the tools' schemas are compiled with.
+    pub fn schema_options(&self) -> &Options {
+        &self.schema
+    }
+
+    /// A check every tool must pass to be registered, beyond the name policy and its
+    /// schema (replacing any earlier one): a refusal names who refused and every
+    /// problem (kind [`RegisterErrorKind::Refused`]), and nothing registered changes.
+    /// The provider dialects' strict-mode targets are such a check.
+    pub fn with_check(mut self, check: Arc<dyn ToolCheck>) -> RegistryOptions {
+        self.check = Some(check);
+        self
+    }
+
+    /// The check set with [`RegistryOptions::with_check`], if any.
+    pub fn check(&self) -> Option<&Arc<dyn ToolCheck>> {
+        self.check.as_ref()
+    }
+}
+
+impl Default for RegistryOptions {
+    fn default() -> Self {
+        RegistryOptions {
+            names: NamePolicy::Default,
+            max_argument_bytes: Some(Self::DEFAULT_MAX_ARGUMENT_BYTES),
+            schema: Options::default(),
+            check: None,
+        }
+    }
+}
+
+/// The registry. Safe for concurrent use; no lock is held while a handler runs.
+pub struct Registry {
+    options: RegistryOptions,
+    /// The published snapshot. Calls only ever `load` it.
+    current: ArcSwap<Snapshot>,
+    /// Serializes writers, so each builds its snapshot from the latest one and no
+    /// registration is lost. Never held while a handler or a destructor runs.
+    writer: Mutex<()>,
+}
+
+impl Default for Registry {
+    /// An empty registry with the default options.
+    fn default() -> Self {
+        Registry::with_options(RegistryOptions::default())
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("options", &self.options)
+            .field("names", &self.names())
+            .finish()
+    }
+}
+
+impl Registry {
+    /// An empty registry whose names must satisfy `policy`, with the other options at
+    /// their defaults.
+    pub fn new(policy: NamePolicy) -> Registry {
+        Registry::with_options(RegistryOptions::default().with_names(policy))
+    }
+
+    /// An empty registry set up by `options`.
+    pub fn with_options(options: RegistryOptions) -> Registry {
+        Registry {
+            options,
+            current: ArcSwap::from_pointee(Snapshot::default()),
+            writer: Mutex::new(()),
+        }
+    }
+
+    /// The name policy chosen at creation.
+    pub fn policy(&self) -> NamePolicy {
+        self.options.names
+    }
+
+    /// The options chosen at creation.
+    pub fn options(&self) -> &RegistryOptions {
+        &self.options
+    }
+
+    /// Registers `spec` with `handler`. On refusal the handler is dropped (so its
+    /// destructor runs) and the registry is unchanged. With `allow_override`, a tool
+    /// of the same name is replaced (the old handler is dropped once its running calls end).
+    pub fn register(
+        &self,
+        spec: ToolSpec,
+        handler: Box<dyn Handler>,
+        allow_override: bool,
+    ) -> Result<(), RegisterError> {
+        // Everything that can be checked without the writer lock is, so a slow schema
+        // compile never holds up other writers. On any early return `handler` drops here.
+        let tool = self.build_tool(spec, handler)?;
+
+        let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let current = self.current.load_full();
+        if !allow_override && current.contains(&tool.name) {
+            drop(guard);
+            let message = message::already_registered(&tool.name);
+            // Dropping `tool` here, outside the lock, runs the handler's destructor,
+            // which may itself call into this registry.
+            drop(tool);
+            return Err(RegisterError {
+                kind: RegisterErrorKind::Duplicate,
+                message,
+            });
+        }
+        let previous = self.current.swap(Arc::new(current.with(tool)));
+        drop(guard);
+        // If no call holds them, this drops the replaced tool and runs its destructor:
+        // after the lock is released, for the same reason as above.
+        drop(previous);
+        drop(current);
+        Ok(())
+    }
+
+    /// Every check of one tool that needs no lock (its name against the policy, its
+    /// schema compiled, the target dialects' lint), and the tool built from it: what
+    /// `register` and `register_batch` both do before taking the writer lock.
+    fn build_tool(&self, spec: ToolSpec, handler: Box<dyn Handler>) -> Result<Tool, RegisterError> {
+        let policy = self.options.names;
+        if !policy.accepts(&spec.name) {
+            return Err(RegisterError {
+                kind: RegisterErrorKind::InvalidName,
+                message: policy.refusal(&spec.name),
+            });
+        }
+        let schema =
+            compile_parameters(&spec.name, spec.parameters.as_deref(), &self.options.schema)?;
+        if let Some(check) = &self.options.check {
+            check
+                .check(&spec.name, &schema)
+                .map_err(|refusal| RegisterError {
+                    message: message::refused_by_check(&spec.name, &refusal),
+                    kind: RegisterErrorKind::Refused(refusal.problems),
+                })?;
+        }
+        Ok(Tool {
+            name: spec.name,
+            description: spec.description,
+            schema,
+            handler,
+            idempotent: spec.idempotent,
+            timeout_ms: spec.timeout_ms,
+        })
+    }
+
+    /// A value derived from the registered tools (in name order), computed at most once
+    /// per change of the tool set and shared until the next: a burst of registrations
+    /// costs one derivation, at the first request after it. One value is kept per type
+    /// `T`; the provider dialects keep their rendered definitions here.
+    ///
+    /// ```
+    /// use toolgate_core::{Registry, ToolSpec};
+    /// struct NameCount(usize);
+    /// let registry = Registry::default();
+    /// let spec = ToolSpec { name: "ping".into(), ..ToolSpec::default() };
+    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok(String::new())), false).unwrap();
+    /// let first = registry.derived(|tools| NameCount(tools.len()));
+    /// let again = registry.derived(|_| -> NameCount { unreachable!("computed once") });
+    /// assert_eq!(first.0, 1);
+    /// assert!(std::sync::Arc::ptr_eq(&first, &again));
+    /// ```
+    pub fn derived<T: Any + Send + Sync>(&self, derive: impl FnOnce(&[ToolInfo]) -> T) -> Arc<T> {
+        let snapshot = self.current.load_full();
+        let mut derived = snapshot
+            .derived
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(found) = derived
+            .iter()
+            .find_map(|value| Arc::clone(value).downcast::<T>().ok())
+        {
+            return found;
+        }
+        let tools: Vec<ToolInfo> = snapshot
+            .sorted()
+            .iter()
+            // One tool borrowed at a time (see `Snapshot::definitions`).
+            .map(|entry| entry.load().info())
+            .collect();
+        let value = Arc::new(derive(&tools));
+        derived.push(value.clone());
+        value
+    }
+
+    /// Removes a tool; false when absent. A call already running on it finishes, and
+    /// its handler is dropped when the last such call returns.
+    pub fn unregister(&self, name: &str) -> bool {
+        let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let current = self.current.load_full();
+        if !current.contains(name) {
+            return false;
+        }
+        let previous = self.current.swap(Arc::new(current.without(name)));
+        drop(guard);
+        drop(previous);
+        drop(current);
+        true
+    }
+
+    /// The named tool's registration, or `None` when it is not registered.
+    pub fn describe(&self, name: &str) -> Option<ToolInfo> {
+        self.current
+            .load()
+            .get(name)
+            .map(|entry| entry.load().info())
+    }
+
+    /// Names, sorted in byte order.
+    pub fn names(&self) -> Vec<String> {
+        let snapshot = self.current.load();
+        snapshot
+            .sorted()
+            .iter()
+            .map(|e| e.name().to_owned())
+            .collect()
+    }
+
+    /// True when a tool of that name is registered.
+    pub fn contains(&self, name: &str) -> bool {
+        self.current.load().contains(name)
+    }
+
+    /// How many tools are registered.
+    pub fn len(&self) -> usize {
+        self.current.load().len()
+    }
+
+    /// True when no tool is registered.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `[{"name":..,"description":..,"parameters":..},...]` sorted by name; computed once
+    /// per change of the tool set.
+    pub fn definitions_json(&self) -> std::sync::Arc<str> {
+        self.current.load().definitions()
+    }
+
+    /// Validates `args` against the named tool's schema without running it, as a call
+    /// would (empty arguments mean `{}`; arguments over the size limit are refused
+    /// unread). `None` when the tool is unknown.
+    pub fn validate(&self, name: &str, args: &[u8]) -> Option<Vec<ValidationError>> {
+        let entry = self.current.load().get(name)?.load();
+        if let Some(refusal) = self.too_large(args) {
+            return Some(vec![refusal]);
+        }
+        Some(entry.schema.validate_arguments(args))
+    }
+
+    /// The refusal of arguments longer than the limit, if they are.
+    #[inline]
+    fn too_large(&self, args: &[u8]) -> Option<ValidationError> {
+        match self.options.max_argument_bytes {
+            Some(limit) if args.len() > limit => Some(too_large(args.len(), limit)),
+            _ => None,
+        }
+    }
+
+    /// Calls the named tool with context 0. See [`Registry::call_with_context`].
+    pub fn call(&self, call_id: &str, name: &str, args: &[u8]) -> CallResult {
+        self.call_with_context(call_id, name, args, 0)
+    }
+
+    /// Runs one tool call and always returns its result; never panics.
+    ///
+    /// Unknown name, malformed JSON and schema violations become `error: ...` text
+    /// and the handler does not run. Valid arguments run the handler once with the
+    /// exact bytes (`{}` for empty or whitespace-only arguments) and `ctx` untouched;
+    /// its error becomes `error: MESSAGE`, and a panic inside it
+    /// `error: tool NAME panicked`.
+    pub fn call_with_context(
+        &self,
+        call_id: &str,
+        name: &str,
+        args: &[u8],
+        ctx: usize,
+    ) -> CallResult {
+        let mut content = String::new();
+        let is_error = self.outcome_into(name, args, ctx, &mut content);
+        CallResult {
+            call_id: with_spare_byte(call_id),
+            name: with_spare_byte(name),
+            content,
+            is_error,
+        }
+    }
+
+    /// [`Registry::call_with_context`] into a result the caller reuses: `result` is
+    /// overwritten whole (call id, name, content, error flag), and its strings keep
+    /// their capacity, so a loop that reuses one result allocates nothing once the
+    /// buffers have grown to fit — provided the handler writes its answer through
+    /// [`Handler::call_into`] rather than returning a new `String`.
+    pub fn call_into(
+        &self,
+        call_id: &str,
+        name: &str,
+        args: &[u8],
+        ctx: usize,
+        result: &mut CallResult,
+    ) {
+        call_id.clone_into(&mut result.call_id);
+        name.clone_into(&mut result.name);
+        result.content.clear();
+        result.is_error = self.outcome_into(name, args, ctx, &mut result.content);
+    }
+
+    /// Writes a call's content (the handler's answer, or `error: ...`) into `out`,
+    /// which arrives empty, and returns whether it is an error: [`Registry::call_into`]
+    /// for a host that keeps the call id and name itself (the C result does). The one
+    /// place every call, Rust or C, allocating or reusing, goes through.
+    pub fn outcome_into(&self, name: &str, args: &[u8], ctx: usize, out: &mut String) -> bool {
+        // The handler has its own catch in `dispatch`; this one is the last line for
+        // everything else (a validator bug, a destructor that panics), so that no input
+        // can unwind into the host.
+        match catch_unwind(AssertUnwindSafe(|| self.dispatch(name, args, ctx, out))) {
+            Ok(is_error) => is_error,
+            Err(payload) => {
+                discard_panic(payload);
+                message::write_internal_error(out, name);
+                true
+            }
+        }
+    }
+
+    /// The content (into `out`) and error flag of one call.
+    fn dispatch(&self, name: &str, args: &[u8], ctx: usize, out: &mut String) -> bool {
+        // The snapshot is held for the lookup only; the tool guard is held until the
+        // handler returns, keeping this tool alive even if it is replaced or
+        // unregistered meanwhile. Neither is a lock.
+        let tool = {
+            let snapshot = self.current.load();
+            match snapshot.get(name) {
+                Some(entry) => entry.load(),
+                None => return put(out, unknown(&snapshot, name)),
+            }
+        };
+        let args = match self.admit(&tool, args) {
+            Ok(args) => args,
+            Err(refusal) => return put(out, refusal),
+        };
+        let run = || {
+            if out.capacity() == 0 {
+                // Nothing to reuse (a new result): the handler's own string, moved in
+                // whole, whichever form the handler overrides.
+                fill_outcome(out, tool.handler.call(args, ctx))
+            } else {
+                tool.handler.call_into(args, ctx, out)
+            }
+        };
+        match catch_unwind(AssertUnwindSafe(run)) {
+            Ok(Written::Answer) => false,
+            Ok(Written::Error) => {
+                out.insert_str(0, message::ERROR_PREFIX);
+                true
+            }
+            Err(payload) => {
+                discard_panic(payload);
+                message::write_tool_panicked(out, &tool.name);
+                true
+            }
+        }
+    }
+}
+
+impl Registry {
+    /// Looks a call up and checks its arguments exactly as [`Registry::call`] does,
+    /// without running the handler: for a host that runs its handlers itself (the
+    /// Python binding calls a Python function, and awaits it for an async call).
+    ///
+    /// `Ok` is the call to run: the tool's handler (see [`Handler::as_any`]) and the
+    /// exact argument bytes, `{}` when the call sent empty arguments. `Err` is the
+    /// content of the refused call (`error: unknown tool ...`, `error: invalid
+    /// arguments for ...`), as `call` would have answered. Never panics.
+    ///
+    /// The prepared call keeps its tool alive: if the tool is replaced or unregistered
+    /// meanwhile, the handler is dropped once the prepared call is.
+    ///
+    /// ```
+    /// use toolgate_core::{HandlerFailure, Registry, ToolSpec};
+    /// let registry = Registry::default();
+    /// let spec = ToolSpec { name: "ping".into(), ..ToolSpec::default() };
+    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok("pong".to_string())), false).unwrap();
+    ///
+    /// let call = registry.prepare("ping", b"").unwrap();
+    /// assert_eq!(call.arguments(), b"{}");
+    /// assert_eq!(call.failure(HandlerFailure::Error("")), "error: tool ping failed");
+    /// let refusal = registry.prepare("pong", b"{}").err().unwrap();
+    /// assert!(refusal.starts_with(r#"error: unknown tool "pong"; available tools: ping"#));
+    /// ```
+    pub fn prepare<'a>(&self, name: &str, args: &'a [u8]) -> Result<PreparedCall<'a>, String> {
+        // As in `outcome_into`: no input may unwind into the host.
+        let checked = catch_unwind(AssertUnwindSafe(|| {
+            let tool = {
+                let snapshot = self.current.load();
+                match snapshot.get(name) {
+                    // Owned, not borrowed through a per-thread slot: the host may keep
+                    // the prepared call across an await.
+                    Some(entry) => arc_swap::Guard::into_inner(entry.load()),
+                    None => return Err(unknown(&snapshot, name)),
+                }
+            };
+            let args = self.admit(&tool, args)?;
+            Ok(PreparedCall::new(tool, args))
+        }));
+        checked.unwrap_or_else(|payload| {
+            discard_panic(payload);
+            let mut out = String::new();
+            message::write_internal_error(&mut out, name);
+            Err(out)
+        })
+    }
+
+    /// The arguments a call on `tool` runs with (`{}` for empty ones), or the content of
+    /// its refusal: over the size limit, malformed, or rejected by the schema.
+    #[inline(always)]
+    fn admit<'a>(&self, tool: &Tool, args: &'a [u8]) -> Result<&'a [u8], String> {
+        if let Some(refusal) = self.too_large(args) {
+            return Err(message::invalid_arguments(&tool.name, &[refusal]));
+        }
+        let args = crate::schema::arguments_or_empty_object(args);
+        // The fast path: a valid call never builds an error list.
+        if !tool.schema.is_valid(args) {
+            let errors = tool.schema.validate_json(args);
+            return Err(message::invalid_arguments(&tool.name, &errors));
+        }
+        Ok(args)
+    }
+}
+
+/// The content of a call to a tool `snapshot` does not hold.
+#[cold]
+fn unknown(snapshot: &Snapshot, name: &str) -> String {
+    let names = snapshot.sorted().iter().map(|e| e.name());
+    message::unknown_tool(name, snapshot.available(), names)
+}
+
+/// Puts an error text into a call's (empty) content buffer; true, as the error flag.
+fn put(out: &mut String, text: String) -> bool {
+    fill(out, text);
+    true
+}
+
+/// A copy of `text` with room for one more byte: the C surface appends a NUL to the
+/// result's strings, which would otherwise reallocate each one on every call.
+fn with_spare_byte(text: &str) -> String {
+    let mut owned = String::with_capacity(text.len() + 1);
+    owned.push_str(text);
+    owned
+}
+
+/// Compiles a tool's parameters, or the refusal naming the tool.
+fn compile_parameters(
+    name: &str,
+    parameters: Option<&[u8]>,
+    options: &Options,
+) -> Result<Schema, RegisterError> {
+    let json = parameters.unwrap_or(DEFAULT_PARAMETERS.as_bytes());
+    let schema = Schema::compile_with(json, options).map_err(|e| RegisterError {
+        message: message::invalid_parameters(name, &e),
+        kind: RegisterErrorKind::InvalidSchema(e),
+    })?;
+    if !schema.requires_object() {
+        return Err(RegisterError {
+            kind: RegisterErrorKind::NotObject,
+            message: message::not_object(name),
+        });
+    }
+    Ok(schema)
+}
+
+/// `N bytes is more than the limit of M`, at the whole value, keyword `size`.
+#[cold]
+fn too_large(len: usize, limit: usize) -> ValidationError {
+    ValidationError {
+        path: "$".to_owned(),
+        pointer: String::new(),
+        keyword: "size",
+        message: message::too_large(len, limit),
+    }
+}
+
+/// Drops a panic's payload without letting a payload whose own `Drop` panics escape.
+fn discard_panic(payload: Box<dyn Any + Send>) {
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+}

@@ -1,0 +1,242 @@
+//! Schemas: compiled once into a [`Program`](program::Program) of small keyword
+//! groups, then run many times.
+//!
+//! The layout, by what each module owns:
+//!
+//! - [`compile`]: schema document → program; the pointer into the document and the
+//!   problems found; `keywords::NodeBuilder` does one schema object;
+//! - [`keywords`]: one module per keyword group (its compile step, its check, its
+//!   messages), and the table of what each profile knows;
+//! - [`program`]: the compiled form, nodes addressed by index in one vector;
+//! - [`walk`]: the one pass over the instance bytes, dispatching each value to the
+//!   groups of its node;
+//! - [`sink`], [`path`], [`message`]: where violations go, their paths and pointers,
+//!   the pieces their texts are made of; [`equal`]: equality by value;
+//! - [`error`]: [`CompileError`] and [`ValidationError`]; [`options`]: [`Options`];
+//! - `pattern`: ECMA-262 patterns and their matchers.
+
+use std::fmt;
+
+#[cfg(test)]
+mod adversarial_tests;
+mod bits;
+mod compile;
+mod equal;
+mod error;
+pub(crate) mod format;
+mod keywords;
+mod message;
+mod openapi;
+mod options;
+pub(crate) mod path;
+pub(crate) use path::push_pointer_token;
+mod pattern;
+mod program;
+pub(crate) mod resolve;
+mod sink;
+mod walk;
+
+pub use error::{CompileError, SchemaProblem, ValidationError};
+pub use options::{Draft, Options, Profile, SchemaDialect};
+#[cfg(feature = "fuzz-internals")]
+pub(crate) use pattern::{every_matcher, Matcher};
+
+use crate::json::{Reader, Value};
+use program::{Node, Program};
+use sink::{Collect, FirstError, Stop};
+use walk::{walk, walk_value, Cx};
+
+/// A compiled schema: immutable, `Send + Sync`.
+pub struct Schema {
+    prog: Program,
+    root: Node,
+    /// Compact JSON of the schema, keys in the author's order.
+    json: String,
+    max_depth: usize,
+}
+
+impl Schema {
+    /// Compiles a schema (core profile, default options).
+    pub fn compile(json: &[u8]) -> Result<Schema, CompileError> {
+        Self::compile_with(json, &Options::default())
+    }
+
+    /// Compiles a schema with explicit options.
+    pub fn compile_with(json: &[u8], opts: &Options) -> Result<Schema, CompileError> {
+        let max_depth = opts.max_depth();
+        let value = Value::parse(json, max_depth).map_err(|e| {
+            CompileError::single(
+                "",
+                "",
+                format!("schema is not valid JSON: {}", e.message(json)),
+            )
+        })?;
+        let boolean_root = matches!(value, Value::Bool(_)) && opts.profile() == Profile::Full;
+        if !matches!(value, Value::Object(_)) && !boolean_root {
+            // Booleans are schemas only below the root in the core profile: a tool's
+            // parameters, and any schema handed to compile, must say what they accept.
+            // The full profile takes them as the drafts do.
+            return Err(CompileError::single(
+                "",
+                "",
+                format!("a schema must be a JSON object, got {}", value.type_name()),
+            ));
+        }
+        let json = value.to_compact();
+        let (prog, root) = if opts.schema_dialect() == SchemaDialect::OpenApi3_0 {
+            // The author's text stays what `to_json` gives; the translation is compiled.
+            let translated = openapi::to_json_schema(&value).map_err(CompileError::new)?;
+            let full = opts.clone().with_profile(Profile::Full);
+            compile_full(translated, &full)?
+        } else if opts.profile() == Profile::Full {
+            compile_full(value, opts)?
+        } else {
+            let mut compiler = compile::Compiler::new(opts, None, opts.default_draft());
+            let mut root = compiler.root(&value);
+            (compiler.finish(&mut root)?, root)
+        };
+        Ok(Schema {
+            prog,
+            root,
+            json,
+            max_depth,
+        })
+    }
+
+    /// Validates a JSON document, returning every violation sorted by path then
+    /// message. Empty means valid. Malformed JSON is a single error at `$` (keyword
+    /// `json`) that says what and where; empty input (no bytes, or only whitespace) is
+    /// malformed too (`unexpected end of input`). For tool-call arguments, where empty
+    /// means `{}`, use [`Schema::validate_arguments`].
+    pub fn validate_json(&self, instance: &[u8]) -> Vec<ValidationError> {
+        let mut sink = Collect::new();
+        let mut cx = Cx::new(&self.prog);
+        let mut r = Reader::new(instance, self.max_depth);
+        let outcome =
+            walk(&mut cx, &self.root, &mut r, 0, &mut sink).and_then(|()| Ok(r.finish()?));
+        match outcome {
+            Err(Stop::Syntax(e)) => vec![ValidationError {
+                path: "$".to_string(),
+                pointer: String::new(),
+                keyword: "json",
+                message: e.message(instance),
+            }],
+            _ => {
+                sort_errors(&mut sink.errors);
+                sink.errors
+            }
+        }
+    }
+
+    /// The fast path of [`Schema::validate_json`]: true when the document is
+    /// well-formed and valid (so never for empty input). Allocates nothing on valid
+    /// input.
+    pub fn is_valid(&self, instance: &[u8]) -> bool {
+        let mut cx = Cx::new(&self.prog);
+        let mut r = Reader::new(instance, self.max_depth);
+        walk_value(&mut cx, &self.root, &mut r, 0, &mut FirstError).is_ok() && r.finish().is_ok()
+    }
+
+    /// Validates tool-call arguments: as [`Schema::validate_json`], except that empty
+    /// arguments (no bytes, or only whitespace) mean `{}`, because some providers send
+    /// `""` for a call without parameters. The registry's `call` and `validate` apply
+    /// this rule; a host that validates arguments outside a registry calls this.
+    pub fn validate_arguments(&self, args: &[u8]) -> Vec<ValidationError> {
+        self.validate_json(arguments_or_empty_object(args))
+    }
+
+    /// The fast path of [`Schema::validate_arguments`]: true when the arguments (empty
+    /// meaning `{}`) are valid. Allocates nothing on valid input.
+    pub fn is_valid_arguments(&self, args: &[u8]) -> bool {
+        self.is_valid(arguments_or_empty_object(args))
+    }
+
+    /// True when the root schema accepts only objects (`"type": "object"` or
+    /// `["object"]`): what a tool's parameters must declare.
+    pub fn requires_object(&self) -> bool {
+        self.prog.requires_object(&self.root)
+    }
+
+    /// The schema as compact JSON (no insignificant whitespace), keys in the
+    /// author's order: what a tool definition sends to the model.
+    pub fn to_json(&self) -> &str {
+        &self.json
+    }
+}
+
+/// The full profile's compile: the root's draft (its `$schema`, else the default),
+/// every document its references may reach indexed, then the program.
+fn compile_full(value: Value, opts: &Options) -> Result<(Program, Node), CompileError> {
+    let draft = match value.get("$schema") {
+        Some(Value::String(uri)) => Draft::from_uri(uri).ok_or_else(|| {
+            CompileError::single(
+                "/$schema",
+                "$schema",
+                format!(
+                    "unsupported $schema {} (supported: {} and {})",
+                    message::quoted(uri),
+                    Draft::Draft2020_12.uri(),
+                    Draft::Draft7.uri()
+                ),
+            )
+        })?,
+        _ => opts.default_draft(),
+    };
+    let docs = resolve::Documents::new(value, draft, opts.default_draft(), opts.resources())
+        .map_err(|problems| {
+            CompileError::new(
+                problems
+                    .into_iter()
+                    .map(|p| SchemaProblem {
+                        pointer: p.at.pointer,
+                        keyword: p.keyword.to_owned(),
+                        message: p.message,
+                    })
+                    .collect(),
+            )
+        })?;
+    let root_value = docs
+        .value(&resolve::Location::root())
+        .expect("the schema is document 0");
+    let mut compiler = compile::Compiler::new(opts, Some(&docs), draft);
+    let mut root = compiler.root(root_value);
+    let prog = compiler.finish(&mut root)?;
+    Ok((prog, root))
+}
+
+/// The argument rule: empty tool-call arguments (no bytes, or only whitespace) mean
+/// `{}`, because some providers send `""` for a call without parameters. The schema's
+/// argument functions and the registry both go through here, so a handler runs on
+/// exactly the bytes that were validated.
+#[inline]
+pub(crate) fn arguments_or_empty_object(args: &[u8]) -> &[u8] {
+    if args
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+    {
+        b"{}"
+    } else {
+        args
+    }
+}
+
+/// Sorted by path, then message (byte order): the same input always gets the same bytes.
+pub(crate) fn sort_errors(errors: &mut [ValidationError]) {
+    let order = |a: &ValidationError, b: &ValidationError| {
+        a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message))
+    };
+    // No check for "already sorted" first: the sort finds that in as many comparisons.
+    errors.sort_by(order);
+}
+
+// Compile once, validate from many threads: the program is immutable after compile.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Schema>();
+};
+
+impl fmt::Debug for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Schema").field("json", &self.json).finish()
+    }
+}

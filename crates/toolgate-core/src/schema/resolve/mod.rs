@@ -1,0 +1,1146 @@
+//! The full profile's reference resolver: every schema document of one compile (the
+//! schema being compiled, the resources the caller registered, the built-in
+//! meta-schemas), indexed once, and the answer to "what does this `$ref` point to,
+//! and which base URI, draft and resource hold there".
+//!
+//! What it follows:
+//!
+//! - **Identifiers count only in schema positions**: the walk of each document goes
+//!   through the keywords that hold subschemas in its draft ([`positions`]), never
+//!   into `enum`, `const`, `default`, `examples` or an unknown keyword's value, so an
+//!   `$id` there identifies nothing.
+//! - **The default base** of a schema without `$id` is [`DEFAULT_BASE`],
+//!   `json-schema:///`: an absolute URI no real document has, so relative
+//!   references resolve (`"other.json"` → `json-schema:///other.json`) and their
+//!   failure names a URI.
+//! - **Draft-07**: an `$id` may be a plain-name fragment (`"#foo"`, an anchor) or
+//!   carry one (`"http://x/y.json#foo"`: a resource and an anchor in it); an `$id`
+//!   beside `$ref` is ignored, as every sibling of `$ref` is, so it changes no base.
+//!   The subschemas of such an object are still indexed: generators write
+//!   `{"$ref": "#/definitions/A", "definitions": {...}}` and point into them.
+//! - **Draft 2020-12**: `$id` has no fragment but an empty one; `$anchor` and
+//!   `$dynamicAnchor` name locations, both reachable by a plain-name fragment.
+//! - **`$schema`** at a registered document's root, or at an embedded resource's root
+//!   (an object with `$id`), sets the draft there; a registered document without it
+//!   is read in the default draft. A resource whose `$schema` names a draft toolgate
+//!   does not implement is indexed by its URI only, and a reference into it is
+//!   refused with the `$schema` it declares.
+//! - **References never reach the network**: a URI no document has is an error that
+//!   names it. A registered document, or the schema, that declares a built-in
+//!   meta-schema's URI takes its place.
+//! - **A JSON pointer** may lead to any object or boolean of the document, through
+//!   embedded resources (the base there is theirs) and through keywords that hold no
+//!   subschemas (the suite points into `examples` and unknown keywords); an `$id` in
+//!   a schema reached only that way was not indexed and counts for nothing.
+//!
+//! - **The identifying keywords are checked here**, every problem at once: an `$id`,
+//!   `$anchor` or `$dynamicAnchor` that is not a string, not a URI reference or not
+//!   an anchor name, two resources with one URI, one anchor twice in a resource. A
+//!   problem inside a registered document refuses only the references that reach
+//!   it, so one set of registered resources can hold documents of both drafts.
+//!
+//! Cost: indexing is one walk over each document, on an explicit stack (depth costs
+//! heap, never thread stack); `resolve` is one hash lookup and a walk along the
+//! pointer; finding the resource of a location reads its tokens once. Nothing is
+//! parsed twice: the meta-schemas are parsed once per process, on the first
+//! reference that reaches one.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::json::Value;
+use crate::schema::message::{push_u64, quoted};
+use crate::schema::options::Resource;
+use crate::schema::path::push_pointer_token;
+use crate::schema::Draft;
+
+mod meta;
+mod positions;
+mod uri;
+
+#[cfg(test)]
+mod suite_tests;
+#[cfg(test)]
+mod tests;
+
+use meta::BUILTINS;
+use positions::{is_schema, next_subschema, Place};
+
+/// A document of one compile: 0 is the schema being compiled, then the registered
+/// resources in the order they were registered, then the built-in meta-schemas.
+pub(crate) type DocId = u32;
+
+/// A schema resource: a document's root, or a schema with an `$id` inside one.
+pub(crate) type ResourceId = u32;
+
+/// The base URI of a schema document without `$id`.
+pub(crate) const DEFAULT_BASE: &str = "json-schema:///";
+
+/// A place in a document: an RFC 6901 JSON pointer into document `doc`, its tokens
+/// escaped with `~0` and `~1` as `push_pointer_token` writes them (never
+/// percent-encoded: that belongs to a pointer inside a URI fragment).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Location {
+    pub doc: DocId,
+    pub pointer: String,
+}
+
+impl Location {
+    /// The root of the schema being compiled.
+    pub(crate) fn root() -> Location {
+        Location {
+            doc: 0,
+            pointer: String::new(),
+        }
+    }
+}
+
+/// Something wrong with a document's identifiers, found while indexing: an `$id` that
+/// is not a URI reference, two resources with one URI, an anchor that is not a valid
+/// name or is declared twice in one resource, a registered URI that is not absolute.
+/// `keyword` is the keyword at fault (`$id`, `$anchor`, `$dynamicAnchor`), empty for
+/// a registered URI. A problem of a registered document (`at.doc` is not 0) names
+/// its URI in the message, so it reads on its own; `at.pointer` is then a pointer
+/// into that document, not into the schema being compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Problem {
+    pub at: Location,
+    pub keyword: &'static str,
+    pub message: String,
+}
+
+/// Every schema document of one compile, indexed.
+pub(crate) struct Documents {
+    /// The schema (0) and the registered documents; built-in ones follow, by index
+    /// in [`BUILTINS`] (`DocId` `docs.len() + i`).
+    docs: Vec<Doc>,
+    /// Their resources; a built-in document's one resource is `resources.len() + i`.
+    resources: Vec<Entry>,
+    /// Normalized absolute URI (no fragment) → resource, for the documents in
+    /// `docs`; a miss falls back to the built-in table.
+    by_uri: HashMap<String, ResourceId>,
+}
+
+enum Source {
+    Owned(Value),
+    Shared(Arc<Value>),
+}
+
+struct Doc {
+    source: Source,
+    /// Its registered URI as given, quoted, for messages ("" for the schema).
+    name: String,
+    /// Problems found inside a registered document: a reference that reaches it is
+    /// refused with them.
+    problems: Vec<Problem>,
+    /// Where its resources are rooted.
+    roots: Roots,
+}
+
+/// The resource roots of one document, as a tree of pointer tokens, so that finding
+/// the innermost resource holding a location reads each of its tokens once and stops
+/// at the first token no root lies under (a location is usually a few tokens from
+/// its resource's root, or in a document with one resource).
+#[derive(Default)]
+struct Roots {
+    resource: Option<ResourceId>,
+    children: HashMap<String, Roots>,
+}
+
+impl Roots {
+    /// Records resource `r` at `pointer` (canonical form).
+    fn insert(&mut self, pointer: &str, r: ResourceId) {
+        let mut node = self;
+        for token in tokens(pointer) {
+            node = node.children.entry(token.to_owned()).or_default();
+        }
+        node.resource = Some(r);
+    }
+
+    /// The node at `pointer`, if roots lie at or under it.
+    fn node(&self, pointer: &str) -> Option<&Roots> {
+        let mut node = self;
+        for token in tokens(pointer) {
+            node = node.children.get(token)?;
+        }
+        Some(node)
+    }
+
+    /// The innermost resource rooted at `pointer` or above it.
+    fn innermost(&self, pointer: &str) -> Option<ResourceId> {
+        let mut found = self.resource;
+        let mut node = self;
+        for token in tokens(pointer) {
+            match node.children.get(token) {
+                Some(child) => node = child,
+                None => break,
+            }
+            found = node.resource.or(found);
+        }
+        found
+    }
+}
+
+/// The reference tokens of a canonical pointer, still escaped.
+fn tokens(pointer: &str) -> impl Iterator<Item = &str> {
+    pointer.split('/').skip(1)
+}
+
+struct Entry {
+    doc: DocId,
+    pointer: String,
+    /// The resource's base URI, normalized, without fragment.
+    uri: String,
+    draft: Draft,
+    /// The `$schema` value, when it names a draft toolgate does not implement.
+    unsupported: Option<String>,
+    /// Plain-name fragments: `$anchor`, `$dynamicAnchor`, draft-07's `"$id": "#name"`.
+    anchors: HashMap<String, Anchor>,
+}
+
+struct Anchor {
+    pointer: String,
+    /// Declared by `$dynamicAnchor`.
+    dynamic: bool,
+}
+
+/// A resource, wherever it is kept.
+#[derive(Clone, Copy)]
+struct ResourceView<'a> {
+    doc: DocId,
+    pointer: &'a str,
+    uri: &'a str,
+    draft: Draft,
+    unsupported: Option<&'a str>,
+}
+
+impl Documents {
+    /// Indexes the schema being compiled (document 0, in `root_draft`: its
+    /// `$schema`'s or the default, which the caller decides), the `registered`
+    /// resources (`Options::resources()`; each without `$schema` is read in
+    /// `default_draft`), and knows the built-in meta-schemas without parsing them.
+    ///
+    /// Refused, with every problem found: the schema's own identifier problems, and
+    /// registered URIs that are not absolute, carry a fragment or are registered
+    /// twice. A problem *inside* a registered document (an invalid `$id`, a
+    /// duplicate anchor, an `$id` another document has) refuses only the references
+    /// that reach that document ([`Documents::registered_problems`]): one set of
+    /// registered resources may hold documents of other drafts that a schema never
+    /// uses.
+    pub(crate) fn new(
+        root: Value,
+        root_draft: Draft,
+        default_draft: Draft,
+        registered: &[Resource],
+    ) -> Result<Documents, Vec<Problem>> {
+        let mut ix = Indexer {
+            docs: Vec::with_capacity(1 + registered.len()),
+            resources: Vec::new(),
+            by_uri: HashMap::new(),
+            problems: Vec::new(),
+            defer: false,
+            ptr: String::new(),
+        };
+        ix.push_doc(Source::Owned(root), String::new());
+        ix.index(0, None, Some(root_draft), default_draft);
+        // Every registered URI first, so that no `$id` inside another document can
+        // take one.
+        let mut valid = Vec::with_capacity(registered.len());
+        for r in registered {
+            let doc = ix.push_doc(Source::Shared(Arc::clone(&r.value)), quoted(&r.uri));
+            ix.ptr.clear();
+            match registered_uri(&r.uri) {
+                Ok(uri) => {
+                    let res = ix.new_resource(doc, uri.clone(), default_draft, None);
+                    ix.register(doc, Claim::Registered, uri.clone(), res);
+                    valid.push((doc, uri));
+                }
+                Err(why) => ix.problem(doc, "", why),
+            }
+        }
+        // A problem inside a registered document refuses that document when a
+        // reference reaches it, not every compile: one shared set of resources may
+        // hold documents of other drafts that this schema never uses.
+        ix.defer = true;
+        for (doc, uri) in valid {
+            ix.index(doc, Some(uri), None, default_draft);
+        }
+        if !ix.problems.is_empty() {
+            return Err(ix.problems);
+        }
+        Ok(Documents {
+            docs: ix.docs,
+            resources: ix.resources,
+            by_uri: ix.by_uri,
+        })
+    }
+
+    /// The value at `loc`; None when nothing is there.
+    pub(crate) fn value(&self, loc: &Location) -> Option<&Value> {
+        pointer_get(self.document(loc.doc)?, &loc.pointer)
+    }
+
+    /// The base URI in effect at the schema at `loc`: its resource's, after the
+    /// `$id`s on the way from the document's root (its own included).
+    #[cfg(test)]
+    pub(crate) fn base(&self, loc: &Location) -> &str {
+        self.view(self.resource(loc)).uri
+    }
+
+    /// The draft in effect at `loc` (a `$schema` at an embedded resource's root may
+    /// change it there).
+    pub(crate) fn draft(&self, loc: &Location) -> Draft {
+        self.view(self.resource(loc)).draft
+    }
+
+    /// The innermost resource holding `loc` (the resource itself when `loc` is its
+    /// root). A location from another `Documents` gets the schema's root resource.
+    pub(crate) fn resource(&self, loc: &Location) -> ResourceId {
+        let doc = loc.doc as usize;
+        if doc >= self.docs.len() {
+            let builtin = doc - self.docs.len();
+            return if builtin < BUILTINS.len() {
+                (self.resources.len() + builtin) as ResourceId
+            } else {
+                0
+            };
+        }
+        self.docs[doc].roots.innermost(&loc.pointer).unwrap_or(0)
+    }
+
+    /// The root of resource `r`.
+    pub(crate) fn resource_root(&self, r: ResourceId) -> Location {
+        let v = self.view(r);
+        Location {
+            doc: v.doc,
+            pointer: v.pointer.to_owned(),
+        }
+    }
+
+    /// The base URI of resource `r` (normalized, without fragment).
+    #[cfg(test)]
+    pub(crate) fn resource_uri(&self, r: ResourceId) -> &str {
+        self.view(r).uri
+    }
+
+    /// What the reference `reference` (a `$ref`'s value, or a `$dynamicRef`'s read
+    /// statically), written in the schema at `from`, points to. Refused, with a
+    /// message that names the reference: a value that is not a URI reference, a URI
+    /// no document has (references never reach the network), a resource in a draft
+    /// toolgate does not implement, an anchor the resource lacks, a JSON pointer
+    /// that leads nowhere or to a value that is not a schema.
+    pub(crate) fn resolve(&self, from: &Location, reference: &str) -> Result<Location, String> {
+        let refused = |why: String| format!("cannot resolve {}: {why}", quoted(reference));
+        let parts =
+            uri::parse(reference).ok_or_else(|| refused("not a URI reference".to_owned()))?;
+        let here = self.resource(from);
+        let same_document = parts.scheme.is_none()
+            && parts.authority.is_none()
+            && parts.path.is_empty()
+            && parts.query.is_none();
+        let target;
+        let (r, raw) = if same_document {
+            // `#...` (what generators write): the resource in effect, no URI to build.
+            (here, parts.fragment.unwrap_or(""))
+        } else {
+            target = uri::resolve(&uri::split(self.view(here).uri), &parts);
+            let key = target.normalized();
+            let r = self.lookup(&key).ok_or_else(|| {
+                refused(format!(
+                    "no schema or registered resource has URI {}",
+                    quoted(&key)
+                ))
+            })?;
+            (r, target.fragment.as_deref().unwrap_or(""))
+        };
+        let view = self.view(r);
+        if let Some(doc) = self.docs.get(view.doc as usize) {
+            if let Some(first) = doc.problems.first() {
+                let more = match doc.problems.len() - 1 {
+                    0 => String::new(),
+                    1 => " (and 1 more problem)".to_owned(),
+                    n => format!(" (and {n} more problems)"),
+                };
+                let at = if first.at.pointer.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {}", quoted(&first.at.pointer))
+                };
+                return Err(refused(format!(
+                    "the registered resource {} is refused{at}: {}{more}",
+                    doc.name, first.message
+                )));
+            }
+        }
+        if let Some(schema) = view.unsupported {
+            return Err(refused(unsupported(view.uri, schema)));
+        }
+        let fragment = uri::percent_decode(raw)
+            .ok_or_else(|| refused("its fragment is not percent-encoded UTF-8".to_owned()))?;
+        if fragment.is_empty() {
+            return Ok(self.resource_root(r));
+        }
+        let within = |what: String| {
+            if r == here {
+                what
+            } else {
+                format!("{what} in {}", quoted(view.uri))
+            }
+        };
+        if fragment.starts_with('/') {
+            return self.walk(r, &fragment).map_err(|why| refused(within(why)));
+        }
+        match self.anchor(r, &fragment) {
+            Some((pointer, _)) => Ok(Location {
+                doc: view.doc,
+                pointer: pointer.to_owned(),
+            }),
+            None if is_anchor_name(&fragment) || is_plain_name(&fragment) => {
+                Err(refused(within(format!("no anchor {}", quoted(&fragment)))))
+            }
+            None => Err(refused(format!(
+                "fragment {} is neither a JSON pointer nor an anchor name",
+                quoted(&fragment)
+            ))),
+        }
+    }
+
+    /// The problems found inside the registered document `doc` (see
+    /// [`Documents::new`]): a reference that reaches it is refused, naming the first.
+    #[cfg(test)]
+    pub(crate) fn registered_problems(&self, doc: DocId) -> &[Problem] {
+        self.docs.get(doc as usize).map_or(&[], |d| &d.problems)
+    }
+
+    /// The `$dynamicAnchor` the schema at `loc` declares, if it declares one.
+    pub(crate) fn dynamic_anchor_at(&self, loc: &Location) -> Option<&str> {
+        let r = self.resource(loc);
+        if let Some(b) = self.builtin(r) {
+            return b.dynamic_anchor.filter(|_| loc.pointer.is_empty());
+        }
+        let Some(Value::Object(members)) = self.value(loc) else {
+            return None;
+        };
+        let name = members.iter().find_map(|(k, v)| match (k.as_str(), v) {
+            ("$dynamicAnchor", Value::String(s)) => Some(s.as_str()),
+            _ => None,
+        })?;
+        match self.resources[r as usize].anchors.get(name) {
+            Some(a) if a.dynamic && a.pointer == loc.pointer => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The schema that resource `r` declares for the dynamic anchor `name`
+    /// (`"$dynamicAnchor": name`), if it does; an `$anchor` of that name does not
+    /// count.
+    pub(crate) fn dynamic_anchor(&self, r: ResourceId, name: &str) -> Option<Location> {
+        match self.anchor(r, name) {
+            Some((pointer, true)) => Some(Location {
+                doc: self.view(r).doc,
+                pointer: pointer.to_owned(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// Every resource that declares a `$dynamicAnchor`, with the names it declares:
+    /// the resources a `$dynamicRef` may land in, for the validator's dynamic scope.
+    pub(crate) fn dynamic_anchors(&self) -> impl Iterator<Item = (ResourceId, &str)> + '_ {
+        let own = self.resources.iter().enumerate().flat_map(|(r, e)| {
+            e.anchors
+                .iter()
+                .filter(|(_, a)| a.dynamic)
+                .map(move |(name, _)| (r as ResourceId, name.as_str()))
+        });
+        let builtin = BUILTINS.iter().enumerate().filter_map(|(i, b)| {
+            b.dynamic_anchor
+                .map(|name| ((self.resources.len() + i) as ResourceId, name))
+        });
+        own.chain(builtin)
+    }
+
+    /// The document `doc`'s root value (a built-in one parsed on first use).
+    fn document(&self, doc: DocId) -> Option<&Value> {
+        let doc = doc as usize;
+        match self.docs.get(doc) {
+            Some(Doc {
+                source: Source::Owned(v),
+                ..
+            }) => Some(v),
+            Some(Doc {
+                source: Source::Shared(v),
+                ..
+            }) => Some(v),
+            None => BUILTINS.get(doc - self.docs.len())?.value(),
+        }
+    }
+
+    fn builtin(&self, r: ResourceId) -> Option<&'static meta::Builtin> {
+        (r as usize)
+            .checked_sub(self.resources.len())
+            .and_then(|i| BUILTINS.get(i))
+    }
+
+    fn view(&self, r: ResourceId) -> ResourceView<'_> {
+        if let Some(e) = self.resources.get(r as usize) {
+            return ResourceView {
+                doc: e.doc,
+                pointer: &e.pointer,
+                uri: &e.uri,
+                draft: e.draft,
+                unsupported: e.unsupported.as_deref(),
+            };
+        }
+        match self.builtin(r) {
+            Some(b) => ResourceView {
+                doc: (self.docs.len() + (r as usize - self.resources.len())) as DocId,
+                pointer: "",
+                uri: b.uri,
+                draft: b.draft,
+                unsupported: None,
+            },
+            // Not a resource of these documents: the schema's own root stands in.
+            None => self.view(0),
+        }
+    }
+
+    fn lookup(&self, uri: &str) -> Option<ResourceId> {
+        self.by_uri
+            .get(uri)
+            .copied()
+            .or_else(|| meta::find(uri).map(|i| (self.resources.len() + i) as ResourceId))
+    }
+
+    /// The plain-name fragment `name` in resource `r`: its pointer and whether a
+    /// `$dynamicAnchor` declares it.
+    fn anchor(&self, r: ResourceId, name: &str) -> Option<(&str, bool)> {
+        if let Some(b) = self.builtin(r) {
+            return (b.dynamic_anchor == Some(name)).then_some(("", true));
+        }
+        let a = self.resources.get(r as usize)?.anchors.get(name)?;
+        Some((&a.pointer, a.dynamic))
+    }
+
+    /// The JSON pointer `fragment` (decoded, starting with "/") from the root of
+    /// resource `r`.
+    fn walk(&self, r: ResourceId, fragment: &str) -> Result<Location, String> {
+        let view = self.view(r);
+        let mut value = self
+            .document(view.doc)
+            .and_then(|d| pointer_get(d, view.pointer))
+            .ok_or_else(|| "its document cannot be read".to_owned())?;
+        // The roots under the resource's own, followed token by token.
+        let mut roots = self
+            .docs
+            .get(view.doc as usize)
+            .and_then(|d| d.roots.node(view.pointer));
+        let mut pointer = view.pointer.to_owned();
+        for raw in fragment[1..].split('/') {
+            let token = unescape_token(raw)
+                .ok_or_else(|| format!("{} is not a valid JSON pointer", quoted(fragment)))?;
+            value =
+                child(value, &token).ok_or_else(|| format!("nothing at {}", quoted(fragment)))?;
+            let start = pointer.len();
+            push_pointer_token(&mut pointer, &token);
+            let escaped = &pointer[start + 1..];
+            roots = roots.and_then(|node| node.children.get(escaped));
+            if let Some(inner) = roots.and_then(|node| node.resource) {
+                if let Some(schema) = self.view(inner).unsupported {
+                    return Err(unsupported(self.view(inner).uri, schema));
+                }
+            }
+        }
+        if !is_schema(value) {
+            return Err(format!(
+                "the value at {} is {}, not a schema",
+                quoted(fragment),
+                article(value.type_name())
+            ));
+        }
+        Ok(Location {
+            doc: view.doc,
+            pointer,
+        })
+    }
+}
+
+fn article(type_name: &str) -> String {
+    match type_name {
+        "integer" | "array" | "object" => format!("an {type_name}"),
+        "null" => "null".to_owned(),
+        _ => format!("a {type_name}"),
+    }
+}
+
+fn unsupported(uri: &str, schema: &str) -> String {
+    format!(
+        "{} declares \"$schema\": {}, a draft that is not supported (supported: {}, {})",
+        quoted(uri),
+        schema,
+        quoted(Draft::Draft2020_12.uri()),
+        quoted(Draft::Draft7.uri()),
+    )
+}
+
+/// The member or element `token` of `v`.
+fn child<'v>(v: &'v Value, token: &str) -> Option<&'v Value> {
+    match v {
+        Value::Object(members) => members.iter().find(|(k, _)| k == token).map(|(_, v)| v),
+        Value::Array(items) => array_index(token).and_then(|i| items.get(i)),
+        _ => None,
+    }
+}
+
+/// RFC 6901 4: an array index is "0" or digits without a leading zero.
+fn array_index(token: &str) -> Option<usize> {
+    let b = token.as_bytes();
+    let digits = !b.is_empty() && b.iter().all(u8::is_ascii_digit);
+    if !digits || (b.len() > 1 && b[0] == b'0') {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// One reference token with `~1` and `~0` undone; None for a `~` followed by
+/// anything else.
+fn unescape_token(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
+    if !raw.contains('~') {
+        return Some(std::borrow::Cow::Borrowed(raw));
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.next() {
+                Some('0') => out.push('~'),
+                Some('1') => out.push('/'),
+                _ => return None,
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(std::borrow::Cow::Owned(out))
+}
+
+/// The value at the JSON pointer `pointer` (canonical form) under `root`.
+pub fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let rest = pointer.strip_prefix('/')?;
+    let mut v = root;
+    for raw in rest.split('/') {
+        v = child(v, &unescape_token(raw)?)?;
+    }
+    Some(v)
+}
+
+/// Draft 2020-12's anchor names (`$anchor`, `$dynamicAnchor`):
+/// `^[A-Za-z_][-A-Za-z0-9._]*$`.
+fn is_anchor_name(s: &str) -> bool {
+    let b = s.as_bytes();
+    matches!(b.first(), Some(c) if c.is_ascii_alphabetic() || *c == b'_')
+        && b[1..]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_'))
+}
+
+/// Draft-07's plain-name fragments: a letter, then letters, digits, `-`, `_`, `:`,
+/// `.` (draft-handrews-json-schema-01 8.2.3, after XML's NCName).
+fn is_plain_name(s: &str) -> bool {
+    let b = s.as_bytes();
+    matches!(b.first(), Some(c) if c.is_ascii_alphabetic())
+        && b[1..]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b':'))
+}
+
+/// A registered document's URI, normalized; it must be absolute, with no fragment
+/// but an empty one.
+fn registered_uri(text: &str) -> Result<String, String> {
+    let parts = uri::parse(text).ok_or_else(|| {
+        format!(
+            "registered resource URI {} is not a valid URI",
+            quoted(text)
+        )
+    })?;
+    if parts.scheme.is_none() {
+        return Err(format!(
+            "registered resource URI {} is not absolute (it needs a scheme, as in \"https://example.com/a.json\")",
+            quoted(text)
+        ));
+    }
+    if parts.fragment.is_some_and(|f| !f.is_empty()) {
+        return Err(format!(
+            "registered resource URI {} has a fragment",
+            quoted(text)
+        ));
+    }
+    // Resolved against itself: its dot segments go, as a reference's would.
+    Ok(uri::resolve(&parts, &parts).normalized())
+}
+
+/// What an `$id` says, once read in its draft.
+enum Id {
+    /// Nothing to record (no `$id`, an ignored one, `"#"`, or one refused with a
+    /// problem).
+    Nothing,
+    /// Draft-07's `"$id": "#name"`: an anchor in the resource in effect.
+    Anchor(String),
+    /// A resource with this URI (normalized), and draft-07's anchor in it, if the
+    /// `$id` carries a fragment.
+    Resource(String, Option<String>),
+}
+
+/// The state of one [`Documents::new`].
+struct Indexer {
+    docs: Vec<Doc>,
+    resources: Vec<Entry>,
+    by_uri: HashMap<String, ResourceId>,
+    /// Problems that refuse the compile.
+    problems: Vec<Problem>,
+    /// Whether problems inside registered documents are kept with them (see
+    /// [`Doc::problems`]) rather than refusing the compile.
+    defer: bool,
+    /// The pointer to the schema being indexed.
+    ptr: String,
+}
+
+/// What claims a URI for a resource, for the message when another resource has it.
+enum Claim {
+    /// The default base of a schema without `$id`.
+    DefaultBase,
+    /// The URI a document was registered under.
+    Registered,
+    /// An `$id`.
+    Id,
+}
+
+impl Indexer {
+    fn problem(&mut self, doc: DocId, keyword: &'static str, message: String) {
+        let problem = Problem {
+            at: Location {
+                doc,
+                pointer: self.ptr.clone(),
+            },
+            keyword,
+            message,
+        };
+        if self.defer && doc != 0 {
+            self.docs[doc as usize].problems.push(problem);
+        } else {
+            self.problems.push(problem);
+        }
+    }
+
+    fn push_doc(&mut self, source: Source, name: String) -> DocId {
+        self.docs.push(Doc {
+            source,
+            name,
+            problems: Vec::new(),
+            roots: Roots::default(),
+        });
+        (self.docs.len() - 1) as DocId
+    }
+
+    /// Indexes document `doc`: `uri` is its registered URI, whose resource exists
+    /// (None for the schema being compiled), `draft` its draft when the caller
+    /// decided it.
+    fn index(
+        &mut self,
+        doc: DocId,
+        uri: Option<String>,
+        draft: Option<Draft>,
+        default_draft: Draft,
+    ) {
+        self.ptr.clear();
+        self.with_document(doc, |ix, value| {
+            let members: &[(String, Value)] = match value {
+                Value::Object(m) => m,
+                _ => &[],
+            };
+            let (draft, unsupported) = match draft {
+                Some(d) => (d, None),
+                None => schema_draft(members, default_draft),
+            };
+            let base = uri.clone().unwrap_or_else(|| DEFAULT_BASE.to_owned());
+            let (own_uri, anchor) = match ix.read_id(doc, members, &base, draft) {
+                Id::Resource(u, a) => (Some(u), a),
+                Id::Anchor(a) => (None, Some(a)),
+                Id::Nothing => (None, None),
+            };
+            let r = match ix.docs[doc as usize].roots.resource {
+                Some(r) => r,
+                None => ix.new_resource(doc, base.clone(), draft, None),
+            };
+            let entry = &mut ix.resources[r as usize];
+            entry.draft = draft;
+            entry.unsupported = unsupported.clone();
+            if let Some(own) = &own_uri {
+                entry.uri = own.clone();
+            }
+            // A registered document keeps its registered URI beside its `$id`; the
+            // default base names the schema only when it has no `$id`.
+            match own_uri {
+                Some(own) => ix.register(doc, Claim::Id, own, r),
+                None if uri.is_none() => ix.register(doc, Claim::DefaultBase, base, r),
+                None => {}
+            }
+            if unsupported.is_some() {
+                return;
+            }
+            if let Some(a) = anchor {
+                ix.add_anchor(doc, r, a, false, "$id");
+            }
+            ix.anchors(doc, members, r, draft);
+            let frame = Frame {
+                members,
+                member: 0,
+                from: 0,
+                pointer_len: 0,
+                resource: r,
+                draft,
+            };
+            ix.descend(doc, frame);
+        });
+    }
+
+    /// Runs `f` on document `doc`'s root value. The value is reached through an
+    /// `Arc` held for the call (registered documents) or taken out of `docs` for it
+    /// (the schema being compiled), so `f` may push resources and problems.
+    fn with_document(&mut self, doc: DocId, f: impl FnOnce(&mut Indexer, &Value)) {
+        let i = doc as usize;
+        let placeholder = Source::Owned(Value::Null);
+        let source = std::mem::replace(&mut self.docs[i].source, placeholder);
+        match &source {
+            Source::Owned(v) => f(self, v),
+            Source::Shared(v) => f(self, v),
+        }
+        self.docs[i].source = source;
+    }
+
+    /// A new resource rooted at the current pointer of `doc`, with base `uri` (the
+    /// caller registers the URIs that name it).
+    fn new_resource(
+        &mut self,
+        doc: DocId,
+        uri: String,
+        draft: Draft,
+        unsupported: Option<String>,
+    ) -> ResourceId {
+        let r = self.resources.len() as ResourceId;
+        self.resources.push(Entry {
+            doc,
+            pointer: self.ptr.clone(),
+            uri: uri.clone(),
+            draft,
+            unsupported,
+            anchors: HashMap::new(),
+        });
+        self.docs[doc as usize].roots.insert(&self.ptr, r);
+        r
+    }
+
+    /// Makes `uri` name resource `r`, unless another resource has it. The schema
+    /// being compiled takes a URI from a registered document silently, as it takes
+    /// one from a built-in meta-schema: compiling a schema that is also registered
+    /// (under its own `$id`) is not a conflict.
+    fn register(&mut self, doc: DocId, claim: Claim, uri: String, r: ResourceId) {
+        let Some(&other) = self.by_uri.get(&uri) else {
+            self.by_uri.insert(uri, r);
+            return;
+        };
+        if other == r || (doc != 0 && self.resources[other as usize].doc == 0) {
+            return;
+        }
+        let where_ = self.describe(other);
+        let (keyword, message) = match claim {
+            Claim::Id => (
+                "$id",
+                format!(
+                    "\"$id\" names {}, already the URI of {where_}",
+                    quoted(&uri)
+                ),
+            ),
+            Claim::Registered => (
+                "",
+                format!(
+                    "registered resource URI {} is already the URI of {where_}",
+                    self.docs[doc as usize].name
+                ),
+            ),
+            Claim::DefaultBase => (
+                "",
+                format!("{} is already the URI of {where_}", quoted(&uri)),
+            ),
+        };
+        self.problem(doc, keyword, message);
+    }
+
+    /// Where resource `r` is, for a message.
+    fn describe(&self, r: ResourceId) -> String {
+        let e = &self.resources[r as usize];
+        let at = if e.pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" at {}", quoted(&e.pointer))
+        };
+        if e.doc == 0 {
+            if e.pointer.is_empty() {
+                "the root schema".to_owned()
+            } else {
+                format!("the schema{at}")
+            }
+        } else {
+            format!(
+                "the registered resource {}{at}",
+                self.docs[e.doc as usize].name
+            )
+        }
+    }
+
+    /// Records the anchor `name` at the current pointer in resource `r`.
+    fn add_anchor(
+        &mut self,
+        doc: DocId,
+        r: ResourceId,
+        name: String,
+        dynamic: bool,
+        keyword: &'static str,
+    ) {
+        let entry = &mut self.resources[r as usize];
+        match entry.anchors.get_mut(&name) {
+            // `$anchor` and `$dynamicAnchor` of one name on one schema: one location.
+            Some(a) if a.pointer == self.ptr => a.dynamic |= dynamic,
+            Some(a) => {
+                let message = format!(
+                    "anchor {} is already declared at {} in this resource",
+                    quoted(&name),
+                    quoted(&a.pointer)
+                );
+                self.problem(doc, keyword, message);
+            }
+            None => {
+                entry.anchors.insert(
+                    name,
+                    Anchor {
+                        pointer: self.ptr.clone(),
+                        dynamic,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Reads the `$id` of the schema object `members` (base URI `base`, draft `draft`).
+    fn read_id(&mut self, doc: DocId, members: &[(String, Value)], base: &str, draft: Draft) -> Id {
+        let Some(value) = member(members, "$id") else {
+            return Id::Nothing;
+        };
+        if draft == Draft::Draft7 && member(members, "$ref").is_some() {
+            // Draft-07: every sibling of `$ref` is ignored, `$id` too.
+            return Id::Nothing;
+        }
+        let Value::String(id) = value else {
+            self.problem(doc, "$id", "\"$id\" must be a string".to_owned());
+            return Id::Nothing;
+        };
+        let Some(parts) = uri::parse(id) else {
+            self.problem(
+                doc,
+                "$id",
+                format!("\"$id\" must be a URI reference, got {}", quoted(id)),
+            );
+            return Id::Nothing;
+        };
+        let fragment = parts.fragment.filter(|f| !f.is_empty());
+        let anchor = match (fragment, draft) {
+            (None, _) => None,
+            (Some(f), Draft::Draft7) if is_plain_name(f) => Some(f.to_owned()),
+            (Some(_), Draft::Draft7) => {
+                self.problem(
+                    doc,
+                    "$id",
+                    format!(
+                        "\"$id\" fragment must be a plain name (a letter, then letters, digits, \"-\", \"_\", \":\", \".\"), got {}",
+                        quoted(id)
+                    ),
+                );
+                return Id::Nothing;
+            }
+            (Some(_), Draft::Draft2020_12) => {
+                self.problem(
+                    doc,
+                    "$id",
+                    format!(
+                        "\"$id\" must not have a fragment, got {}; name a location with \"$anchor\"",
+                        quoted(id)
+                    ),
+                );
+                return Id::Nothing;
+            }
+        };
+        let fragment_only = parts.scheme.is_none()
+            && parts.authority.is_none()
+            && parts.path.is_empty()
+            && parts.query.is_none();
+        if fragment_only {
+            return match anchor {
+                Some(a) => Id::Anchor(a),
+                None => Id::Nothing,
+            };
+        }
+        let target = uri::resolve(&uri::split(base), &parts);
+        Id::Resource(target.normalized(), anchor)
+    }
+
+    /// Records the anchors of the schema object `members` in resource `r`.
+    fn anchors(&mut self, doc: DocId, members: &[(String, Value)], r: ResourceId, draft: Draft) {
+        if draft != Draft::Draft2020_12 {
+            return;
+        }
+        for (keyword, dynamic) in [("$anchor", false), ("$dynamicAnchor", true)] {
+            let keyword: &'static str = keyword;
+            match member(members, keyword) {
+                None => {}
+                Some(Value::String(name)) if is_anchor_name(name) => {
+                    self.add_anchor(doc, r, name.clone(), dynamic, keyword)
+                }
+                Some(Value::String(name)) => self.problem(
+                    doc,
+                    keyword,
+                    format!(
+                        "\"{keyword}\" must be an anchor name (a letter or \"_\", then letters, digits, \"-\", \"_\", \".\"), got {}",
+                        quoted(name)
+                    ),
+                ),
+                Some(_) => self.problem(
+                    doc,
+                    keyword,
+                    format!("\"{keyword}\" must be a string"),
+                ),
+            }
+        }
+    }
+
+    /// Indexes every subschema under the schema of `frame`, depth first in document
+    /// order. A loop over an explicit stack, not recursion: a document as deep as
+    /// the nesting limit allows must not exhaust a small thread stack.
+    fn descend<'v>(&mut self, doc: DocId, frame: Frame<'v>) {
+        let mut stack = vec![frame];
+        while let Some(top) = stack.last_mut() {
+            let members = top.members;
+            let Some((keyword, value)) = members.get(top.member) else {
+                stack.pop();
+                continue;
+            };
+            let Some((at, place, sub)) = next_subschema(top.draft, keyword, value, top.from) else {
+                top.member += 1;
+                top.from = 0;
+                continue;
+            };
+            top.from = at + 1;
+            let (r, draft) = (top.resource, top.draft);
+            self.ptr.truncate(top.pointer_len);
+            push_pointer_token(&mut self.ptr, keyword);
+            match place {
+                Place::Itself => {}
+                Place::Member(name) => push_pointer_token(&mut self.ptr, name),
+                Place::Element(i) => {
+                    self.ptr.push('/');
+                    push_u64(&mut self.ptr, i as u64);
+                }
+            }
+            if let Some(inner) = self.subschema(doc, sub, r, draft) {
+                stack.push(inner);
+            }
+        }
+    }
+
+    /// Reads the subschema `v` at the current pointer, inside resource `r`: its
+    /// `$id` and `$schema`, its anchors. Returns what to descend into: None for a
+    /// boolean, or a resource in a draft toolgate does not implement.
+    fn subschema<'v>(
+        &mut self,
+        doc: DocId,
+        v: &'v Value,
+        r: ResourceId,
+        draft: Draft,
+    ) -> Option<Frame<'v>> {
+        let Value::Object(members) = v else {
+            return None;
+        };
+        // A `$schema` counts only where an `$id` makes a resource root.
+        let (own_draft, unsupported) = if member(members, "$schema").is_some() {
+            schema_draft(members, draft)
+        } else {
+            (draft, None)
+        };
+        let id = match member(members, "$id") {
+            Some(_) => {
+                let base = self.resources[r as usize].uri.clone();
+                self.read_id(doc, members, &base, own_draft)
+            }
+            None => Id::Nothing,
+        };
+        let (r, draft) = match id {
+            Id::Resource(uri, anchor) => {
+                let inner = self.new_resource(doc, uri.clone(), own_draft, unsupported.clone());
+                self.register(doc, Claim::Id, uri, inner);
+                if unsupported.is_some() {
+                    return None;
+                }
+                if let Some(a) = anchor {
+                    self.add_anchor(doc, inner, a, false, "$id");
+                }
+                (inner, own_draft)
+            }
+            Id::Anchor(a) => {
+                self.add_anchor(doc, r, a, false, "$id");
+                (r, draft)
+            }
+            Id::Nothing => (r, draft),
+        };
+        self.anchors(doc, members, r, draft);
+        Some(Frame {
+            members,
+            member: 0,
+            from: 0,
+            pointer_len: self.ptr.len(),
+            resource: r,
+            draft,
+        })
+    }
+}
+
+/// A schema object being indexed: where its walk is, and what holds in it.
+struct Frame<'v> {
+    members: &'v [(String, Value)],
+    /// The member whose subschemas come next, and the position in its value.
+    member: usize,
+    from: usize,
+    /// The length of the pointer to this schema.
+    pointer_len: usize,
+    resource: ResourceId,
+    draft: Draft,
+}
+
+/// The member `name` of a schema object.
+fn member<'v>(members: &'v [(String, Value)], name: &str) -> Option<&'v Value> {
+    members.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
+/// The draft a schema object's `$schema` names (`inherited` without one), and the
+/// `$schema` text when it names a draft toolgate does not implement.
+fn schema_draft(members: &[(String, Value)], inherited: Draft) -> (Draft, Option<String>) {
+    match member(members, "$schema") {
+        None => (inherited, None),
+        Some(Value::String(s)) => match Draft::from_uri(s) {
+            Some(d) => (d, None),
+            None => (inherited, Some(quoted(s))),
+        },
+        Some(other) => (inherited, Some(other.to_compact())),
+    }
+}

@@ -1,0 +1,241 @@
+//! `tg_reply` and the C handler: how a C function becomes a tool.
+
+use std::ffi::{c_char, c_void};
+
+use super::boundary::{arg_bytes, arg_mut, ffi_boundary};
+use super::status::{tg_status, RawStatus};
+use toolgate_core::registry::{message, Handler, Written};
+
+/// A tool's handler, called by `tg_registry_call` for a call whose arguments passed
+/// the tool's schema.
+///
+/// - `user_data`: the pointer given to `tg_registry_register`, unchanged.
+/// - `call_ctx`: the `call_ctx` given to `tg_registry_call`, unchanged (e.g. a Go
+///   `context.Context` handle).
+/// - `args[0..args_len)`: the exact argument bytes of the call (`{}` when the call
+///   sent empty arguments); not NUL-terminated; borrowed until the handler returns.
+/// - `reply`: where the handler writes its answer (`tg_reply_ok`) or its error
+///   message (`tg_reply_error`); valid only until the handler returns.
+///
+/// Return `TG_OK` on success. The result is then the text given to `tg_reply_ok`
+/// (empty if none), or, if the handler called `tg_reply_error`, an error
+/// `error: MESSAGE`. Return any other value (`TG_ERR_HANDLER` is meant for this) to
+/// report a failure: the result is `error: MESSAGE` with the text given to
+/// `tg_reply_error`, or `error: tool NAME failed` if the handler gave none (text given
+/// to `tg_reply_ok` is then discarded).
+///
+/// Thread-safety: the handler is called from every thread that calls the registry,
+/// several at once with the same `user_data`: it must be thread-safe. It may call into
+/// the registry (register, unregister, call another tool) but must not free it. It
+/// must not unwind (C++ exception, longjmp) out of the call.
+pub type tg_handler_fn = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        call_ctx: *mut c_void,
+        args: *const c_char,
+        args_len: usize,
+        reply: *mut tg_reply,
+    ) -> RawStatus,
+>;
+
+/// Releases a tool's `user_data`. Called exactly once per registration: when the tool
+/// is replaced, unregistered or its registry freed (always after every call still
+/// running on it has returned), or when `tg_registry_register` fails (whatever the
+/// reason, even a NULL argument). It may run on any thread; it must not call into the
+/// registry the tool belonged to.
+pub type tg_destroy_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
+
+/// Where a handler writes its answer or error. Owned by the library; valid only
+/// during the handler call it was passed to. Each `tg_reply_ok`/`tg_reply_error`
+/// replaces what an earlier one wrote.
+pub struct tg_reply {
+    /// The call's content buffer, lent by `CHandler::call_into` for the handler call:
+    /// text is copied straight into it, so a reused `tg_result` gets the answer with
+    /// no allocation of its own.
+    text: String,
+    /// What `text` holds, once the handler has written one.
+    written: Option<Written>,
+}
+
+/// Sets the tool's answer: the library copies `text[0..len)` (not NUL-terminated; NULL
+/// with `len` 0 is the empty answer). Invalid UTF-8 sequences are replaced with
+/// U+FFFD. Replaces any earlier reply.
+///
+/// Errors: `TG_ERR_NULL` (`reply` NULL, or `text` NULL with `len` > 0).
+/// Ownership: `text` is borrowed for the call only. Thread-safety: only from the
+/// handler that received `reply`, during that call.
+///
+/// # Safety
+/// `reply` is NULL or the `reply` of a handler call still running; `text` is NULL or
+/// points to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn tg_reply_ok(
+    reply: *mut tg_reply,
+    text: *const c_char,
+    len: usize,
+) -> tg_status {
+    // SAFETY: `reply` is NULL or the reply of a running handler call, and the text NULL
+    // or readable for its length, as this function's `# Safety` requires: what
+    // `set_reply` needs.
+    unsafe { set_reply("tg_reply_ok", reply, text, len, Written::Answer) }
+}
+
+/// Sets the tool's error message: the call's result becomes `error: ` followed by a
+/// copy of `text[0..len)` (invalid UTF-8 replaced with U+FFFD), whatever the handler
+/// returns. Replaces any earlier reply. Same rules as `tg_reply_ok`.
+///
+/// # Safety
+/// As `tg_reply_ok`.
+#[no_mangle]
+pub unsafe extern "C" fn tg_reply_error(
+    reply: *mut tg_reply,
+    text: *const c_char,
+    len: usize,
+) -> tg_status {
+    // SAFETY: `reply` is NULL or the reply of a running handler call, and the text NULL
+    // or readable for its length, as this function's `# Safety` requires: what
+    // `set_reply` needs.
+    unsafe { set_reply("tg_reply_error", reply, text, len, Written::Error) }
+}
+
+/// # Safety
+/// As `tg_reply_ok`.
+unsafe fn set_reply(
+    func: &'static str,
+    reply: *mut tg_reply,
+    text: *const c_char,
+    len: usize,
+    written: Written,
+) -> tg_status {
+    ffi_boundary(func, std::ptr::null_mut(), || {
+        // SAFETY: `reply` is NULL or the reply of a handler call still running (only
+        // that handler's thread uses it), as this function's `# Safety` requires: what
+        // `arg_mut` needs.
+        let reply = unsafe { arg_mut(reply, "reply")? };
+        // SAFETY: `text` is NULL or points to its length's readable bytes, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_bytes`
+        // needs.
+        let text = unsafe { arg_bytes(text, len, "text")? };
+        let text = match std::str::from_utf8(text).ok() {
+            Some(valid) => std::borrow::Cow::Borrowed(valid),
+            None => String::from_utf8_lossy(text),
+        };
+        // One spare byte: the result keeps the text NUL-terminated without a realloc.
+        let room = text.len() + 1;
+        if reply.text.capacity() < room {
+            // A new call's empty buffer, or a reused one too small: one allocation of
+            // the right size (`reserve` would take the slower growth path).
+            reply.text = String::with_capacity(room);
+        }
+        reply.text.clear();
+        reply.text.push_str(&text);
+        reply.written = Some(written);
+        Ok(())
+    })
+}
+
+/// A C function registered as a tool. Dropping it runs the destructor, which is how
+/// "exactly once, after the last call" is kept: the registry drops its handler once
+/// the tool is gone and no call holds it any more.
+pub(crate) struct CHandler {
+    name: String,
+    func: tg_handler_fn,
+    user_data: *mut c_void,
+    destroy: tg_destroy_fn,
+}
+
+// SAFETY: `user_data` is only ever passed back to the caller's handler and destructor,
+// which the caller documented (tg_handler_fn, tg_destroy_fn) to be callable from any
+// thread, concurrently for the handler. The function pointers are plain code.
+unsafe impl Send for CHandler {}
+// SAFETY: as for Send: `&CHandler` only lets threads call the thread-safe handler.
+unsafe impl Sync for CHandler {}
+
+impl CHandler {
+    /// Takes responsibility for `user_data` at once: from here on, dropping the value
+    /// (for any reason, including a failed registration) runs `destroy`.
+    pub(crate) fn new(
+        func: tg_handler_fn,
+        user_data: *mut c_void,
+        destroy: tg_destroy_fn,
+    ) -> CHandler {
+        CHandler {
+            name: String::new(),
+            func,
+            user_data,
+            destroy,
+        }
+    }
+
+    pub(crate) fn has_func(&self) -> bool {
+        self.func.is_some()
+    }
+
+    /// The tool name, for the `tool NAME failed` message.
+    pub(crate) fn set_name(&mut self, name: &str) {
+        name.clone_into(&mut self.name);
+    }
+}
+
+impl Drop for CHandler {
+    fn drop(&mut self) {
+        if let Some(destroy) = self.destroy {
+            // SAFETY: `destroy` and `user_data` were given together to
+            // tg_registry_register, whose contract is that `destroy(user_data)` may be
+            // called once, from any thread; Drop runs once.
+            unsafe { destroy(self.user_data) };
+        }
+    }
+}
+
+impl Handler for CHandler {
+    fn call(&self, args: &[u8], ctx: usize) -> Result<String, String> {
+        let mut out = String::new();
+        match self.call_into(args, ctx, &mut out) {
+            Written::Answer => Ok(out),
+            Written::Error => Err(out),
+        }
+    }
+
+    #[inline]
+    fn call_into(&self, args: &[u8], ctx: usize, out: &mut String) -> Written {
+        let Some(func) = self.func else {
+            // Registration refuses a NULL handler, so no registered CHandler gets here.
+            return self.failed(out);
+        };
+        // The reply borrows the buffer (a move of three words, no copy) and gives it
+        // back below, whatever the handler did.
+        let mut reply = tg_reply {
+            text: std::mem::take(out),
+            written: None,
+        };
+        // SAFETY: `func` is the caller's handler, called with what its contract
+        // (tg_handler_fn) lists: the registration's user_data, the call's context
+        // pointer given back as it came, the argument bytes (alive for the whole call)
+        // and a reply that lives on this stack frame until the handler returns.
+        let status = unsafe {
+            func(
+                self.user_data,
+                ctx as *mut c_void,
+                args.as_ptr().cast(),
+                args.len(),
+                &mut reply,
+            )
+        };
+        *out = reply.text;
+        match (status == tg_status::TG_OK as RawStatus, reply.written) {
+            (_, Some(Written::Error)) => Written::Error,
+            // With no reply, `out` is the empty buffer it arrived as: the empty answer.
+            (true, _) => Written::Answer,
+            (false, _) => self.failed(out),
+        }
+    }
+}
+
+impl CHandler {
+    /// `tool NAME failed`: the error of a handler that failed without saying why.
+    fn failed(&self, out: &mut String) -> Written {
+        message::write_tool_failed(out, &self.name);
+        Written::Error
+    }
+}
