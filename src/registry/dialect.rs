@@ -6,7 +6,8 @@ use super::snapshot::Snapshot;
 use super::text::quote;
 use super::{RegisterError, RegisterErrorKind, Registry, RegistryOptions};
 use crate::dialect::{
-    lint_tool, render, Definitions, Dialect, LintProblem, McpHints, Target, ToolDefinition,
+    admit_definitions, lint_tool, render, Definitions, DefinitionsRefused, Dialect, LintProblem,
+    McpHints, Target, ToolDefinition,
 };
 use crate::schema::Schema;
 
@@ -84,23 +85,32 @@ impl Registry {
     /// Anthropic's say `"strict": true` when the registry was created with their strict
     /// target (so every tool passed it); MCP's annotations carry `idempotentHint`.
     ///
+    /// Never what the provider would refuse (see [`crate::dialect::admit`]): a dotted
+    /// name is written with `_` for each `.` for OpenAI, Anthropic and Gemini (and a
+    /// call by that spelling reaches the tool), and any other problem the provider's
+    /// rules find refuses the definitions, naming each tool and rule.
+    ///
     /// ```
     /// use toolgate::dialect::Dialect;
-    /// use toolgate::{Registry, ToolSpec};
-    /// let registry = Registry::default();
-    /// let spec = ToolSpec { name: "ping".into(), description: "Ping".into(), ..ToolSpec::default() };
-    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok(String::new())), false).unwrap();
-    /// let defs = registry.definitions(Dialect::Anthropic);
-    /// assert_eq!(&**defs.json(), r#"[{"name":"ping","description":"Ping","input_schema":{"type":"object"}}]"#);
+    /// use toolgate::{NamePolicy, Registry, ToolSpec};
+    /// let registry = Registry::new(NamePolicy::Dotted);
+    /// let spec = ToolSpec { name: "db.ping".into(), description: "Ping".into(), ..ToolSpec::default() };
+    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok("pong".into())), false).unwrap();
+    /// let defs = registry.definitions(Dialect::Anthropic).unwrap();
+    /// assert_eq!(&**defs.json(), r#"[{"name":"db_ping","description":"Ping","input_schema":{"type":"object"}}]"#);
     /// assert_eq!(defs.fingerprint().len(), 64);
+    /// assert_eq!(registry.call("c", "db_ping", b"{}").content, "pong");
     /// ```
-    pub fn definitions(&self, dialect: Dialect) -> Definitions {
+    pub fn definitions(&self, dialect: Dialect) -> Result<Definitions, DefinitionsRefused> {
         let snapshot = self.current.load();
         let strict = dialect
             .strict_target()
             .is_some_and(|t| self.options.targets.contains(&t));
         snapshot.dialects[dialect as usize]
-            .get_or_init(|| Definitions::new(render(dialect, &tool_definitions(&snapshot), strict)))
+            .get_or_init(|| {
+                let tools = admit_definitions(dialect, &tool_definitions(&snapshot), strict)?;
+                Ok(Definitions::new(render(dialect, &tools, strict)))
+            })
             .clone()
     }
 
