@@ -45,6 +45,21 @@
 #define TG_REGISTER_OVERRIDE 1
 
 /**
+ * `tg_registry_options.targets` bit of OpenAI strict mode (`1 << TG_LINT_OPENAI_STRICT`).
+ */
+#define TG_TARGET_OPENAI_STRICT (1 << 0)
+
+/**
+ * `tg_registry_options.targets` bit of Anthropic strict tool use.
+ */
+#define TG_TARGET_ANTHROPIC_STRICT (1 << 1)
+
+/**
+ * `tg_registry_options.targets` bit of Gemini's schema subset.
+ */
+#define TG_TARGET_GEMINI (1 << 2)
+
+/**
  * The argument limit of a registry made without one (`max_argument_bytes` 0): 4 MiB.
  */
 #define TG_DEFAULT_MAX_ARGUMENT_BYTES (4 << 20)
@@ -500,6 +515,14 @@ typedef struct tg_registry_options {
      * means the defaults: the core profile.
      */
     const struct tg_compile_options *schema;
+    /**
+     * The target dialects every tool must pass the lint of, as bits
+     * (`TG_TARGET_OPENAI_STRICT | TG_TARGET_GEMINI`; 0, the default, none): a tool one
+     * of them would refuse is refused with `TG_ERR_SCHEMA` and every problem, and the
+     * definitions of OpenAI (Anthropic) say `"strict": true` when its strict target is
+     * among them. Other bits are refused with `TG_ERR_ARGUMENT`.
+     */
+    uint32_t targets;
 } tg_registry_options;
 
 /**
@@ -615,10 +638,20 @@ extern "C" {
  * SHA-256 of those exact bytes as 64 lowercase hex digits (a prompt-cache key that
  * changes when the tool set does). Computed once per change of the tool set.
  *
+ * Never what the provider would refuse: a dotted name (`db.get_user`) is written with
+ * each `.` as `_` (`db_get_user`) for OpenAI, Anthropic and Gemini, and a call by that
+ * spelling reaches the registered tool; anything else the provider's rules find (a
+ * name no rewrite fixes, two tools under one spelling, a keyword outside Gemini's
+ * subset) refuses the definitions, with a message of one line per problem
+ * (`definitions for DIALECT refused:\nTOOL#POINTER: MESSAGE [RULE]`).
+ *
  * On success writes a new `tg_text` to `*definitions_out` and, when
  * `fingerprint_out` is not NULL, another to `*fingerprint_out`; the caller frees each
  * with `tg_text_free`. Errors: `TG_ERR_NULL`, `TG_ERR_ARGUMENT` (`dialect` is not a
- * `tg_dialect` value). Thread-safety: any thread.
+ * `tg_dialect` value), `TG_ERR_NAME` (a refusal whose first problem is a tool name's:
+ * rule `tool-name` or `name-collision`), `TG_ERR_SCHEMA` (a refusal whose first
+ * problem is in a schema); the error's pointer and keyword are the first problem's
+ * pointer and rule. Thread-safety: any thread.
  *
  * # Safety
  * `registry` is NULL or a live `tg_registry`; `definitions_out`, `fingerprint_out`
@@ -647,6 +680,58 @@ tg_status tg_registry_lint(const struct tg_registry *registry,
                            tg_lint_target target,
                            struct tg_text **lint_out,
                            struct tg_error **error_out);
+
+/**
+ * Converts one parameters schema (`json[0..json_len)`, UTF-8 JSON) into the form
+ * `target` accepts, keeping what it means except for what the conversion states:
+ * optional properties become required and nullable (OpenAI strict), and objects that
+ * did not say `additionalProperties` are closed. Nothing that asserts is dropped.
+ *
+ * On success writes the converted schema (compact JSON) to `*schema_out` and, when
+ * `report_out` is not NULL, `{"nullable":[POINTER...],"closed":[POINTER...]}` (pointers
+ * into the original schema: the properties made nullable, the objects closed) to
+ * `*report_out`; the caller frees each with `tg_text_free`.
+ *
+ * Errors: `TG_ERR_NULL`, `TG_ERR_UTF8`, `TG_ERR_ARGUMENT` (`target` is not a
+ * `tg_lint_target` value), `TG_ERR_SCHEMA` when no strict form exists (not JSON, a
+ * keyword the target lacks, a `oneOf` that cannot become `anyOf`, ...): the message
+ * is `TARGET cannot take the schema, even converted:` and one `#POINTER: MESSAGE
+ * [RULE]` line per problem; the error's pointer and keyword are the first problem's
+ * pointer and rule. Ownership: `json` is borrowed for the call only. Thread-safety: any
+ * thread.
+ *
+ * # Safety
+ * `json` is NULL or points to `json_len` readable bytes; `schema_out`, `report_out`
+ * and `error_out` are NULL or writable.
+ */
+tg_status tg_strict_schema(tg_lint_target target,
+                           const char *json,
+                           size_t json_len,
+                           struct tg_text **schema_out,
+                           struct tg_text **report_out,
+                           struct tg_error **error_out);
+
+/**
+ * Every problem `target` finds in one parameters schema (`json[0..json_len)`) on its
+ * own, before it is any tool's (no tool name to check), as a compact JSON array of
+ * `{"tool":"","pointer","rule","message"}` sorted by pointer, rule and message (`[]`
+ * when the provider accepts it). Text that is not JSON is one problem (rule `json`),
+ * not a failure.
+ *
+ * On success writes a new `tg_text` to `*lint_out`; the caller frees it with
+ * `tg_text_free`. Errors: `TG_ERR_NULL`, `TG_ERR_UTF8`, `TG_ERR_ARGUMENT` (`target` is
+ * not a `tg_lint_target` value). Ownership: `json` is borrowed for the call only.
+ * Thread-safety: any thread.
+ *
+ * # Safety
+ * `json` is NULL or points to `json_len` readable bytes; `lint_out` and `error_out`
+ * are NULL or writable.
+ */
+tg_status tg_schema_lint(tg_lint_target target,
+                         const char *json,
+                         size_t json_len,
+                         struct tg_text **lint_out,
+                         struct tg_error **error_out);
 
 /**
  * The status of the call that produced `error` (never `TG_OK`); `TG_ERR_NULL` when
@@ -1471,6 +1556,16 @@ void tg_schema_free(struct tg_schema *schema);
  * Thread-safety: may be called from any thread at any time.
  */
 const char *tg_status_str(tg_status status);
+
+/**
+ * `"error: call cancelled"`: the content a binding gives a call its host cancelled
+ * before the tool ran (a Go `context` already cancelled or past its deadline), so
+ * that every host shows the library's text for it.
+ *
+ * Ownership: the returned string is static, NUL-terminated, never NULL; do not free it.
+ * Thread-safety: may be called from any thread at any time.
+ */
+const char *tg_call_cancelled_content(void);
 
 /**
  * The text's bytes: on success writes pointer and length (in bytes, without the

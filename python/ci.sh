@@ -3,8 +3,10 @@
 #
 #   0. checks the extension crate's format and lints (it is its own workspace, which
 #      the repository's `cargo fmt --all` / `cargo clippy --workspace` do not reach);
-#   1. builds the wheel with `maturin build --release` (maturin must be installed:
-#      `pip install maturin`; .ci/run does it) into build/python/wheels;
+#   1. builds the wheel with `maturin build --release` into build/python/wheels;
+#      maturin is installed by pip (the version pyproject.toml's build-system names)
+#      into a build venv, build/python/venv-build, made once and kept: nothing is
+#      installed into the user's Python;
 #   2. creates a fresh venv under build/python/ (nothing is installed into the
 #      user's Python) and installs the wheel there with no cargo or rustc on PATH,
 #      from the file only (--no-index): the wheel must install without Rust;
@@ -30,14 +32,20 @@ venv="$work/venv"
 src_venv="$work/venv-source"
 say() { printf 'python/ci.sh: %s\n' "$*"; }
 
-if "$PYTHON" -m maturin --version >/dev/null 2>&1; then
-    maturin=("$PYTHON" -m maturin)
-elif command -v maturin >/dev/null; then
-    maturin=(maturin)
-else
-    echo "python/ci.sh: maturin is required to build the wheel: $PYTHON -m pip install maturin" >&2
-    exit 1
+# maturin, in a venv of its own under build/ (kept between runs; pip only checks the
+# version the second time). The requirement is the one pyproject.toml's build-system
+# states, so the wheel is built by the maturin a source install would use.
+build_venv="$work/venv-build"
+maturin_req="$(sed -n 's/^requires = \["\(maturin[^"]*\)"\]$/\1/p' "$here/pyproject.toml")"
+[ -n "$maturin_req" ] || { echo "python/ci.sh: no maturin requirement in python/pyproject.toml" >&2; exit 1; }
+if [ ! -x "$build_venv/bin/python" ]; then
+    say "build venv $build_venv"
+    mkdir -p "$work"
+    "$PYTHON" -m venv "$build_venv"
 fi
+"$build_venv/bin/python" -m pip install -q --disable-pip-version-check "$maturin_req" ||
+    { echo "python/ci.sh: pip could not install $maturin_req into $build_venv" >&2; exit 1; }
+maturin=("$build_venv/bin/python" -m maturin)
 
 say "cargo fmt --check and clippy -D warnings (python/Cargo.toml)"
 cargo fmt --manifest-path "$here/Cargo.toml" -- --check

@@ -43,7 +43,7 @@ pub use errors::tg_errors;
 pub use options::{tg_compile_options, tg_draft, tg_profile, tg_resource, tg_str};
 pub use registry::{
     tg_name_policy, tg_registry, tg_registry_options, tg_tool_def, TG_DEFAULT_MAX_ARGUMENT_BYTES,
-    TG_REGISTER_OVERRIDE,
+    TG_REGISTER_OVERRIDE, TG_TARGET_ANTHROPIC_STRICT, TG_TARGET_GEMINI, TG_TARGET_OPENAI_STRICT,
 };
 pub use reply::{tg_destroy_fn, tg_handler_fn, tg_reply};
 pub use result::tg_result;

@@ -18,6 +18,7 @@ use super::tool_info::tg_tool_info;
 use toolgate_core::registry::{
     message, NamePolicy, RegisterError, RegisterErrorKind, Registry, RegistryOptions, ToolSpec,
 };
+use toolgate_dialect::RegistryOptionsExt;
 
 /// Which tool names a registry accepts, chosen at creation (`int32_t` in C).
 #[repr(i32)]
@@ -140,6 +141,37 @@ pub struct tg_registry_options {
     /// during `tg_registry_new_with` only (the registry copies what it keeps). NULL
     /// means the defaults: the core profile.
     pub schema: *const tg_compile_options,
+    /// The target dialects every tool must pass the lint of, as bits
+    /// (`TG_TARGET_OPENAI_STRICT | TG_TARGET_GEMINI`; 0, the default, none): a tool one
+    /// of them would refuse is refused with `TG_ERR_SCHEMA` and every problem, and the
+    /// definitions of OpenAI (Anthropic) say `"strict": true` when its strict target is
+    /// among them. Other bits are refused with `TG_ERR_ARGUMENT`.
+    pub targets: u32,
+}
+
+/// `tg_registry_options.targets` bit of OpenAI strict mode (`1 << TG_LINT_OPENAI_STRICT`).
+pub const TG_TARGET_OPENAI_STRICT: u32 = 1 << 0;
+/// `tg_registry_options.targets` bit of Anthropic strict tool use.
+pub const TG_TARGET_ANTHROPIC_STRICT: u32 = 1 << 1;
+/// `tg_registry_options.targets` bit of Gemini's schema subset.
+pub const TG_TARGET_GEMINI: u32 = 1 << 2;
+
+/// The targets a `targets` bit set names, each bit `1 << tg_lint_target`.
+fn targets(bits: u32) -> FfiResult<Vec<toolgate_dialect::Target>> {
+    let known = (1u32 << toolgate_dialect::Target::ALL.len()) - 1;
+    if bits & !known != 0 {
+        return Err(Failure::argument(
+            tg_status::TG_ERR_ARGUMENT,
+            "options->targets",
+            &format!("has unknown bits {:#x} (known: TG_TARGET_*)", bits & !known),
+        ));
+    }
+    Ok(toolgate_dialect::Target::ALL
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1 << i) != 0)
+        .map(|(_, t)| t)
+        .collect())
 }
 
 // SAFETY: `size` (a usize) is the first field, and every field is an integer or a raw
@@ -147,9 +179,10 @@ pub struct tg_registry_options {
 // bool, the name policy as int32_t).
 unsafe impl OptionsStruct for tg_registry_options {
     const NAME: &'static str = "tg_registry_options";
-    /// The first version ended before `schema`.
+    /// The first version ended before `schema`, the second before `targets`.
     const VERSIONS: &'static [usize] = &[
         std::mem::offset_of!(tg_registry_options, schema),
+        std::mem::offset_of!(tg_registry_options, targets),
         std::mem::size_of::<tg_registry_options>(),
     ];
 }
@@ -199,6 +232,7 @@ unsafe fn read_options(options: *const tg_registry_options) -> FfiResult<Registr
     if o.max_argument_bytes != 0 {
         out = out.with_max_argument_bytes(o.max_argument_bytes);
     }
+    out = out.with_targets(targets(o.targets)?);
     if o.schema.is_null() {
         return Ok(out.with_max_depth(o.max_depth));
     }

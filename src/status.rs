@@ -118,6 +118,22 @@ pub extern "C" fn tg_status_str(status: RawStatus) -> *const c_char {
     })
 }
 
+/// `"error: call cancelled"`: the content a binding gives a call its host cancelled
+/// before the tool ran (a Go `context` already cancelled or past its deadline), so
+/// that every host shows the library's text for it.
+///
+/// Ownership: the returned string is static, NUL-terminated, never NULL; do not free it.
+/// Thread-safety: may be called from any thread at any time.
+#[no_mangle]
+pub extern "C" fn tg_call_cancelled_content() -> *const c_char {
+    const TEXT: &str = "error: call cancelled\0";
+    const _: () = assert!(
+        TEXT.len() == toolgate_core::registry::message::CALL_CANCELLED.len() + 1,
+        "TEXT is CALL_CANCELLED and a NUL"
+    );
+    ffi_boundary_value(TEXT.as_ptr().cast(), || TEXT.as_ptr().cast())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +149,15 @@ mod tests {
         assert!(tg_status::text(11).starts_with("TG_ERR_PANIC"));
         assert_eq!(tg_status::text(12), "unknown tg_status value\0");
         assert_eq!(tg_status::text(-1), "unknown tg_status value\0");
+    }
+
+    #[test]
+    fn the_cancelled_content_is_the_catalogue_text() {
+        // SAFETY: the pointer is static and NUL-terminated (the function's contract).
+        let text = unsafe { std::ffi::CStr::from_ptr(tg_call_cancelled_content()) };
+        assert_eq!(
+            text.to_str().unwrap(),
+            toolgate_core::registry::message::CALL_CANCELLED
+        );
     }
 }

@@ -51,6 +51,16 @@ type LintProblem struct {
 // DialectDefinitions returns the tools in the provider's shape, sorted by name and
 // byte-stable, and the SHA-256 of those bytes (64 hex digits) to key a prompt cache
 // with. Computed once per change of the tool set.
+//
+// Never what the provider would refuse: a dotted name (db.get_user) is written with
+// each "." as "_" (db_get_user) for OpenAI, Anthropic and Gemini, and a Call by that
+// spelling reaches the registered tool. Anything else the provider's rules find (a
+// name no rewrite fixes, two tools under one spelling, a keyword outside Gemini's
+// subset) is an *Error (ErrInvalidName or ErrInvalidSchema) whose message names each
+// tool and rule:
+//
+//	definitions for gemini refused:
+//	read#/additionalProperties: keyword "additionalProperties" is not supported by gemini [unsupported-keyword]
 func (r *Registry) DialectDefinitions(d Dialect) (definitions string, fingerprint string, err error) {
 	if r == nil || !r.g.acquire() {
 		return "", "", closedError()
@@ -77,6 +87,78 @@ func (r *Registry) Lint(t LintTarget) ([]LintProblem, error) {
 	o := C.tg_go_lint(r.ptr, C.int32_t(t))
 	r.g.release()
 	runtime.KeepAlive(r)
+	if o.status != C.TG_OK {
+		return nil, takeError(o.status, o.error, o.view)
+	}
+	text := gostring(o.data, o.len)
+	C.tg_text_free(o.text)
+	problems := []LintProblem{}
+	if err := json.Unmarshal([]byte(text), &problems); err != nil {
+		return nil, err
+	}
+	return problems, nil
+}
+
+// WithTargets makes every tool pass the lint of each target: Register refuses a tool
+// one of them would reject (ErrInvalidSchema, every problem in the message), and
+// DialectDefinitions of OpenAI (Anthropic) say "strict": true when OpenAIStrict
+// (AnthropicStrict) is among them. A value that is none of the LintTarget constants
+// makes NewRegistryOrError fail with ErrInvalidOption.
+func WithTargets(targets ...LintTarget) Option {
+	return func(o *registryOptions) {
+		for _, t := range targets {
+			if t < 0 || t >= 32 {
+				// No such bit: the library refuses the highest one, naming the option.
+				o.targets |= 1 << 31
+				continue
+			}
+			o.targets |= C.uint32_t(1) << C.uint32_t(t)
+		}
+	}
+}
+
+// StrictConversion is a parameters schema converted to the form a target accepts.
+type StrictConversion struct {
+	// Schema is the converted schema, compact JSON.
+	Schema string
+	// Nullable lists the optional properties made required and nullable (pointers into
+	// the original schema): the tool receives null for each when the model leaves it
+	// out (OpenAI strict requires every property).
+	Nullable []string `json:"nullable"`
+	// Closed lists the objects closed with "additionalProperties": false.
+	Closed []string `json:"closed"`
+}
+
+// StrictSchema converts one parameters schema (JSON) to the form target accepts,
+// keeping what it means except for what StrictConversion reports. When no such form
+// exists the error is an *Error (ErrInvalidSchema) whose message has one line per
+// reason ("#POINTER: MESSAGE [RULE]") and whose Pointer and Keyword are the first
+// reason's pointer and rule.
+func StrictSchema(target LintTarget, schema []byte) (StrictConversion, error) {
+	p, n := cbytes(schema)
+	o := C.tg_go_strict_schema(C.int32_t(target), p, n)
+	runtime.KeepAlive(schema)
+	if o.status != C.TG_OK {
+		return StrictConversion{}, takeError(o.status, o.error, o.view)
+	}
+	out := StrictConversion{Schema: gostring(o.schema_data, o.schema_len)}
+	report := gostring(o.report_data, o.report_len)
+	C.tg_text_free(o.schema)
+	C.tg_text_free(o.report)
+	if err := json.Unmarshal([]byte(report), &out); err != nil {
+		return StrictConversion{}, err
+	}
+	return out, nil
+}
+
+// LintSchema returns every problem target finds in one parameters schema (JSON) on
+// its own, before it is any tool's (no tool name to check; each problem's Tool is
+// ""); empty when the provider accepts it. Text that is not JSON is one problem (rule
+// "json").
+func LintSchema(target LintTarget, schema []byte) ([]LintProblem, error) {
+	p, n := cbytes(schema)
+	o := C.tg_go_schema_lint(C.int32_t(target), p, n)
+	runtime.KeepAlive(schema)
 	if o.status != C.TG_OK {
 		return nil, takeError(o.status, o.error, o.view)
 	}

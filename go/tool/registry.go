@@ -60,7 +60,7 @@ func NewRegistryOrError(opts ...Option) (*Registry, error) {
 	}
 	c := newCOptions(&o.compile)
 	defer c.release()
-	out := C.tg_go_registry_new(o.maxArgumentBytes, &c.c)
+	out := C.tg_go_registry_new(o.maxArgumentBytes, &c.c, o.targets)
 	runtime.KeepAlive(c)
 	if out.status != C.TG_OK {
 		return nil, takeError(out.status, out.error, out.view)
@@ -77,6 +77,7 @@ type Option func(*registryOptions)
 type registryOptions struct {
 	maxArgumentBytes C.size_t
 	compile          CompileOptions
+	targets          C.uint32_t
 }
 
 // NoArgumentLimit, given to WithMaxArgumentBytes, lets calls read arguments of any size.
@@ -305,12 +306,19 @@ func (r *Registry) Definitions() []types.ToolDef {
 //	error: invalid arguments for NAME:\n$: missing required property "city"\n...
 //	error: TEXT                  (the tool returned an error with that text)
 //	error: tool NAME panicked
+//	error: call cancelled        (ctx was already cancelled or past its deadline)
 //
-// ctx reaches the tool's Execute.
+// ctx reaches the tool's Execute. A ctx that is already done when Call starts runs
+// nothing: the result is the error above.
 func (r *Registry) Call(ctx context.Context, c types.ToolCall) Result {
 	res := Result{CallID: c.ID, Name: c.Name}
 	if r == nil || !r.g.acquire() {
 		res.Content, res.IsError = "error: registry is closed", true
+		return res
+	}
+	if ctx != nil && ctx.Err() != nil {
+		r.g.release()
+		res.Content, res.IsError = callCancelled, true
 		return res
 	}
 	var ch C.uintptr_t
@@ -337,6 +345,10 @@ func (r *Registry) Call(ctx context.Context, c types.ToolCall) Result {
 	C.tg_result_free(o.result)
 	return res
 }
+
+// callCancelled is the content of a call whose ctx was done before it ran: the
+// library's text, so that every host shows the same words.
+var callCancelled = C.GoString(C.tg_call_cancelled_content())
 
 // call is one tg_registry_call; r.g must be held.
 func (r *Registry) call(id, name, args string, ctx C.uintptr_t) C.tg_go_call_out {

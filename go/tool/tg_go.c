@@ -89,7 +89,8 @@ void tg_go_errors_release(tg_errors *e, tg_go_str *views) {
 }
 
 tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
-                                      const tg_compile_options *schema) {
+                                      const tg_compile_options *schema,
+                                      uint32_t targets) {
 	tg_go_registry_out o;
 	tg_registry_options options;
 	memset(&o, 0, sizeof o);
@@ -98,6 +99,7 @@ tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
 	options.name_policy = TG_NAMES_DEFAULT;
 	options.max_argument_bytes = max_argument_bytes;
 	options.schema = schema;
+	options.targets = targets;
 	o.status = tg_registry_new_with(&options, &o.registry, &o.error);
 	if (o.status != TG_OK) o.view = view_of(o.error);
 	return o;
@@ -202,6 +204,31 @@ tg_go_text_out tg_go_lint(const tg_registry *r, int32_t target) {
 		return o;
 	}
 	if (tg_text_data(o.text, &o.data, &o.len) != TG_OK) o.len = 0;
+	return o;
+}
+
+tg_go_text_out tg_go_schema_lint(int32_t target, const char *json, size_t len) {
+	tg_go_text_out o;
+	memset(&o, 0, sizeof o);
+	o.status = tg_schema_lint(target, json, len, &o.text, &o.error);
+	if (o.status != TG_OK) {
+		o.view = view_of(o.error);
+		return o;
+	}
+	if (tg_text_data(o.text, &o.data, &o.len) != TG_OK) o.len = 0;
+	return o;
+}
+
+tg_go_strict_out tg_go_strict_schema(int32_t target, const char *json, size_t len) {
+	tg_go_strict_out o;
+	memset(&o, 0, sizeof o);
+	o.status = tg_strict_schema(target, json, len, &o.schema, &o.report, &o.error);
+	if (o.status != TG_OK) {
+		o.view = view_of(o.error);
+		return o;
+	}
+	if (tg_text_data(o.schema, &o.schema_data, &o.schema_len) != TG_OK) o.schema_len = 0;
+	if (tg_text_data(o.report, &o.report_data, &o.report_len) != TG_OK) o.report_len = 0;
 	return o;
 }
 

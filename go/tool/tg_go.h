@@ -69,7 +69,8 @@ typedef struct {
 // A registry with the default name policy, this argument limit (0: the library's
 // default; SIZE_MAX: no limit) and these schema options (which hold the nesting limit).
 tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
-                                      const tg_compile_options *schema);
+                                      const tg_compile_options *schema,
+                                      uint32_t targets);
 
 typedef struct {
 	tg_status status;
@@ -122,6 +123,24 @@ tg_go_dialect_out tg_go_dialect_definitions(const tg_registry *r, int32_t dialec
 
 // The lint of the registered tools against a target, as JSON.
 tg_go_text_out tg_go_lint(const tg_registry *r, int32_t target);
+
+// The lint of one parameters schema against a target, as JSON.
+tg_go_text_out tg_go_schema_lint(int32_t target, const char *json, size_t len);
+
+typedef struct {
+	tg_status status;
+	tg_text *schema;
+	const char *schema_data;
+	size_t schema_len;
+	tg_text *report;
+	const char *report_data;
+	size_t report_len;
+	tg_error *error;
+	tg_go_error_view view;
+} tg_go_strict_out;
+
+// One parameters schema converted for a target, with the report of the conversion.
+tg_go_strict_out tg_go_strict_schema(int32_t target, const char *json, size_t len);
 
 typedef struct {
 	tg_status status;

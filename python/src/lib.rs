@@ -8,6 +8,7 @@
 //! event loop).
 
 mod convert;
+mod dialect;
 mod errors;
 mod registry;
 mod schema;
@@ -23,6 +24,8 @@ pub(crate) const GIL_HELD_MAX_BYTES: usize = 64 * 1024;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<schema::Schema>()?;
     m.add_function(wrap_pyfunction!(schema::compile, m)?)?;
+    m.add_function(wrap_pyfunction!(dialect::strict_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(dialect::lint_schema, m)?)?;
     m.add_class::<registry::Registry>()?;
     m.add_class::<registry::Step>()?;
     m.add("GIL_HELD_MAX_BYTES", GIL_HELD_MAX_BYTES)?;
@@ -30,7 +33,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DEFAULT_MAX_ARGUMENT_BYTES",
         toolgate_core::RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES,
     )?;
-    m.add("DEFAULT_MAX_DEPTH", toolgate_core::Options::DEFAULT_MAX_DEPTH)?;
+    m.add(
+        "DEFAULT_MAX_DEPTH",
+        toolgate_core::Options::DEFAULT_MAX_DEPTH,
+    )?;
     m.add("MAX_DEPTH_LIMIT", toolgate_core::Options::MAX_DEPTH_LIMIT)?;
     m.add("version", toolgate_core::VERSION)?;
     Ok(())

@@ -30,11 +30,11 @@ use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
 };
 use pyo3::PyTraverseError;
-use toolgate_dialect::RegistryExt;
 use toolgate_core::registry::message;
 use toolgate_core::{
     Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterErrorKind, RegistryOptions, ToolSpec,
 };
+use toolgate_dialect::{RegistryExt, RegistryOptionsExt};
 
 use crate::convert::{self, write_json, KnownStrings};
 use crate::errors::{self, status};
@@ -461,10 +461,15 @@ impl Registry {
     /// A registry whose tool names follow `names` ("dotted", "default" or "mcp"), that
     /// reads arguments up to `max_argument_bytes` (default 4 MiB, None for no limit)
     /// nested up to `max_depth` levels (0: the default, 128).
+    ///
+    /// `targets` ("openai-strict", "anthropic-strict", "gemini") are the lints every
+    /// tool must pass: a tool one of them would refuse is refused (`SchemaError`, every
+    /// problem in the message), and the definitions of OpenAI (Anthropic) say
+    /// `"strict": true` when its strict target is among them.
     #[new]
     #[pyo3(
-        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None),
-        text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None)"
+        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None, targets = None),
+        text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None, targets=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
@@ -476,6 +481,7 @@ impl Registry {
         draft: Option<DraftName>,
         resources: Option<Bound<'py, PyAny>>,
         annotation_formats: Option<Vec<String>>,
+        targets: Option<Vec<String>>,
     ) -> PyResult<Registry> {
         let (policy, names) = match names {
             None => ("dotted", NamePolicy::Dotted),
@@ -508,9 +514,18 @@ impl Registry {
         let options = RegistryOptions::default()
             .with_names(names)
             .with_max_argument_bytes(max_argument_bytes.0.unwrap_or(usize::MAX))
-            .with_schema_options(schema);
+            .with_schema_options(schema)
+            .with_targets(
+                targets
+                    .iter()
+                    .flatten()
+                    .map(|t| crate::dialect::target(py, t))
+                    .collect::<PyResult<Vec<_>>>()?,
+            );
         Ok(Registry {
-            core: ArcSwapOption::new(Some(Arc::new(toolgate_core::Registry::with_options(options)))),
+            core: ArcSwapOption::new(Some(Arc::new(toolgate_core::Registry::with_options(
+                options,
+            )))),
             table: Arc::default(),
             records: PyDict::new(py).unbind(),
             writer: Mutex::new(()),
@@ -740,14 +755,30 @@ impl Registry {
     /// The tools in a provider's shape (`openai-chat`, `openai-responses`,
     /// `anthropic`, `mcp`, `gemini`), sorted by name and byte-stable, with the SHA-256
     /// of those bytes: `(json, fingerprint)`. An unknown name raises ValueError.
-    fn dialect_definitions(&self, dialect: &str) -> PyResult<(String, String)> {
+    ///
+    /// Never what the provider would refuse: a dotted name (`db.get_user`) is written
+    /// `db_get_user` for OpenAI, Anthropic and Gemini, and a call by that spelling
+    /// reaches the registered tool; anything else the provider's rules find raises
+    /// `InvalidNameError` (a name: no rewrite fixes it, or two tools share a spelling)
+    /// or `SchemaError`, the message naming each tool and rule.
+    fn dialect_definitions(&self, py: Python<'_>, dialect: &str) -> PyResult<(String, String)> {
         let dialect: toolgate_dialect::Dialect =
             dialect
                 .parse()
                 .map_err(|e: toolgate_dialect::UnknownName| {
                     pyo3::exceptions::PyValueError::new_err(e.message)
                 })?;
-        let defs = self.core()?.definitions(dialect);
+        let defs = self.core()?.definitions(dialect).map_err(|refused| {
+            let (pointer, rule) = refused
+                .problems
+                .first()
+                .map_or(("", ""), |p| (p.pointer.as_str(), p.rule));
+            let (class, code) = match rule {
+                "tool-name" | "name-collision" => ("InvalidNameError", status::NAME),
+                _ => ("SchemaError", status::SCHEMA),
+            };
+            errors::toolgate_error(py, class, &refused.message, code, pointer, rule)
+        })?;
         Ok((defs.json().to_string(), defs.fingerprint().to_owned()))
     }
 
@@ -756,11 +787,9 @@ impl Registry {
     /// "message"}, ...]`, sorted. An unknown name raises ValueError.
     fn lint<'py>(&self, py: Python<'py>, target: &str) -> PyResult<Bound<'py, PyAny>> {
         let target: toolgate_dialect::Target =
-            target
-                .parse()
-                .map_err(|e: toolgate_dialect::UnknownName| {
-                    pyo3::exceptions::PyValueError::new_err(e.message)
-                })?;
+            target.parse().map_err(|e: toolgate_dialect::UnknownName| {
+                pyo3::exceptions::PyValueError::new_err(e.message)
+            })?;
         let problems = self.core()?.lint(target);
         let text = toolgate_dialect::LintProblem::json_array(&problems);
         convert::to_python(py, text.as_bytes())

@@ -118,7 +118,11 @@ pub(crate) fn is_text(value: &Bound<'_, PyAny>) -> bool {
 }
 
 /// The core's compile error as `SchemaError`, with its pointer and keyword.
-pub(crate) fn schema_error(py: Python<'_>, e: &toolgate_core::CompileError, message: &str) -> PyErr {
+pub(crate) fn schema_error(
+    py: Python<'_>,
+    e: &toolgate_core::CompileError,
+    message: &str,
+) -> PyErr {
     errors::toolgate_error(
         py,
         "SchemaError",

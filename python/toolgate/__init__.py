@@ -41,7 +41,7 @@ except ImportError as exc:  # pragma: no cover - a package without its native mo
         tried=[f"toolgate._native: {exc}"],
     ) from exc
 
-from ._native import Schema, compile
+from ._native import Schema, compile, lint_schema, strict_schema
 from ._registry import ToolRegistry
 
 __version__ = "0.1.0"
@@ -79,4 +79,6 @@ __all__ = [
     "compile",
     "library_path",
     "library_version",
+    "lint_schema",
+    "strict_schema",
 ]

@@ -10,7 +10,12 @@ from ._errors import (
     ToolgateError as ToolgateError,
     ToolNotFoundError as ToolNotFoundError,
 )
-from ._native import Schema as Schema, compile as compile
+from ._native import (
+    Schema as Schema,
+    compile as compile,
+    lint_schema as lint_schema,
+    strict_schema as strict_schema,
+)
 from ._registry import ToolRegistry as ToolRegistry
 from ._types import (
     OK as OK,
@@ -49,4 +54,6 @@ __all__ = [
     "compile",
     "library_path",
     "library_version",
+    "lint_schema",
+    "strict_schema",
 ]

@@ -22,6 +22,8 @@ version: str
 __all__ = [
     "Schema",
     "compile",
+    "strict_schema",
+    "lint_schema",
     "Registry",
     "_PreparedCall",
     "GIL_HELD_MAX_BYTES",
@@ -74,6 +76,13 @@ def compile(
     annotation_formats: Optional[List[str]] = None,
 ) -> Schema: ...
 
+def strict_schema(
+    target: Literal["openai-strict", "anthropic-strict", "gemini"], schema: Any
+) -> Dict[str, Any]: ...
+def lint_schema(
+    target: Literal["openai-strict", "anthropic-strict", "gemini"], schema: Any
+) -> List[Dict[str, str]]: ...
+
 @final
 class _PreparedCall:
     """A call the core let through, for ``acall`` to run and await."""
@@ -96,6 +105,7 @@ class Registry:
         draft: Optional[Literal["2020-12", "7"]] = None,
         resources: Optional[Dict[str, Any]] = None,
         annotation_formats: Optional[List[str]] = None,
+        targets: Optional[List[Literal["openai-strict", "anthropic-strict", "gemini"]]] = None,
     ) -> "Registry": ...
     @property
     def policy(self) -> str: ...

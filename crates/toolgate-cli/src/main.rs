@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 use toolgate_core::{Draft, Options, Profile, Schema, SchemaDialect, ValidationError};
 use toolgate_dialect::{
-    fingerprint, lint_tool, read_tools, render, strict_schema, Dialect, LintProblem, Target,
+    admit_definitions, fingerprint, lint_tool, provider_name, read_tools, render,
+    strict_parameters, strict_refusal, strict_schema, Dialect, LintProblem, Target,
 };
 
 const USAGE: &str = "\
@@ -19,6 +20,9 @@ commands:
   lint --dialect TARGET TOOLS.json    every problem a provider's strict mode would refuse
   definitions --dialect DIALECT TOOLS.json
                                       a tool list in a provider's shape
+  convert --dialect TARGET SCHEMA.json
+                                      a parameters schema in the form a provider's
+                                      strict mode accepts
 
 `toolgate <command> --help` describes each command.
 ";
@@ -63,14 +67,41 @@ usage: toolgate definitions --dialect DIALECT TOOLS.json [options]
 Prints the tools of TOOLS.json (any provider's shape, see `toolgate lint --help`) in
 DIALECT's shape, sorted by name, byte-stable.
 
+Nothing the provider would refuse is written: a dotted name (db.get_user) is written
+with each . as _ (db_get_user) for OpenAI, Anthropic and Gemini, and anything else the
+provider's rules find (a name no rewrite fixes, two tools under one spelling, a keyword
+outside Gemini's subset, with --strict the whole strict lint) is printed on standard
+error as TOOL#POINTER: MESSAGE [RULE], and nothing is written on standard output.
+
 dialects: openai-chat, openai-responses, anthropic, mcp, gemini
 
 options:
   --strict                  mark every tool strict (OpenAI, Anthropic); refused unless
                             every tool passes that provider's strict lint
+  --allow-lint-problems     write the definitions even so (the problems still go to
+                            standard error), exit status 0
   --format text|json        text: the definitions; json: {\"fingerprint\", \"definitions\"}
 
-exit status: 0 written, 1 --strict and a tool fails the lint, 2 usage or input errors.
+exit status: 0 written, 1 the provider would refuse them (nothing written), 2 usage or
+input errors.
+";
+
+const CONVERT_HELP: &str = "\
+usage: toolgate convert --dialect TARGET SCHEMA.json [options]
+
+Prints the parameters schema of SCHEMA.json (or - for standard input) converted to the
+form TARGET accepts, meaning the same except for what the conversion states, which is
+printed on standard error: optional properties made required and nullable (the tool
+receives null for them; OpenAI strict), objects closed with
+\"additionalProperties\": false. Nothing that asserts is dropped: when no strict form
+exists, every reason is printed on standard error as #POINTER: MESSAGE [RULE].
+
+targets: openai-strict, anthropic-strict, gemini
+
+options:
+  --format text|json        text: the schema; json: {\"schema\", \"nullable\", \"closed\"}
+
+exit status: 0 converted, 1 no strict form exists, 2 usage or input errors.
 ";
 
 /// A failure of the command itself: the message, exit status 2.
@@ -82,6 +113,7 @@ fn main() -> ExitCode {
         Some("check") => check(&args[1..]),
         Some("lint") => lint(&args[1..]),
         Some("definitions") => definitions(&args[1..]),
+        Some("convert") => convert(&args[1..]),
         Some("--help" | "-h" | "help") => {
             print!("{USAGE}");
             Ok(0)
@@ -322,7 +354,7 @@ fn definitions(args: &[String]) -> Result<u8, Usage> {
     let p = Parsed::new(
         args,
         &["--dialect", "--format"],
-        &["--strict", "--help", "-h"],
+        &["--strict", "--allow-lint-problems", "--help", "-h"],
     )?;
     if p.has("--help") || p.has("-h") {
         print!("{DEFINITIONS_HELP}");
@@ -341,23 +373,26 @@ fn definitions(args: &[String]) -> Result<u8, Usage> {
     };
     let tools = read_tools(&read(path)?, &stem(path)).map_err(|e| Usage(format!("{path}: {e}")))?;
     let strict = p.has("--strict");
-    if strict {
-        let target = dialect
-            .strict_target()
-            .ok_or_else(|| Usage(format!("{dialect} has no strict mode")))?;
-        let problems: Vec<LintProblem> = tools
-            .iter()
-            .flat_map(|t| lint_tool(target, &t.name, &t.parameters))
-            .collect();
-        if !problems.is_empty() {
-            let _ = writeln!(
-                std::io::stderr(),
-                "toolgate: --strict, but {target} refuses:\n{}",
-                LintProblem::join_lines(&problems)
-            );
-            return Ok(1);
-        }
+    if strict && dialect.strict_target().is_none() {
+        return Err(Usage(format!("{dialect} has no strict mode")));
     }
+    let tools = match admit_definitions(dialect, &tools, strict) {
+        Ok(admitted) => admitted,
+        Err(refused) => {
+            let _ = writeln!(std::io::stderr(), "toolgate: {refused}");
+            if !p.has("--allow-lint-problems") {
+                return Ok(1);
+            }
+            // Written as asked, in the provider's spelling where there is one.
+            tools
+                .iter()
+                .map(|t| toolgate_dialect::ToolDefinition {
+                    name: provider_name(dialect, &t.name).into_owned(),
+                    ..t.clone()
+                })
+                .collect()
+        }
+    };
     let text = render(dialect, &tools, strict);
     if json {
         println!(
@@ -366,6 +401,58 @@ fn definitions(args: &[String]) -> Result<u8, Usage> {
         );
     } else {
         println!("{text}");
+    }
+    Ok(0)
+}
+
+fn convert(args: &[String]) -> Result<u8, Usage> {
+    let p = Parsed::new(args, &["--dialect", "--format"], &["--help", "-h"])?;
+    if p.has("--help") || p.has("-h") {
+        print!("{CONVERT_HELP}");
+        return Ok(0);
+    }
+    let json = p.json()?;
+    let target: Target = p
+        .value("--dialect")
+        .ok_or_else(|| Usage(format!("convert needs --dialect\n\n{CONVERT_HELP}")))?
+        .parse()
+        .map_err(|e: toolgate_dialect::UnknownName| Usage(e.message))?;
+    let [path] = p.positional.as_slice() else {
+        return Err(Usage(format!(
+            "convert takes one schema file\n\n{CONVERT_HELP}"
+        )));
+    };
+    let schema = read(path)?;
+    let converted = match strict_parameters(target, &schema) {
+        Ok(converted) => converted,
+        Err(problems) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "toolgate: {path}: {}",
+                strict_refusal(target, &problems)
+            );
+            return Ok(1);
+        }
+    };
+    if json {
+        let report = converted.report_json();
+        // `{"nullable":[..],"closed":[..]}` with the schema in front.
+        println!("{{\"schema\":{},{}", converted.schema, &report[1..]);
+    } else {
+        println!("{}", converted.schema);
+        let mut err = std::io::stderr();
+        for pointer in &converted.nullable {
+            let _ = writeln!(
+                err,
+                "toolgate: #{pointer}: optional, now required and nullable (the tool receives null when the model leaves it out)"
+            );
+        }
+        for pointer in &converted.closed {
+            let _ = writeln!(
+                err,
+                "toolgate: #{pointer}: closed with \"additionalProperties\": false"
+            );
+        }
     }
     Ok(0)
 }

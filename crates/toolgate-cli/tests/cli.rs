@@ -191,12 +191,103 @@ fn definitions_convert_between_shapes() {
     assert!(stderr(&o).contains("[additional-properties]"));
 }
 
+/// What a provider would refuse is printed on standard error, nothing on standard
+/// output, exit status 1, unless --allow-lint-problems; dotted names are rewritten.
+#[test]
+fn definitions_refuse_what_the_provider_would() {
+    let tools = file(
+        "defs-refuse",
+        "tools.json",
+        r#"[{"name":"db.find","description":"d","parameters":{"type":"object","properties":{"q":{"type":["string","null"]}}}}]"#,
+    );
+    let o = run(&["definitions", "--dialect", "gemini", s(&tools)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "toolgate: definitions for gemini refused:\ndb.find#/properties/q/type: \"type\" must be one type name (for null, write \"nullable\": true) [type-list]\n"
+    );
+    let o = run(&[
+        "definitions",
+        "--dialect",
+        "gemini",
+        "--allow-lint-problems",
+        s(&tools),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("[type-list]"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(r#"{"functionDeclarations":[{"name":"db_find","#),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["definitions", "--dialect", "anthropic", s(&tools)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(r#"[{"name":"db_find","#),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["definitions", "--dialect", "mcp", s(&tools)]);
+    assert!(
+        stdout(&o).starts_with(r#"[{"name":"db.find","#),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn convert_prints_the_strict_schema_or_every_reason() {
+    let schema = file(
+        "convert",
+        "schema.json",
+        r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a"]}"#,
+    );
+    let o = run(&["convert", "--dialect", "openai-strict", s(&schema)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":[\"integer\",\"null\"]}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false}\n"
+    );
+    assert_eq!(
+        stderr(&o),
+        "toolgate: #/properties/b: optional, now required and nullable (the tool receives null when the model leaves it out)\n\
+         toolgate: #: closed with \"additionalProperties\": false\n"
+    );
+    let o = run(&[
+        "convert",
+        "--dialect",
+        "anthropic-strict",
+        s(&schema),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        "{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"integer\"}},\"required\":[\"a\"],\"additionalProperties\":false},\"nullable\":[],\"closed\":[\"\"]}\n"
+    );
+    let o = run_stdin(
+        &["convert", "--dialect", "openai-strict", "-"],
+        r#"{"type":"object","properties":{"a":{"type":"string","minLength":1}},"required":["a"]}"#,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "toolgate: -: openai-strict cannot take the schema, even converted:\n#/properties/a/minLength: keyword \"minLength\" is not supported by openai-strict [unsupported-keyword]\n"
+    );
+    let o = run(&["convert", "--dialect", "anthropic", s(&schema)]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
 #[test]
 fn help_per_subcommand() {
     for (cmd, first) in [
         ("check", "usage: toolgate check"),
         ("lint", "usage: toolgate lint"),
         ("definitions", "usage: toolgate definitions"),
+        ("convert", "usage: toolgate convert"),
     ] {
         let o = run(&[cmd, "--help"]);
         assert_eq!(o.status.code(), Some(0));

@@ -1449,3 +1449,40 @@ fn full_profile_parameters_must_still_require_an_object() {
         assert_eq!(e.kind, RegisterErrorKind::NotObject, "{schema}: {e}");
     }
 }
+
+/// zod-to-json-schema (and the AI SDK, and openai-node's `zodFunction`) write draft-07
+/// schemas with `"format": "uuid"`: the full profile asserts `uuid` and `duration`
+/// there as in draft 2020-12, so the tool registers and a malformed value is refused.
+#[test]
+fn draft_7_schemas_assert_uuid_and_duration() {
+    use toolgate_core::{Options, Profile, RegistryOptions};
+    let full = RegistryOptions::default()
+        .with_schema_options(Options::default().with_profile(Profile::Full));
+    let reg = Registry::with_options(full);
+    let zod = r#"{"type":"object","properties":{"id":{"type":"string","format":"uuid"},"wait":{"type":"string","format":"duration"}},"required":["id"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}"#;
+    reg.register(
+        spec("get_user", Some(zod)),
+        boxed(|_, _| Ok("ran".into())),
+        false,
+    )
+    .unwrap_or_else(|e| panic!("a draft-07 schema with format uuid: {e}"));
+    ok(
+        "ran",
+        &reg.call(
+            "c",
+            "get_user",
+            br#"{"id":"123e4567-e89b-12d3-a456-426614174000","wait":"PT5M"}"#,
+        ),
+    );
+    let r = reg.call("c", "get_user", br#"{"id":"not-a-uuid"}"#);
+    assert_eq!(
+        r.content,
+        "error: invalid arguments for get_user:\n$.id: \"not-a-uuid\" is not a valid uuid"
+    );
+    let r = reg.call(
+        "c",
+        "get_user",
+        br#"{"id":"123e4567-e89b-12d3-a456-426614174000","wait":"5 minutes"}"#,
+    );
+    assert!(r.is_error, "a malformed duration ran: {r:?}");
+}

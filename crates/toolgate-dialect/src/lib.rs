@@ -9,10 +9,13 @@
 //! - [`read`]: a tool list in any provider's shape, read back;
 //! - [`RegistryExt`] and [`RegistryOptionsExt`]: a registry's definitions and lint in
 //!   each dialect, and the targets it refuses tools for.
+//! - [`admit`]: what a dialect's definitions may hold (names in the provider's
+//!   spelling), or a [`DefinitionsRefused`] naming each tool and rule;
 
 use std::fmt;
 use std::str::FromStr;
 
+pub mod admit;
 pub mod fingerprint;
 pub mod lint;
 #[cfg(test)]
@@ -24,12 +27,13 @@ pub mod strict;
 #[cfg(test)]
 mod strict_tests;
 
+pub use admit::{admit_definitions, dotted_spelling, provider_name, DefinitionsRefused};
 pub use fingerprint::fingerprint;
-pub use lint::{lint_tool, LintProblem};
+pub use lint::{lint_schema, lint_tool, LintProblem};
 pub use read::read_tools;
 pub use registry::{RegistryExt, RegistryOptionsExt, Targets};
 pub use shape::{render, Definitions, McpHints, ToolDefinition};
-pub use strict::{strict_schema, StrictSchema};
+pub use strict::{strict_parameters, strict_refusal, strict_schema, StrictSchema};
 
 /// A provider's shape for a tool list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

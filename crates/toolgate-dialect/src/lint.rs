@@ -199,8 +199,21 @@ impl Target {
 /// Every problem `target` finds in one tool: its name, and its parameters schema
 /// (JSON text). Sorted by pointer, then rule, then message.
 pub fn lint_tool(target: Target, name: &str, parameters: &str) -> Vec<LintProblem> {
+    lint(target, Some(name), parameters)
+}
+
+/// Every problem `target` finds in one parameters schema (JSON text) on its own, before
+/// it is any tool's: [`lint_tool`] without the name rule. The problems' `tool` is empty,
+/// so each reads `#POINTER: MESSAGE [RULE]`.
+pub fn lint_schema(target: Target, parameters: &str) -> Vec<LintProblem> {
+    lint(target, None, parameters)
+}
+
+/// The lint of `parameters`, and of the tool name when there is one.
+pub(super) fn lint(target: Target, tool: Option<&str>, parameters: &str) -> Vec<LintProblem> {
+    let name = tool.unwrap_or("");
     let mut linter = Linter::new(target, name);
-    if !target.accepts_name(name) {
+    if tool.is_some() && !target.accepts_name(name) {
         linter.push(
             "",
             "tool-name",

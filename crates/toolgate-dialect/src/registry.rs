@@ -10,7 +10,8 @@ use toolgate_core::schema::Schema;
 use toolgate_core::{Registry, RegistryOptions};
 
 use crate::{
-    lint_tool, render, Definitions, Dialect, LintProblem, McpHints, Target, ToolDefinition,
+    admit_definitions, lint_tool, render, Definitions, DefinitionsRefused, Dialect, LintProblem,
+    McpHints, Target, ToolDefinition,
 };
 
 /// The target dialects a registry refuses tools for: the [`ToolCheck`] that
@@ -93,7 +94,7 @@ impl RegistryOptionsExt for RegistryOptions {
 /// Each dialect's definitions of one tool set, rendered on first request.
 struct DialectViews {
     tools: Vec<ToolDefinition>,
-    rendered: [OnceLock<Definitions>; Dialect::ALL.len()],
+    rendered: [OnceLock<Result<Definitions, DefinitionsRefused>>; Dialect::ALL.len()],
 }
 
 /// The provider dialects' views of a [`Registry`].
@@ -103,17 +104,23 @@ pub trait RegistryExt {
     /// Anthropic's say `"strict": true` when the registry was created with their strict
     /// target (so every tool passed it); MCP's annotations carry `idempotentHint`.
     ///
+    /// Never what the provider would refuse (see [`crate::admit`]): a dotted name is
+    /// written with `_` for each `.` for OpenAI, Anthropic and Gemini (and a call by
+    /// that spelling reaches the tool), and any other problem the provider's rules
+    /// find refuses the definitions, naming each tool and rule.
+    ///
     /// ```
-    /// use toolgate_core::{Registry, ToolSpec};
+    /// use toolgate_core::{NamePolicy, Registry, ToolSpec};
     /// use toolgate_dialect::{Dialect, RegistryExt};
-    /// let registry = Registry::default();
-    /// let spec = ToolSpec { name: "ping".into(), description: "Ping".into(), ..ToolSpec::default() };
-    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok(String::new())), false).unwrap();
-    /// let defs = registry.definitions(Dialect::Anthropic);
-    /// assert_eq!(&**defs.json(), r#"[{"name":"ping","description":"Ping","input_schema":{"type":"object"}}]"#);
+    /// let registry = Registry::new(NamePolicy::Dotted);
+    /// let spec = ToolSpec { name: "db.ping".into(), description: "Ping".into(), ..ToolSpec::default() };
+    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok("pong".into())), false).unwrap();
+    /// let defs = registry.definitions(Dialect::Anthropic).unwrap();
+    /// assert_eq!(&**defs.json(), r#"[{"name":"db_ping","description":"Ping","input_schema":{"type":"object"}}]"#);
     /// assert_eq!(defs.fingerprint().len(), 64);
+    /// assert_eq!(registry.call("c", "db_ping", b"{}").content, "pong");
     /// ```
-    fn definitions(&self, dialect: Dialect) -> Definitions;
+    fn definitions(&self, dialect: Dialect) -> Result<Definitions, DefinitionsRefused>;
 
     /// Every problem `target` finds in the registered tools, sorted by tool, pointer,
     /// rule and message. Empty when the provider would accept them all.
@@ -121,7 +128,7 @@ pub trait RegistryExt {
 }
 
 impl RegistryExt for Registry {
-    fn definitions(&self, dialect: Dialect) -> Definitions {
+    fn definitions(&self, dialect: Dialect) -> Result<Definitions, DefinitionsRefused> {
         let strict = dialect
             .strict_target()
             .is_some_and(|t| self.options().targets().contains(&t));
@@ -130,7 +137,10 @@ impl RegistryExt for Registry {
             rendered: Default::default(),
         });
         views.rendered[dialect as usize]
-            .get_or_init(|| Definitions::new(render(dialect, &views.tools, strict)))
+            .get_or_init(|| {
+                let tools = admit_definitions(dialect, &views.tools, strict)?;
+                Ok(Definitions::new(render(dialect, &tools, strict)))
+            })
             .clone()
     }
 

@@ -27,7 +27,7 @@
 //! Nothing that asserts is ever dropped or loosened: a keyword the target does not
 //! support stays, and the lint of the converted schema names it as the reason.
 
-use super::lint::{child, declares_object, lint_tool, recursive_ref, LintProblem};
+use super::lint::{child, declares_object, lint, recursive_ref, LintProblem};
 use super::Target;
 use toolgate_core::schema::{Draft, Options};
 use toolgate_core::value::push_pointer_token;
@@ -60,13 +60,30 @@ pub fn strict_schema(
     tool: &str,
     parameters: &str,
 ) -> Result<StrictSchema, Vec<LintProblem>> {
+    convert(target, Some(tool), parameters)
+}
+
+/// [`strict_schema`] of one parameters schema on its own, before it is any tool's: no
+/// tool name to check, and the problems' `tool` is empty.
+pub fn strict_parameters(
+    target: Target,
+    parameters: &str,
+) -> Result<StrictSchema, Vec<LintProblem>> {
+    convert(target, None, parameters)
+}
+
+fn convert(
+    target: Target,
+    tool: Option<&str>,
+    parameters: &str,
+) -> Result<StrictSchema, Vec<LintProblem>> {
     let mut value = match Value::parse(parameters.as_bytes(), Options::MAX_DEPTH_LIMIT) {
         Ok(v) => v,
-        Err(_) => return Err(lint_tool(target, tool, parameters)),
+        Err(_) => return Err(lint(target, tool, parameters)),
     };
     let mut convert = Converter {
         target,
-        tool,
+        tool: tool.unwrap_or(""),
         problems: Vec::new(),
         nullable: Vec::new(),
         closed: Vec::new(),
@@ -84,7 +101,7 @@ pub fn strict_schema(
     convert.schema(&mut value, &mut String::new(), true);
     let schema = value.to_compact();
     let mut problems = convert.problems;
-    problems.extend(lint_tool(target, tool, &schema));
+    problems.extend(lint(target, tool, &schema));
     if !problems.is_empty() {
         problems.sort();
         problems.dedup();
@@ -98,6 +115,39 @@ pub fn strict_schema(
         nullable,
         closed,
     })
+}
+
+/// `TARGET cannot take the schema, even converted:` and one line per problem
+/// (`TOOL#POINTER: MESSAGE [RULE]`): what a host is told when [`strict_schema`] or
+/// [`strict_parameters`] finds no strict form.
+pub fn strict_refusal(target: Target, problems: &[LintProblem]) -> String {
+    format!(
+        "{target} cannot take the schema, even converted:\n{}",
+        LintProblem::join_lines(problems)
+    )
+}
+
+impl StrictSchema {
+    /// What the rewrite did, compact JSON: `{"nullable":[POINTER...],"closed":[POINTER...]}`
+    /// (pointers into the original schema: the fields of the same names).
+    pub fn report_json(&self) -> String {
+        let list = |pointers: &[String]| {
+            let mut out = String::from("[");
+            for (i, p) in pointers.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                toolgate_core::value::write_json_string(&mut out, p);
+            }
+            out.push(']');
+            out
+        };
+        format!(
+            "{{\"nullable\":{},\"closed\":{}}}",
+            list(&self.nullable),
+            list(&self.closed)
+        )
+    }
 }
 
 struct Converter<'a> {

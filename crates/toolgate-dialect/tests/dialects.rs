@@ -59,15 +59,9 @@ fn definitions_per_dialect_exact_bytes() {
                 r#"[{{"name":"read","description":"The read tool","inputSchema":{CLOSED},"annotations":{{"idempotentHint":true}}}},{{"name":"write","description":"The write tool","inputSchema":{OPEN},"annotations":{{"idempotentHint":false}}}}]"#
             ),
         ),
-        (
-            Dialect::Gemini,
-            format!(
-                r#"{{"functionDeclarations":[{{"name":"read","description":"The read tool","parametersJsonSchema":{CLOSED}}},{{"name":"write","description":"The write tool","parametersJsonSchema":{OPEN}}}]}}"#
-            ),
-        ),
     ];
     for (dialect, json) in expect {
-        let defs = registry.definitions(dialect);
+        let defs = registry.definitions(dialect).unwrap();
         assert_eq!(&**defs.json(), json, "{dialect}");
         assert_eq!(
             defs.fingerprint(),
@@ -75,21 +69,98 @@ fn definitions_per_dialect_exact_bytes() {
             "{dialect}"
         );
     }
+    // Gemini's schema subset has no `additionalProperties`: refused, naming tool and rule.
+    assert_eq!(
+        registry.definitions(Dialect::Gemini).unwrap_err().message,
+        "definitions for gemini refused:\nread#/additionalProperties: keyword \"additionalProperties\" is not supported by gemini [unsupported-keyword]"
+    );
+    registry.unregister("read");
+    let json = format!(
+        r#"{{"functionDeclarations":[{{"name":"write","description":"The write tool","parametersJsonSchema":{OPEN}}}]}}"#
+    );
+    let defs = registry.definitions(Dialect::Gemini).unwrap();
+    assert_eq!(&**defs.json(), json);
+    assert_eq!(defs.fingerprint(), fingerprint(json.as_bytes()));
+}
+
+/// A dotted name is sent with `_` for each `.` to the providers that refuse dots (MCP
+/// takes it as it is), and a call in that spelling reaches the registered tool; two
+/// tools under one spelling refuse the definitions, naming both.
+#[test]
+fn dotted_names_are_rewritten_reversibly() {
+    let registry = Registry::new(toolgate_core::NamePolicy::Mcp);
+    registry
+        .register(
+            ToolSpec {
+                name: "db.get_user".into(),
+                ..ToolSpec::default()
+            },
+            Box::new(|args: &[u8], _: usize| Ok(format!("user {}", String::from_utf8_lossy(args)))),
+            false,
+        )
+        .unwrap();
+    for dialect in [
+        Dialect::OpenAiChat,
+        Dialect::OpenAiResponses,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+    ] {
+        let defs = registry.definitions(dialect).unwrap();
+        assert!(
+            defs.json().contains(r#""name":"db_get_user""#),
+            "{dialect}: {}",
+            defs.json()
+        );
+        assert!(
+            !defs.json().contains("db.get_user"),
+            "{dialect}: {}",
+            defs.json()
+        );
+    }
+    assert!(registry
+        .definitions(Dialect::Mcp)
+        .unwrap()
+        .json()
+        .contains(r#""name":"db.get_user""#));
+    let call = registry.call("c1", "db_get_user", br#"{"id":1}"#);
+    assert_eq!(call.content, r#"user {"id":1}"#);
+    assert!(!call.is_error);
+    assert_eq!(call.name, "db_get_user");
+    assert!(registry.prepare("db_get_user", b"{}").is_ok());
+    assert_eq!(
+        registry.validate("db_get_user", b"[]").map(|e| e.len()),
+        Some(1)
+    );
+    // Only a `.` becomes `_`: other near spellings stay unknown.
+    assert!(registry.call("c2", "db-get_user", b"{}").is_error);
+
+    // A tool registered under the spelling itself takes it over: the call reaches it,
+    // and the definitions that would send both under one name are refused.
+    register(&registry, spec("db_get_user", OPEN)).unwrap();
+    assert_eq!(registry.call("c3", "db_get_user", b"{}").content, "");
+    let refused = registry.definitions(Dialect::OpenAiChat).unwrap_err();
+    assert_eq!(
+        refused.message,
+        "definitions for openai-chat refused:\n\
+         db.get_user#: tool name \"db.get_user\" is written \"db_get_user\" for openai-chat, as tool \"db_get_user\" is: rename one [name-collision]\n\
+         db_get_user#: tool name \"db_get_user\" is written \"db_get_user\" for openai-chat, as tool \"db.get_user\" is: rename one [name-collision]"
+    );
+    assert!(registry.definitions(Dialect::Mcp).is_ok());
 }
 
 #[test]
 fn definitions_are_computed_once_per_change() {
     let registry = Registry::default();
     register(&registry, spec("read", CLOSED)).unwrap();
-    let first = registry.definitions(Dialect::Mcp);
-    let again = registry.definitions(Dialect::Mcp);
+    let first = registry.definitions(Dialect::Mcp).unwrap();
+    let again = registry.definitions(Dialect::Mcp).unwrap();
     // The same text, not an equal copy: nothing was rebuilt.
     assert!(Arc::ptr_eq(first.json(), again.json()));
     register(&registry, spec("write", OPEN)).unwrap();
-    let changed = registry.definitions(Dialect::Mcp);
+    let changed = registry.definitions(Dialect::Mcp).unwrap();
     assert_ne!(changed.fingerprint(), first.fingerprint());
     registry.unregister("write");
-    let back = registry.definitions(Dialect::Mcp);
+    let back = registry.definitions(Dialect::Mcp).unwrap();
     assert!(!Arc::ptr_eq(back.json(), first.json()));
     assert_eq!(
         back, first,
@@ -131,7 +202,7 @@ fn a_target_refuses_what_it_would_reject_and_keeps_what_is_registered() {
         RegistryOptions::default().with_targets([Target::OpenAiStrict, Target::AnthropicStrict]),
     );
     register(&registry, spec("read", CLOSED)).unwrap();
-    let before = registry.definitions(Dialect::OpenAiChat);
+    let before = registry.definitions(Dialect::OpenAiChat).unwrap();
     let refused = register(&registry, spec("write", OPEN)).unwrap_err();
     let RegisterErrorKind::Refused(problems) = &refused.kind else {
         panic!("{refused:?}");
@@ -154,7 +225,7 @@ fn a_target_refuses_what_it_would_reject_and_keeps_what_is_registered() {
         )
         .is_err());
     assert_eq!(registry.names(), ["read"]);
-    assert_eq!(registry.definitions(Dialect::OpenAiChat), before);
+    assert_eq!(registry.definitions(Dialect::OpenAiChat).unwrap(), before);
     // With the strict targets, the strict dialects say so on every tool.
     assert!(
         before.json().ends_with(r#""strict":true}}]"#),
@@ -163,6 +234,7 @@ fn a_target_refuses_what_it_would_reject_and_keeps_what_is_registered() {
     );
     assert!(registry
         .definitions(Dialect::Anthropic)
+        .unwrap()
         .json()
         .ends_with(r#""strict":true}]"#));
 }
@@ -208,4 +280,82 @@ fn a_batch_is_refused_whole_when_a_target_rejects_one_of_its_tools() {
         .register_batch(vec![(spec("fine", CLOSED), handler())], false)
         .unwrap();
     assert_eq!(registry.names(), ["fine", "read"]);
+}
+
+/// The texts of `tests/registry_texts.json` (which every host checks too): a cancelled
+/// call, refused and renamed definitions, a strict conversion and its refusal.
+#[test]
+fn registry_texts_are_the_shared_ones() {
+    use toolgate_dialect::{strict_parameters, strict_refusal};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/registry_texts.json");
+    let cases: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let text = |case: &serde_json::Value, key: &str| case[key].as_str().unwrap().to_owned();
+    let registry_of = |case: &serde_json::Value| {
+        let policy = match case["policy"].as_str().unwrap() {
+            "default" => toolgate_core::NamePolicy::Default,
+            "dotted" => toolgate_core::NamePolicy::Dotted,
+            "mcp" => toolgate_core::NamePolicy::Mcp,
+            other => panic!("policy {other}"),
+        };
+        let registry = Registry::new(policy);
+        for tool in case["tools"].as_array().unwrap() {
+            let spec = ToolSpec {
+                name: tool["name"].as_str().unwrap().into(),
+                parameters: Some(tool["parameters"].to_string().into_bytes()),
+                ..ToolSpec::default()
+            };
+            register(&registry, spec).unwrap();
+        }
+        registry
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for case in &cases {
+        let what = text(case, "what");
+        match what.as_str() {
+            "call_cancelled" => assert_eq!(
+                toolgate_core::registry::message::CALL_CANCELLED,
+                text(case, "content")
+            ),
+            "definitions_refused" => {
+                let dialect: Dialect = text(case, "dialect").parse().unwrap();
+                let refused = registry_of(case).definitions(dialect).unwrap_err();
+                assert_eq!(refused.message, text(case, "message"));
+                assert_eq!(refused.problems[0].pointer, text(case, "pointer"));
+                assert_eq!(refused.problems[0].rule, text(case, "keyword"));
+            }
+            "definitions_renamed" => {
+                let dialect: Dialect = text(case, "dialect").parse().unwrap();
+                let registry = registry_of(case);
+                let defs = registry.definitions(dialect).unwrap();
+                assert_eq!(&**defs.json(), text(case, "definitions"));
+                assert!(!registry.call("c", &text(case, "call"), b"{}").is_error);
+            }
+            "strict_refused" => {
+                let target: Target = text(case, "target").parse().unwrap();
+                let problems = strict_parameters(target, &case["schema"].to_string()).unwrap_err();
+                assert_eq!(strict_refusal(target, &problems), text(case, "message"));
+                assert_eq!(problems[0].pointer, text(case, "pointer"));
+                assert_eq!(problems[0].rule, text(case, "keyword"));
+            }
+            "strict_converted" => {
+                let target: Target = text(case, "target").parse().unwrap();
+                let converted = strict_parameters(target, &case["schema"].to_string()).unwrap();
+                assert_eq!(converted.schema, text(case, "converted"));
+                let list = |key: &str| -> Vec<String> {
+                    case[key]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|p| p.as_str().unwrap().to_owned())
+                        .collect()
+                };
+                assert_eq!(converted.nullable, list("nullable"));
+                assert_eq!(converted.closed, list("closed"));
+            }
+            other => panic!("unknown case {other}"),
+        }
+        seen.insert(what);
+    }
+    assert_eq!(seen.len(), 5, "every kind of case is in the file: {seen:?}");
 }

@@ -86,6 +86,10 @@ pub fn too_large(len: usize, limit: usize) -> String {
     format!("{len} bytes is more than the limit of {limit}")
 }
 
+/// `error: call cancelled`: the content of a call its host cancelled before the tool
+/// ran (a Go `context` already cancelled or past its deadline); the tool does not run.
+pub const CALL_CANCELLED: &str = "error: call cancelled";
+
 /// The prefix of every failure's content.
 pub const ERROR_PREFIX: &str = "error: ";
 
@@ -173,6 +177,7 @@ mod tests {
         );
         assert_eq!(unknown_tool_name("a\"b"), r#"unknown tool "a\"b""#);
         assert_eq!(handler_error("no station"), "error: no station");
+        assert_eq!(CALL_CANCELLED, "error: call cancelled");
         let mut out = String::from("left over");
         write_tool_failed(&mut out, "t");
         assert_eq!(out, "tool t failed");

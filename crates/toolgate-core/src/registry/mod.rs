@@ -34,6 +34,7 @@ mod snapshot;
 mod text;
 
 pub use check::{CheckRefusal, ToolCheck, ToolProblem};
+pub use names::dotted_spelling;
 pub use prepared::{HandlerFailure, PreparedCall};
 use snapshot::{Snapshot, Tool};
 
@@ -549,7 +550,7 @@ impl Registry {
     /// would (empty arguments mean `{}`; arguments over the size limit are refused
     /// unread). `None` when the tool is unknown.
     pub fn validate(&self, name: &str, args: &[u8]) -> Option<Vec<ValidationError>> {
-        let entry = self.current.load().get(name)?.load();
+        let entry = self.current.load().resolve(name)?.load();
         if let Some(refusal) = self.too_large(args) {
             return Some(vec![refusal]);
         }
@@ -577,6 +578,10 @@ impl Registry {
     /// exact bytes (`{}` for empty or whitespace-only arguments) and `ctx` untouched;
     /// its error becomes `error: MESSAGE`, and a panic inside it
     /// `error: tool NAME panicked`.
+    ///
+    /// A name in the spelling a provider that refuses dots was sent (`db_get_user`
+    /// for a registered `db.get_user`, see [`Registry::definitions`]) reaches that
+    /// tool, unless a tool of that very name is registered.
     pub fn call_with_context(
         &self,
         call_id: &str,
@@ -638,7 +643,7 @@ impl Registry {
         // unregistered meanwhile. Neither is a lock.
         let tool = {
             let snapshot = self.current.load();
-            match snapshot.get(name) {
+            match snapshot.resolve(name) {
                 Some(entry) => entry.load(),
                 None => return put(out, unknown(&snapshot, name)),
             }
@@ -701,7 +706,7 @@ impl Registry {
         let checked = catch_unwind(AssertUnwindSafe(|| {
             let tool = {
                 let snapshot = self.current.load();
-                match snapshot.get(name) {
+                match snapshot.resolve(name) {
                     // Owned, not borrowed through a per-thread slot: the host may keep
                     // the prepared call across an await.
                     Some(entry) => arc_swap::Guard::into_inner(entry.load()),

@@ -61,3 +61,12 @@ impl NamePolicy {
         format!("invalid tool name {}: {}", quote(name), self.rule())
     }
 }
+
+/// `name` with each `.` as `_`: the spelling in which a provider that refuses dots in
+/// tool names (OpenAI, Anthropic, Gemini) is sent a dotted name (`db.get_user` as
+/// `db_get_user`), and so the spelling its calls arrive in. A registry maps a call by
+/// it back to the registered tool, unless a tool of that very name exists or two
+/// dotted names share the spelling.
+pub fn dotted_spelling(name: &str) -> String {
+    name.replace('.', "_")
+}

@@ -14,7 +14,7 @@
 
 use std::any::Any;
 use std::borrow::Borrow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -176,6 +176,10 @@ pub(super) struct Snapshot {
     /// Values derived from this tool set by [`Registry::derived`](super::Registry::derived),
     /// one per type (the provider dialects' definitions, for one).
     pub(super) derived: Mutex<Vec<Arc<dyn Any + Send + Sync>>>,
+    /// The tools with a dotted name, by the spelling providers that refuse dots send
+    /// (each `.` as `_`), where that spelling names no registered tool and no other
+    /// dotted one.
+    spelled: OnceLock<HashMap<String, Arc<Entry>>>,
 }
 
 // The set's key type holds an `ArcSwap` (interior mutability), but `Slot` hashes and
@@ -186,6 +190,41 @@ impl Snapshot {
     #[inline]
     pub(super) fn get(&self, name: &str) -> Option<&Entry> {
         self.tools.get(name).map(|slot| &*slot.0)
+    }
+
+    /// The tool a call names: by its registered name, or else by the spelling a
+    /// provider that refuses dots was sent (`db_get_user` for `db.get_user`, see
+    /// the provider dialects' definitions). The second look is made only on a miss, for a name that
+    /// could be such a spelling.
+    #[inline]
+    pub(super) fn resolve(&self, name: &str) -> Option<&Entry> {
+        match self.get(name) {
+            Some(entry) => Some(entry),
+            None if name.contains('_') && !name.contains('.') => self.get_spelled(name),
+            None => None,
+        }
+    }
+
+    #[cold]
+    fn get_spelled(&self, name: &str) -> Option<&Entry> {
+        let spelled = self.spelled.get_or_init(|| {
+            let mut map: HashMap<String, Arc<Entry>> = HashMap::new();
+            let mut ambiguous = Vec::new();
+            for entry in self.sorted().iter().filter(|e| e.name().contains('.')) {
+                let spelling = super::names::dotted_spelling(entry.name());
+                if self.tools.contains(spelling.as_str()) {
+                    continue;
+                }
+                if map.insert(spelling.clone(), Arc::clone(entry)).is_some() {
+                    ambiguous.push(spelling);
+                }
+            }
+            for spelling in ambiguous {
+                map.remove(&spelling);
+            }
+            map
+        });
+        spelled.get(name).map(|entry| &**entry)
     }
 
     pub(super) fn contains(&self, name: &str) -> bool {

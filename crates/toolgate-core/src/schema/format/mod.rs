@@ -118,10 +118,14 @@ const NAMES_2020_12: [&str; 19] = [
     "uuid",
 ];
 
-/// Draft-07's formats (validation 7.3): 2020-12's without `duration` and `uuid`.
-const NAMES_7: [&str; 17] = [
+/// Draft-07's formats (validation 7.3), and `duration` and `uuid`: draft-07's list
+/// predates them, but they have one meaning, which every other validator asserts under
+/// draft-07 too, and the schemas real tools write (zod-to-json-schema's draft-07
+/// output with `"format": "uuid"`) depend on it. So both drafts know the same names.
+const NAMES_7: [&str; 19] = [
     "date",
     "date-time",
+    "duration",
     "email",
     "hostname",
     "idn-email",
@@ -137,6 +141,7 @@ const NAMES_7: [&str; 17] = [
     "uri",
     "uri-reference",
     "uri-template",
+    "uuid",
 ];
 
 /// OpenAPI 3.0's asserted formats, sorted: those of its "Data Types" table that
@@ -164,15 +169,15 @@ impl Format {
     /// `password`: a hint to hide the input), so they check nothing.
     pub(crate) const OPENAPI_ANNOTATIONS: [&'static str; 2] = ["binary", "password"];
 
-    /// The format a JSON Schema `"format"` names in that draft (draft-07 has no
-    /// `duration` and `uuid`), or None.
+    /// The format a JSON Schema `"format"` names in that draft (draft-07 knows
+    /// `duration` and `uuid` too, see [`NAMES_7`]), or None.
     pub(crate) fn json_schema(name: &str, draft: FormatDraft) -> Option<Format> {
         use Format::*;
         let format = match name {
             "date-time" => DateTime,
             "date" => Date,
             "time" => Time,
-            "duration" if draft == FormatDraft::Draft2020_12 => Duration,
+            "duration" => Duration,
             "email" => Email,
             "idn-email" => IdnEmail,
             "hostname" => Hostname,
@@ -184,7 +189,7 @@ impl Format {
             "iri" => Iri,
             "iri-reference" => IriReference,
             "uri-template" => UriTemplate,
-            "uuid" if draft == FormatDraft::Draft2020_12 => Uuid,
+            "uuid" => Uuid,
             "json-pointer" => JsonPointer,
             "relative-json-pointer" => match draft {
                 FormatDraft::Draft2020_12 => RelativeJsonPointer,
@@ -399,14 +404,15 @@ mod tests {
     }
 
     #[test]
-    fn draft_7_lacks_duration_and_uuid() {
-        assert_eq!(Format::json_schema("duration", FormatDraft::Draft7), None);
-        assert_eq!(Format::json_schema("uuid", FormatDraft::Draft7), None);
-        assert_eq!(
-            Format::json_schema("uuid", FormatDraft::Draft2020_12),
-            Some(Format::Uuid)
-        );
-        assert_eq!(Format::names(FormatDraft::Draft7).len(), 17);
+    fn draft_7_asserts_duration_and_uuid() {
+        for draft in [FormatDraft::Draft7, FormatDraft::Draft2020_12] {
+            assert_eq!(
+                Format::json_schema("duration", draft),
+                Some(Format::Duration)
+            );
+            assert_eq!(Format::json_schema("uuid", draft), Some(Format::Uuid));
+        }
+        assert_eq!(Format::names(FormatDraft::Draft7).len(), 19);
         assert_eq!(Format::names(FormatDraft::Draft2020_12).len(), 19);
     }
 
