@@ -8,7 +8,10 @@
 //! but the four line terminators, written out as a class for `regex`), `\d`, `\w` and
 //! `\s` (ASCII digits and word characters and ECMA's white space, written out for
 //! `regex`, whose classes are Unicode), `^` and `$` (no multiline flag in either),
-//! groups, alternation, and every quantifier, greedy and lazy.
+//! groups, alternation, and every quantifier, greedy and lazy. One input in eight is
+//! the length-bound shape instead (`^`, fixed sets, one set counted up to a few
+//! hundred times, fixed sets, `$`), with strings of one character repeated to around
+//! its bounds: the counting matcher's shape, past what the automaton takes on.
 
 use toolgate_core::fuzz_internals::pattern_matchers;
 
@@ -87,6 +90,25 @@ fn class_item(c: &mut Choices, w: &mut Written) {
 /// An atom: something a quantifier may follow.
 fn atom(c: &mut Choices, w: &mut Written, depth: u32) {
     match c.below(if depth > 3 { 7 } else { 9 }) {
+        7 => {
+            w.both(if c.below(2) == 0 { "(?:" } else { "(" });
+            alternation(c, w, depth + 1);
+            w.both(")");
+        }
+        8 => {
+            // An anchor inside a group, which ECMA lets a quantifier follow.
+            w.both("(?:");
+            w.both(if c.below(2) == 0 { "^" } else { "$" });
+            w.both(")");
+        }
+        choice => set(choice, c, w),
+    }
+}
+
+/// One set, an atom of one character: choices 0 to 6 (a literal, `.`, `\d`, `\w`,
+/// `\s`, a class).
+fn set(choice: u8, c: &mut Choices, w: &mut Written) {
+    match choice {
         0 | 1 => {
             let ch = LITERALS[c.below(LITERALS.len() as u8) as usize];
             w.both(&(ch as char).to_string());
@@ -95,7 +117,7 @@ fn atom(c: &mut Choices, w: &mut Written, depth: u32) {
         3 => w.each("\\d", "[0-9]"),
         4 => w.each("\\w", "[A-Za-z0-9_]"),
         5 => w.each("\\s", ECMA_SPACE),
-        6 => {
+        _ => {
             let negated = c.below(3) == 0;
             w.both(if negated { "[^" } else { "[" });
             for _ in 0..=c.below(3) {
@@ -103,18 +125,12 @@ fn atom(c: &mut Choices, w: &mut Written, depth: u32) {
             }
             w.both("]");
         }
-        7 => {
-            w.both(if c.below(2) == 0 { "(?:" } else { "(" });
-            alternation(c, w, depth + 1);
-            w.both(")");
-        }
-        _ => {
-            // An anchor inside a group, which ECMA lets a quantifier follow.
-            w.both("(?:");
-            w.both(if c.below(2) == 0 { "^" } else { "$" });
-            w.both(")");
-        }
     }
+}
+
+fn set_atom(c: &mut Choices, w: &mut Written) {
+    let choice = c.below(7);
+    set(choice, c, w);
 }
 
 fn quantifier(c: &mut Choices, w: &mut Written) {
@@ -155,6 +171,51 @@ fn alternation(c: &mut Choices, w: &mut Written, depth: u32) {
         w.both("|");
         sequence(c, w, depth);
     }
+}
+
+/// The length-bound shape (`^.{1,1000}$`): `^`, a few sets, one set repeated from
+/// `lo` to `hi` times (or unbounded), a few sets, `$`, with bounds past what the
+/// automaton takes on; the strings are runs of one character around the bounds, some
+/// with one other character put in.
+fn bounded(c: &mut Choices, w: &mut Written) -> Vec<String> {
+    w.both("^");
+    let head = c.below(3);
+    for _ in 0..head {
+        set_atom(c, w);
+    }
+    set_atom(c, w);
+    let lo = usize::from(c.below(4)) * 60 + usize::from(c.below(8));
+    let hi = match c.below(4) {
+        0 => None,
+        k => Some(lo + usize::from(k) * 70 + usize::from(c.below(8))),
+    };
+    w.both(&match hi {
+        Some(hi) => format!("{{{lo},{hi}}}"),
+        None => format!("{{{lo},}}"),
+    });
+    let tail = c.below(3);
+    for _ in 0..tail {
+        set_atom(c, w);
+    }
+    w.both("$");
+    let ends = usize::from(head + tail);
+    let mut strings = vec![String::new()];
+    while !c.done() && strings.len() < 12 {
+        let ch = STRING_CHARS[c.below(STRING_CHARS.len() as u8) as usize];
+        let bound = match c.below(3) {
+            0 => lo,
+            1 => hi.unwrap_or(lo + 300),
+            _ => usize::from(c.below(32)),
+        };
+        let len = (bound + ends + usize::from(c.below(3))).saturating_sub(1);
+        let mut text: Vec<char> = std::iter::repeat_n(ch, len).collect();
+        if c.below(3) == 0 && !text.is_empty() {
+            let at = usize::from(c.byte()) % text.len();
+            text[at] = STRING_CHARS[c.below(STRING_CHARS.len() as u8) as usize];
+        }
+        strings.push(text.into_iter().collect());
+    }
+    strings
 }
 
 /// Characters the strings draw on: the literals' neighbours, the line terminators,
@@ -206,7 +267,13 @@ fn string(c: &mut Choices) -> String {
 pub fn check(data: &[u8]) -> (usize, usize) {
     let mut c = Choices { bytes: data, at: 0 };
     let mut w = Written::default();
-    alternation(&mut c, &mut w, 0);
+    let bounded_shape = c.below(8) == 0;
+    let mut strings = if bounded_shape {
+        bounded(&mut c, &mut w)
+    } else {
+        alternation(&mut c, &mut w, 0);
+        vec![String::new()]
+    };
     let Ok(reference) = regex::Regex::new(&w.regex) else {
         return (0, 0); // beyond the regex crate's size limit
     };
@@ -222,8 +289,7 @@ pub fn check(data: &[u8]) -> (usize, usize) {
             return (0, 0);
         }
     };
-    let mut strings = vec![String::new()];
-    while !c.done() && strings.len() < 16 {
+    while !bounded_shape && !c.done() && strings.len() < 16 {
         strings.push(string(&mut c));
     }
     let mut matched = 0;
@@ -261,6 +327,38 @@ mod tests {
         assert!(checked > 10_000, "{checked} strings checked");
         assert!(
             matched > checked / 10 && matched < checked * 9 / 10,
+            "{matched} of {checked}"
+        );
+    }
+
+    /// The length-bound inputs all have the counting matcher among those compared,
+    /// and their strings reach both verdicts.
+    #[test]
+    fn bounded_shapes_are_counted() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let (mut counted, mut checked, mut matched) = (0, 0, 0);
+        for _ in 0..300 {
+            let mut bytes = crate::xorshift_bytes(&mut seed, 64);
+            bytes[0] = 0;
+            let mut w = Written::default();
+            bounded(
+                &mut Choices {
+                    bytes: &bytes[1..],
+                    at: 0,
+                },
+                &mut w,
+            );
+            let matchers = pattern_matchers(&w.ecma).unwrap();
+            counted += usize::from(matchers.iter().any(|(n, _)| *n == "counted"));
+            let (c, m) = check(&bytes);
+            checked += c;
+            matched += m;
+        }
+        assert_eq!(counted, 300, "every bounded shape has the counting matcher");
+        // A run of one character rarely fits the fixed ends' sets too: a few percent
+        // match, enough to reach the bounds from both sides.
+        assert!(
+            matched > checked / 50 && matched < checked / 2,
             "{matched} of {checked}"
         );
     }

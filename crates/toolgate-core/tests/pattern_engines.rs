@@ -392,3 +392,36 @@ fn larger_patterns_and_refusals() {
         );
     }
 }
+
+/// The length bounds tool schemas put on free text compile (each costs one set and
+/// its bounds, not a copy of the set per count) and get their verdicts at the bounds,
+/// in characters, not bytes: one past the upper bound or one short of the lower is
+/// refused, as is a character outside the set; a megabyte is refused without being
+/// read past the bound (the unit tests count the characters read).
+#[test]
+fn length_bounded_patterns() {
+    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+    // (pattern, a character in its set, the upper bound, a character outside it)
+    let cases: &[(&str, &str, usize, &str)] = &[
+        (r"^.{1,1000}$", "é", 1000, "\u{2028}"),
+        (r"^\p{L}{1,64}$", "ж", 64, "1"),
+        (r"^[\p{L} ]{1,100}$", "語", 100, "\t"),
+        (r"^\S{1,2000}$", "😀", 2000, "\u{3000}"),
+        (r"^[^\n]{1,5000}$", "\r", 5000, "\n"),
+    ];
+    for &(pattern, inside, max, outside) in cases {
+        let s = schema(pattern);
+        let of = |n: usize| quote(&inside.repeat(n));
+        for n in [1, max / 2, max] {
+            assert!(s.is_valid(of(n).as_bytes()), "{pattern}: {n} characters");
+        }
+        for n in [0, max + 1, 1_000_000 / inside.len()] {
+            assert!(!s.is_valid(of(n).as_bytes()), "{pattern}: {n} characters");
+            let errors = s.validate_json(of(n).as_bytes());
+            assert_eq!(errors.len(), 1, "{pattern}");
+            assert_eq!(errors[0].keyword, "pattern");
+        }
+        let mixed = format!("{}{outside}{}", inside.repeat(max / 2 - 1), inside);
+        assert!(!s.is_valid(quote(&mixed).as_bytes()), "{pattern}");
+    }
+}

@@ -134,10 +134,16 @@ fn ascii_code_points(label: &[u8], buf: &mut LabelBuf) -> Option<usize> {
 
 /// An LDH label that starts with `xn--`: whether it is an A-label (RFC 5891 5.4:
 /// it decodes to a U-label that encodes back to it), and if so whether it makes the
-/// name a Bidi domain name.
+/// name a Bidi domain name. The label is lower-cased before it is decoded (RFC 5891
+/// 5.3): case is not part of an A-label, while Punycode would carry an upper-case
+/// basic letter into the U-label as written.
 fn a_label(label: &[u8]) -> Option<bool> {
+    let mut lower = [0u8; MAX_LABEL];
+    let lower = lower.get_mut(..label.len())?;
+    lower.copy_from_slice(label);
+    lower.make_ascii_lowercase();
     let mut buf: LabelBuf = ['\0'; MAX_LABEL];
-    let n = punycode::decode(&label[4..], &mut buf)?;
+    let n = punycode::decode(&lower[4..], &mut buf)?;
     let u = &buf[..n];
     // RFC 5890 2.3.2.1: a U-label holds at least one non-ASCII code point.
     if u.iter().all(char::is_ascii) || !idna::is_u_label(u) {
@@ -145,7 +151,7 @@ fn a_label(label: &[u8]) -> Option<bool> {
     }
     let mut out = [0u8; MAX_PUNYCODE];
     let m = punycode::encode(u, &mut out)?;
-    if !out[..m].eq_ignore_ascii_case(&label[4..]) {
+    if out[..m] != lower[4..] {
         return None;
     }
     Some(idna::needs_bidi_rule(u))
@@ -231,10 +237,17 @@ mod tests {
             is_hostname("XN--bcher-KVA.de"),
             "prefix and digits in either case"
         );
-        assert!(
-            !is_hostname("xn--BCHER-kva.de"),
-            "its U-label would hold upper case"
-        );
+        for upper in [
+            "xn--BCHER-kva.de",
+            "xn--Bcher-kva.example",
+            "XN--BCHER-KVA.DE",
+        ] {
+            assert!(
+                is_hostname(upper),
+                "{upper}: its lower-cased form is bücher"
+            );
+            assert!(is_idn_hostname(upper), "{upper}");
+        }
         assert!(!is_hostname("xn--bcher-kv.de"), "a truncated integer");
         assert!(!is_hostname("xn--bcher-.de"), "decodes to ASCII only");
         assert!(

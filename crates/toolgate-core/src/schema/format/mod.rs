@@ -483,6 +483,42 @@ mod tests {
         assert!(!Format::Regex.is_valid_str("(unclosed"));
     }
 
+    /// `[\b]` is a class holding the backspace (ECMA-262 22.2.2.9, ClassEscape), in
+    /// a class of its own or among others; outside a class `\b` is the word boundary.
+    #[test]
+    fn regex_format_takes_the_backspace_class() {
+        for ok in [r"[\b]", r"^[\b]$", r"[a\b-]", r"[\b-\x7f]", r"\b[\b]\b"] {
+            assert!(Format::Regex.is_valid_str(ok), "{ok}");
+        }
+        assert!(!Format::Regex.is_valid_str(r"[\B]"));
+    }
+
+    /// The same through a compiled schema, in each draft and in OpenAPI, with the
+    /// class written with a JSON escape (`"[\\b]"`) and with a raw backspace
+    /// (`"[\b]"`, a class of one character); `pattern` takes it too and matches a
+    /// backspace only.
+    #[test]
+    fn schemas_take_the_backspace_class() {
+        use crate::{Draft, Options, Profile, Schema, SchemaDialect};
+        let full = Options::default().with_profile(Profile::Full);
+        let modes = [
+            full.clone().with_default_draft(Draft::Draft7),
+            full.clone().with_default_draft(Draft::Draft2020_12),
+            full.with_schema_dialect(SchemaDialect::OpenApi3_0),
+        ];
+        for opts in &modes {
+            let format = Schema::compile_with(br#"{"format":"regex"}"#, opts).unwrap();
+            for ok in [&br#""[\\b]""#[..], br#""[\b]""#, br#""a[\\b-\\x7f]""#] {
+                assert!(format.is_valid(ok), "{}", String::from_utf8_lossy(ok));
+                assert!(format.validate_json(ok).is_empty());
+            }
+            assert!(!format.is_valid(br#""[\\B]""#));
+            let pattern = Schema::compile_with(br#"{"pattern":"^[\\b]$"}"#, opts).unwrap();
+            assert!(pattern.is_valid(br#""\b""#));
+            assert!(!pattern.is_valid(br#""b""#));
+        }
+    }
+
     /// Short strings drawn from the characters each grammar cares about, and some it
     /// does not, never make a predicate panic.
     #[test]

@@ -30,26 +30,28 @@ fn non_negative_integer(b: &[u8]) -> Option<usize> {
 
 /// ```text
 /// relative-json-pointer = non-negative-integer [index-manipulation] <json-pointer>
-///                       / non-negative-integer [index-manipulation] "#"
+///                       / non-negative-integer "#"
 /// index-manipulation    = ("+" / "-") non-negative-integer
 /// ```
 ///
-/// `index-manipulation` only with `indexed` (draft 2020-12's draft). Its ABNF omits
-/// it before `#`, but the draft's own examples (`0-1#`) use it there, so both forms
-/// are read alike.
+/// `index-manipulation` only with `indexed` (draft 2020-12's draft), and never before
+/// `#`: the `#` form names the key or index the integer climbs to, which no
+/// adjustment can change (`0+0#` is no pointer in either draft).
 pub(super) fn is_relative_json_pointer(s: &str, indexed: bool) -> bool {
     let b = s.as_bytes();
     let Some(mut i) = non_negative_integer(b) else {
         return false;
     };
+    if &s[i..] == "#" {
+        return true;
+    }
     if indexed && matches!(b.get(i), Some(b'+' | b'-')) {
         match non_negative_integer(&b[i + 1..]) {
             Some(n) => i += 1 + n,
             None => return false,
         }
     }
-    let rest = &s[i..];
-    rest == "#" || (!rest.starts_with('#') && is_json_pointer(rest))
+    is_json_pointer(&s[i..])
 }
 
 #[cfg(test)]
@@ -80,11 +82,28 @@ mod tests {
 
     #[test]
     fn index_manipulation_only_in_the_2020_12_draft() {
-        for indexed in ["0+1", "0-1/a", "2+10#", "0-0"] {
+        for indexed in ["0+1", "0-1/a", "2+10/", "0-0"] {
             assert!(is_relative_json_pointer(indexed, true), "{indexed}");
             assert!(!is_relative_json_pointer(indexed, false), "{indexed}");
         }
         for bad in ["0+", "0-01", "0+-1", "0+1+1"] {
+            assert!(!is_relative_json_pointer(bad, true), "{bad}");
+        }
+    }
+
+    /// The `#` form takes no index adjustment in any draft: the ABNF puts it before a
+    /// JSON pointer only.
+    #[test]
+    fn no_index_manipulation_before_the_hash() {
+        for bad in ["0+0#", "0-1#", "2+10#", "1+0#/a"] {
+            assert!(!is_relative_json_pointer(bad, true), "{bad}");
+            assert!(!is_relative_json_pointer(bad, false), "{bad}");
+        }
+        for ok in ["0#", "2#", "10#"] {
+            assert!(is_relative_json_pointer(ok, true), "{ok}");
+            assert!(is_relative_json_pointer(ok, false), "{ok}");
+        }
+        for bad in ["0##", "0#/a", "01#"] {
             assert!(!is_relative_json_pointer(bad, true), "{bad}");
         }
     }

@@ -9,7 +9,9 @@
 //! deterministic automaton ([`automaton`]), walked by byte shuffles when it has at
 //! most 16 rows ([`sheng`]) or, when it accepts a few fixed shapes of ASCII text (a
 //! date-time with optional seconds), checked shape by shape instead ([`shapes`]);
-//! the rest goes to the `regex` crate as text written from the tree ([`regex_text`]),
+//! a fully anchored one whose only variable part is one counted set (`^.{1,1000}$`)
+//! is read once, counting ([`counted`]); the rest goes to the `regex` crate as text
+//! written from the tree ([`regex_text`]),
 //! where `\b` is its ASCII word boundary, which is ECMA's. What none of them can give
 //! its exact meaning (backreferences, lookaround, flag modifiers) is refused, never
 //! approximated.
@@ -17,6 +19,7 @@
 use regex::Regex;
 
 mod automaton;
+mod counted;
 mod ecma;
 mod fixed;
 mod regex_text;
@@ -33,6 +36,7 @@ mod suite_tests;
 mod tests;
 
 use automaton::Dfa;
+use counted::Counted;
 use fixed::FixedPattern;
 use tree::Tree;
 
@@ -53,6 +57,7 @@ pub(crate) enum Matcher {
     Sheng(Box<sheng::Sheng>),
     #[cfg(target_arch = "x86_64")]
     Shapes(Box<shapes::Shapes>),
+    Counted(Box<Counted>),
     Regex(Regex),
 }
 
@@ -71,6 +76,7 @@ impl Matcher {
             Matcher::Sheng(d) => d.is_match(s),
             #[cfg(target_arch = "x86_64")]
             Matcher::Shapes(d) => d.is_match(s),
+            Matcher::Counted(c) => c.is_match(s),
             Matcher::Regex(r) => regex_is_match(r, s),
         }
     }
@@ -105,6 +111,11 @@ fn derived(tree: &Tree) -> Result<Matcher, String> {
         return Ok(Matcher::Shapes(Box::new(shapes)));
     }
     let Some(dfa) = dfa else {
+        // A counted set costs the automaton and `regex` a copy of the set per count;
+        // here it costs one set and its bounds.
+        if let Some(counted) = Counted::from_tree(tree) {
+            return Ok(Matcher::Counted(Box::new(counted)));
+        }
         return regex_text::build(tree).map(Matcher::Regex);
     };
     let dfa = Box::new(dfa);
@@ -163,6 +174,9 @@ pub(crate) fn every_matcher(src: &str) -> Result<Vec<(&'static str, Matcher)>, S
         if let Ok(sheng) = sheng::Sheng::new(Box::new(dfa)) {
             all.push(("shuffles", Matcher::Sheng(Box::new(sheng))));
         }
+    }
+    if let Some(counted) = Counted::from_tree(&tree) {
+        all.push(("counted", Matcher::Counted(Box::new(counted))));
     }
     if let Ok(r) = regex_text::build(&tree) {
         all.push(("regex", Matcher::Regex(r)));

@@ -147,7 +147,6 @@ fn automaton_shapes() {
         r"a^b",
         r"(a$)b",
         r"$^",
-        r"^[a-z]{1,200}$",
         r"(a|b)*a(a|b){12}",
         r"\p{Letter}{24}",
         r"a{1000}",
@@ -156,6 +155,21 @@ fn automaton_shapes() {
         assert!(
             matches!(compile_matcher(p).unwrap(), Matcher::Regex(_)),
             "{p} should go to the regex engine"
+        );
+    }
+    // Past the automaton's positions, a counted set between fixed-width ends is
+    // counted, not spelled out a copy per count.
+    for p in [
+        r"^[a-z]{1,200}$",
+        r"^.{1,1000}$",
+        r"^\p{L}{1,64}$",
+        r"^[\p{L} ]{1,100}$",
+        r"^\S{1,2000}$",
+        r"^[^\n]{1,5000}$",
+    ] {
+        assert!(
+            matches!(compile_matcher(p).unwrap(), Matcher::Counted(_)),
+            "{p} should be counted"
         );
     }
     // A class of a thousand CJK characters: a few copies are more than the
