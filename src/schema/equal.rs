@@ -38,23 +38,24 @@ fn same_number(a: &[u8], b: &[u8]) -> bool {
 
 /// An array or object of the instance that `equals` is inside, with what the schema
 /// value holds there.
-enum Within<'v, 'a> {
+enum Within<'v> {
     Array {
         items: &'v [Value],
         /// The index of the next element.
         next: usize,
     },
+    /// Its keys so far are the innermost of the open objects' key sets.
     Object {
         members: &'v [(String, Value)],
         /// Members read so far.
         seen: usize,
-        keys: KeySet<'a>,
     },
 }
 
 /// Reads one (well-formed) value and compares it with `v`.
 pub(crate) fn equals<'a>(r: &mut Reader<'a>, v: &Value, depth: usize) -> bool {
-    let mut open: Vec<Within<'_, 'a>> = Vec::new();
+    let mut open: Vec<Within<'_>> = Vec::new();
+    let mut key_sets: Vec<KeySet<'a>> = Vec::new();
     let mut want = v;
     'value: loop {
         count_value();
@@ -98,11 +99,8 @@ pub(crate) fn equals<'a>(r: &mut Reader<'a>, v: &Value, depth: usize) -> bool {
                     let Some(m) = member(r, &mut keys, members) else {
                         return false;
                     };
-                    open.push(Within::Object {
-                        members,
-                        seen: 1,
-                        keys,
-                    });
+                    open.push(Within::Object { members, seen: 1 });
+                    key_sets.push(keys);
                     want = m;
                     continue 'value;
                 }
@@ -128,13 +126,12 @@ pub(crate) fn equals<'a>(r: &mut Reader<'a>, v: &Value, depth: usize) -> bool {
                     Ok(false) if *next == items.len() => {}
                     _ => return false,
                 },
-                Some(Within::Object {
-                    members,
-                    seen,
-                    keys,
-                }) => match r.next_member() {
+                Some(Within::Object { members, seen }) => match r.next_member() {
                     Ok(true) => {
                         let members: &[(String, Value)] = members;
+                        let Some(keys) = key_sets.last_mut() else {
+                            return false;
+                        };
                         let Some(m) = member(r, keys, members) else {
                             return false;
                         };
@@ -142,7 +139,9 @@ pub(crate) fn equals<'a>(r: &mut Reader<'a>, v: &Value, depth: usize) -> bool {
                         want = m;
                         continue 'value;
                     }
-                    Ok(false) if *seen == members.len() => {}
+                    Ok(false) if *seen == members.len() => {
+                        key_sets.pop();
+                    }
                     _ => return false,
                 },
             }

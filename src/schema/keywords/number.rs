@@ -188,7 +188,7 @@ fn twos_or_fives_small(mut b: u128) -> u32 {
         return twos;
     }
     let mut fives = 0;
-    while b % 5 == 0 {
+    while b.is_multiple_of(5) {
         b /= 5;
         fives += 1;
     }
