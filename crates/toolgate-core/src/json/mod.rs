@@ -24,6 +24,7 @@ pub use error::{SyntaxError, SyntaxErrorKind};
 pub(crate) use keys::KeySet;
 pub(crate) use names::{same_bytes, NameTable};
 pub use number::Decimal;
+pub(crate) use number::Scale;
 pub use reader::{Kind, Number, Reader};
 pub use string::JsonStr;
 pub use value::Value;

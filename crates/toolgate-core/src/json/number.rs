@@ -122,21 +122,47 @@ impl<'a> Decimal<'a> {
         self.int.len() as i128 - lead as i128
     }
 
-    /// The significant digits (no leading or trailing zeros; none for zero), as
-    /// values 0-9, and the power of ten of the last one, when it fits an i64: the value
-    /// is `± digits × 10^exponent`. `None` for the exponent when it does not fit (its
-    /// sign then says which way: `Err(true)` far above, `Err(false)` far below).
-    pub(crate) fn scaled_digits(&self) -> (impl Iterator<Item = u8> + '_, Result<i64, bool>) {
+    /// The value's one canonical form (see [`Canonical`]): every spelling of a value
+    /// (`1`, `1.0`, `10e-1`, `0.1e1`; `0`, `-0`, `0.0`, `0e5`) gives the same one.
+    pub(crate) fn canonical(&self) -> Canonical<'a> {
         let (lead, n) = self.significant();
-        let exponent = match self.exp {
-            Exponent::Small(e) => {
-                let v = self.shift(lead) + i128::from(e) - n as i128;
-                i64::try_from(v).map_err(|_| v > 0)
-            }
-            // More than 18 digits: far past any i64 whatever the digit counts.
-            Exponent::Large { neg, .. } => Err(!neg),
+        if n == 0 {
+            return Canonical {
+                neg: false,
+                runs: [&[], &[]],
+                len: 0,
+                scale: Scale::Small(0),
+            };
+        }
+        // The digits lead..lead + n, split at the decimal point.
+        let int_len = self.int.len();
+        let end = lead + n;
+        let runs = if end <= int_len {
+            [&self.int[lead..end], &[][..]]
+        } else if lead >= int_len {
+            [&self.frac[lead - int_len..end - int_len], &[][..]]
+        } else {
+            [&self.int[lead..], &self.frac[..end - int_len]]
         };
-        ((lead..lead + n).map(|i| self.digit(i) - b'0'), exponent)
+        // The power of ten of the last significant digit: the written exponent plus
+        // the digits between the decimal point and that digit (`shift - n`).
+        let offset = self.shift(lead) - n as i128;
+        let scale = match self.exp {
+            Exponent::Small(e) => Scale::from_i128(i128::from(e) + offset),
+            Exponent::Large { neg, digits } => Scale::sum(neg, digits, offset),
+        };
+        Canonical {
+            neg: self.neg,
+            runs,
+            len: n,
+            scale,
+        }
+    }
+
+    /// Whether the two numbers are the same value, by their canonical forms (what
+    /// `enum`, `const` and `uniqueItems` compare).
+    pub(crate) fn same_value(&self, other: &Decimal<'_>) -> bool {
+        self.canonical() == other.canonical()
     }
 
     /// True for a negative nonzero value.
@@ -226,6 +252,137 @@ impl<'a> Decimal<'a> {
             (true, true) => other.cmp_abs(self),
         }
     }
+}
+
+/// A number's one canonical decimal form: `± d1 d2 ... dn × 10^scale`, with `d1` and
+/// `dn` nonzero (no leading or trailing zeros), and zero as no digits, not negative,
+/// scale 0. Two numbers are equal by value exactly when their canonical forms are
+/// equal, field by field: the comparison of `enum`, `const` and `uniqueItems`, and what
+/// the `uniqueItems` hash reads (so equal values hash alike, and the hash, which writes
+/// the digit count and the scale's digit count before the digits, can tell any two
+/// distinct values apart).
+#[derive(Clone, Debug)]
+pub(crate) struct Canonical<'a> {
+    pub neg: bool,
+    /// The significant digits as written (ASCII), in up to two runs (before and after
+    /// the decimal point).
+    runs: [&'a [u8]; 2],
+    /// Their count.
+    len: usize,
+    pub scale: Scale,
+}
+
+impl Canonical<'_> {
+    /// The count of significant digits (0 for zero).
+    pub(crate) fn digit_count(&self) -> usize {
+        self.len
+    }
+
+    /// The significant digits (ASCII), most significant first, in one or two runs.
+    pub(crate) fn digit_runs(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.runs.iter().copied().filter(|r| !r.is_empty())
+    }
+
+    /// The significant digits as values 0-9.
+    pub(crate) fn digits(&self) -> impl Iterator<Item = u8> + '_ {
+        self.digit_runs().flatten().map(|d| d - b'0')
+    }
+}
+
+impl PartialEq for Canonical<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.neg == other.neg
+            && self.len == other.len
+            && self.scale == other.scale
+            && self.digit_runs().flatten().eq(other.digit_runs().flatten())
+    }
+}
+
+/// The power of ten of a canonical form's last digit: an integer of any size, as an
+/// i64 whenever it fits one (so each value has one form).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Scale {
+    Small(i64),
+    /// Beyond an i64: the sign and the decimal digits (ASCII, no leading zero).
+    Large {
+        neg: bool,
+        digits: Vec<u8>,
+    },
+}
+
+impl Scale {
+    fn from_i128(v: i128) -> Scale {
+        match i64::try_from(v) {
+            Ok(v) => Scale::Small(v),
+            Err(_) => Scale::Large {
+                neg: v < 0,
+                digits: v.unsigned_abs().to_string().into_bytes(),
+            },
+        }
+    }
+
+    /// `±E + offset`, for a written exponent `E` of more than 18 digits (ASCII, no
+    /// leading zero; `neg` its sign) and an offset that counts digits.
+    fn sum(neg: bool, digits: &[u8], offset: i128) -> Scale {
+        let small = offset.unsigned_abs().to_string().into_bytes();
+        let (neg, magnitude) = if offset == 0 || (offset < 0) == neg {
+            (neg, add_digits(digits, &small))
+        } else if (digits.len(), digits) >= (small.len(), &small[..]) {
+            (neg, sub_digits(digits, &small))
+        } else {
+            (!neg, sub_digits(&small, digits))
+        };
+        let lead = magnitude.iter().take_while(|&&d| d == b'0').count();
+        let magnitude = &magnitude[lead..];
+        if magnitude.len() <= 20 {
+            let v = magnitude
+                .iter()
+                .fold(0i128, |v, &d| v * 10 + i128::from(d - b'0'));
+            return Scale::from_i128(if neg { -v } else { v });
+        }
+        Scale::Large {
+            neg,
+            digits: magnitude.to_vec(),
+        }
+    }
+}
+
+/// `a + b`, decimal ASCII digit strings.
+fn add_digits(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()) + 1);
+    let mut carry = 0;
+    for k in 0..a.len().max(b.len()) {
+        let at = |x: &[u8]| x.len().checked_sub(k + 1).map_or(0, |i| x[i] - b'0');
+        let t = at(a) + at(b) + carry;
+        out.push(b'0' + t % 10);
+        carry = t / 10;
+    }
+    if carry > 0 {
+        out.push(b'0' + carry);
+    }
+    out.reverse();
+    out
+}
+
+/// `a - b` for `a >= b`, decimal ASCII digit strings (leading zeros kept).
+fn sub_digits(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(a.len());
+    let mut borrow = 0i8;
+    for k in 0..a.len() {
+        let at = |x: &[u8]| {
+            x.len()
+                .checked_sub(k + 1)
+                .map_or(0, |i| (x[i] - b'0') as i8)
+        };
+        let mut t = at(a) - at(b) - borrow;
+        borrow = i8::from(t < 0);
+        if t < 0 {
+            t += 10;
+        }
+        out.push(b'0' + t as u8);
+    }
+    out.reverse();
+    out
 }
 
 /// How `a + a_shift` compares with `b + b_shift`, exactly for exponents of any length.
@@ -429,6 +586,81 @@ mod tests {
         ] {
             assert!(!d(s).is_integer(), "{s}");
         }
+    }
+
+    /// Every spelling of a value has one canonical form, and two numbers have the same
+    /// one exactly when the exact comparison finds them equal.
+    #[test]
+    fn canonical_forms_are_one_per_value() {
+        let spellings = [
+            "0",
+            "-0",
+            "0.0",
+            "-0.000",
+            "0e5",
+            "0e-5",
+            "0E+99999999999999999999",
+            "00e0",
+            "1",
+            "1.0",
+            "10e-1",
+            "0.1e1",
+            "100e-2",
+            "1E0",
+            "-1",
+            "-1.00",
+            "12.5",
+            "125e-1",
+            "0.125e2",
+            "1250e-2",
+            "2",
+            "20e-1",
+            "1e1000000000000000000",
+            "10e999999999999999999",
+            "0.1e1000000000000000001",
+            "1e-1000000000000000000",
+            "0.1e-999999999999999999",
+            "1000e-1000000000000000002",
+            "1e-999999999999999999",
+            "1e9223372036854775807",
+            "10e9223372036854775806",
+            "1e9223372036854775808",
+            "0.1e9223372036854775809",
+            "1e-9223372036854775808",
+            "1e-9223372036854775809",
+            "10e-9223372036854775810",
+            "1e99999999999999999999999",
+            "0.001e100000000000000000002",
+        ];
+        for a in spellings {
+            for b in spellings {
+                let same = d(a).cmp_value(&d(b)).is_eq();
+                assert_eq!(d(a).same_value(&d(b)), same, "{a} vs {b}");
+            }
+        }
+        let zero = d("0").canonical();
+        for z in ["-0", "0.0", "0e5", "0e138", "-0e-99999999999999999999"] {
+            let c = d(z).canonical();
+            assert!(c == zero && !c.neg && c.digit_count() == 0, "{z}");
+            assert_eq!(c.scale, Scale::Small(0), "{z}");
+        }
+        // A long written exponent whose sum with the digits fits an i64 is small, as
+        // the same value spelled with a short exponent is.
+        assert_eq!(
+            d("1000e-1000000000000000002").canonical().scale,
+            Scale::Small(-999_999_999_999_999_999)
+        );
+        assert_eq!(
+            d("1e9223372036854775808").canonical().scale,
+            Scale::Large {
+                neg: false,
+                digits: b"9223372036854775808".to_vec()
+            }
+        );
+        assert_eq!(
+            d("-12.50e3").canonical().digits().collect::<Vec<_>>(),
+            vec![1, 2, 5]
+        );
     }
 
     #[test]

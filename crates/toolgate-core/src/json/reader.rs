@@ -653,29 +653,66 @@ impl<'a> Reader<'a> {
             Kind::String => self.read_string().map(drop),
             Kind::Number => self.read_number().map(drop),
             k @ (Kind::True | Kind::False | Kind::Null) => self.read_literal(k),
-            Kind::Object => {
-                if self.begin_object(depth)? {
-                    let mut keys = KeySet::new();
-                    loop {
-                        self.read_key(&mut keys)?;
-                        self.skip_value(depth + 1)?;
-                        if !self.next_member()? {
-                            break;
-                        }
-                    }
-                }
-                Ok(())
+            Kind::Object | Kind::Array => self.skip_container(depth),
+        }
+    }
+
+    /// [`Reader::skip_value`] of an array or object, without recursion: the open
+    /// containers inside it are kept on a heap stack (an object with the keys it has
+    /// had so far, an array with none), so skipping needs the same small stack at any
+    /// depth. The outermost container's keys stay on the call's own stack, so a flat
+    /// object or array allocates nothing.
+    fn skip_container(&mut self, depth: usize) -> R<()> {
+        let mut inner: Vec<Option<KeySet<'a>>> = Vec::new();
+        // Open the container at the cursor; false when it was empty (closed already).
+        let open = |r: &mut Self, depth: usize| -> R<Option<Option<KeySet<'a>>>> {
+            if r.peek_kind()? == Kind::Array {
+                return Ok(r.begin_array(depth)?.then_some(None));
             }
-            Kind::Array => {
-                if self.begin_array(depth)? {
-                    loop {
-                        self.skip_value(depth + 1)?;
-                        if !self.next_element()? {
-                            break;
-                        }
+            if !r.begin_object(depth)? {
+                return Ok(None);
+            }
+            let mut keys = KeySet::new();
+            r.read_key(&mut keys)?;
+            Ok(Some(Some(keys)))
+        };
+        let Some(mut outer) = open(self, depth)? else {
+            return Ok(());
+        };
+        'value: loop {
+            match self.peek_kind()? {
+                Kind::String => drop(self.read_string()?),
+                Kind::Number => drop(self.read_number()?),
+                k @ (Kind::True | Kind::False | Kind::Null) => self.read_literal(k)?,
+                Kind::Object | Kind::Array => {
+                    if let Some(keys) = open(self, depth + 1 + inner.len())? {
+                        inner.push(keys);
+                        continue 'value;
                     }
                 }
-                Ok(())
+            }
+            // Next value, closing what ends here.
+            loop {
+                let keys = match inner.last_mut() {
+                    Some(keys) => keys.as_mut(),
+                    None => outer.as_mut(),
+                };
+                let more = match keys {
+                    Some(keys) => {
+                        let more = self.next_member()?;
+                        if more {
+                            self.read_key(keys)?;
+                        }
+                        more
+                    }
+                    None => self.next_element()?,
+                };
+                if more {
+                    continue 'value;
+                }
+                if inner.pop().is_none() {
+                    return Ok(());
+                }
             }
         }
     }

@@ -547,19 +547,46 @@ impl<'a> Compiler<'a> {
                 || (!dynamic && special.kind == SpecialKind::Scope);
             alias.then_some(special.inner)
         };
-        // The first node that is not an alias along each one's chain of aliases.
-        let mut final_id: Vec<Option<NodeId>> = Vec::with_capacity(count);
+        // The first node that is not an alias along each one's chain of aliases (None:
+        // the chain loops). Each node's answer is kept, so every chain is followed
+        // once, whatever number of aliases lead into it: a chain of n references
+        // costs n steps, not n² (each node walking the rest of the chain).
+        const UNKNOWN: u32 = u32::MAX;
+        const ON_PATH: u32 = u32::MAX - 1;
+        const LOOPS: u32 = u32::MAX - 2;
+        let mut found: Vec<u32> = vec![UNKNOWN; count];
+        let mut path: Vec<usize> = Vec::new();
         for id in 0..count {
-            let mut at = id as NodeId;
-            let mut steps = 0;
-            while let Some(next) = alias_of(&self.prog, &self.prog.nodes[at as usize]) {
-                at = next;
-                steps += 1;
-                if steps > count {
-                    break;
+            let mut at = id;
+            let answer = loop {
+                #[cfg(test)]
+                LINK_STEPS.with(|c| c.set(c.get() + 1));
+                match found[at] {
+                    UNKNOWN => {}
+                    ON_PATH => break LOOPS,
+                    known => break known,
                 }
+                match alias_of(&self.prog, &self.prog.nodes[at]) {
+                    Some(next) if (next as usize) < count => {
+                        found[at] = ON_PATH;
+                        path.push(at);
+                        at = next as usize;
+                    }
+                    // A target past the nodes this loop knows is no alias of theirs.
+                    Some(next) => break next,
+                    None => {
+                        found[at] = at as u32;
+                        break at as u32;
+                    }
+                }
+            };
+            for p in path.drain(..) {
+                found[p] = answer;
             }
-            let looped = alias_of(&self.prog, &self.prog.nodes[at as usize]).is_some();
+        }
+        let mut final_id: Vec<Option<NodeId>> = Vec::with_capacity(count);
+        for (id, &f) in found.iter().enumerate() {
+            let looped = f == LOOPS;
             if looped {
                 let ptr = self.pointers.get(id).cloned().unwrap_or_default();
                 self.problems.push(SchemaProblem {
@@ -569,7 +596,7 @@ impl<'a> Compiler<'a> {
                         .into(),
                 });
             }
-            final_id.push((!looped).then_some(at));
+            final_id.push((!looped).then_some(f as NodeId));
         }
         let rereads = self.prog.applicators.iter().any(|g| !g.is_empty())
             || self
@@ -602,6 +629,8 @@ impl<'a> Compiler<'a> {
         }
         // With the dynamic scope kept, each reference into another resource enters it,
         // hop by hop (a chain first → second → third enters all three).
+        // Each node's answer is kept here too, so each chain is followed once.
+        let mut entered: Vec<Option<Node>> = vec![None; self.prog.nodes.len()];
         let mut finals: Vec<Node> = Vec::with_capacity(self.prog.nodes.len());
         for (id, &last) in final_id.iter().enumerate() {
             let node = match last {
@@ -609,7 +638,13 @@ impl<'a> Compiler<'a> {
                 Some(t) if !dynamic => self.prog.nodes[t as usize],
                 Some(_) => {
                     let mut at = id;
-                    loop {
+                    let node = loop {
+                        #[cfg(test)]
+                        LINK_STEPS.with(|c| c.set(c.get() + 1));
+                        if let Some(node) = entered[at] {
+                            break node;
+                        }
+                        path.push(at);
                         let Some(next) = alias_of(&self.prog, &self.prog.nodes[at]) else {
                             break self.prog.nodes[at];
                         };
@@ -618,7 +653,11 @@ impl<'a> Compiler<'a> {
                             break self.prog.special_in(SpecialKind::Scope, next, r);
                         }
                         at = next as usize;
+                    };
+                    for p in path.drain(..) {
+                        entered[p] = Some(node);
                     }
+                    node
                 }
             };
             finals.push(node);
@@ -795,4 +834,10 @@ fn recursive_nodes(count: usize, edges: &[(NodeId, NodeId)]) -> Vec<bool> {
         }
     }
     recursive
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Nodes looked at while `link` follows chains of aliases, in tests.
+    pub(crate) static LINK_STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }

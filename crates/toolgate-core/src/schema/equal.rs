@@ -1,253 +1,469 @@
 //! Equality of an instance value with a schema value, by value, as JSON Schema
-//! compares them: numbers numerically (`1` equals `1.0`), strings by their decoded
-//! characters, arrays element by element, objects by their members whatever the order.
+//! compares them: numbers numerically (`1` equals `1.0`, `0` equals `0e5`: each number
+//! is read into its one canonical decimal form), strings by their decoded characters,
+//! arrays element by element, objects by their members whatever the order.
+//!
+//! Nothing here recurses: the values may be nested as deep as the depth limit allows,
+//! and each function keeps its open arrays and objects on a heap stack, so a call needs
+//! the same small stack at any depth.
 
-use crate::json::{Decimal, KeySet, Kind, Reader, Value};
+use std::borrow::Cow;
+use std::collections::hash_map::{DefaultHasher, RandomState};
+use std::hash::{BuildHasher, Hasher};
 
-/// Reads one (well-formed) value and compares it with `v`.
-pub(crate) fn equals(r: &mut Reader<'_>, v: &Value, depth: usize) -> bool {
-    let Ok(kind) = r.peek_kind() else {
-        return false;
-    };
-    match (kind, v) {
-        (Kind::Null, Value::Null)
-        | (Kind::True, Value::Bool(true))
-        | (Kind::False, Value::Bool(false)) => r.read_literal(kind).is_ok(),
-        (Kind::Number, Value::Number(t)) => match (
-            r.read_number().ok().and_then(|n| Decimal::parse(n.text)),
-            Decimal::parse(t.as_bytes()),
-        ) {
-            (Some(a), Some(b)) => a.cmp_value(&b).is_eq(),
-            _ => false,
-        },
-        (Kind::String, Value::String(t)) => r.read_string().is_ok_and(|s| s.eq_str(t)),
-        (Kind::Array, Value::Array(items)) => {
-            let Ok(mut more) = r.begin_array(depth) else {
-                return false;
-            };
-            let mut i = 0;
-            while more {
-                match items.get(i) {
-                    Some(item) if equals(r, item, depth + 1) => {}
-                    _ => return false,
-                }
-                i += 1;
-                more = match r.next_element() {
-                    Ok(m) => m,
-                    Err(_) => return false,
-                };
-            }
-            i == items.len()
-        }
-        (Kind::Object, Value::Object(members)) => {
-            let Ok(mut more) = r.begin_object(depth) else {
-                return false;
-            };
-            let mut keys = KeySet::new();
-            let mut n = 0;
-            while more {
-                let Ok(key) = r.read_key(&mut keys) else {
-                    return false;
-                };
-                match members.iter().find(|(k, _)| key.eq_str(k)) {
-                    Some((_, mv)) if equals(r, mv, depth + 1) => {}
-                    _ => return false,
-                }
-                n += 1;
-                more = match r.next_member() {
-                    Ok(m) => m,
-                    Err(_) => return false,
-                };
-            }
-            n == members.len()
-        }
-        _ => false,
-    }
-}
-
-/// A hash of the value at the cursor by value (consuming it): values that are equal by
-/// value hash alike (`1` and `1.0`, `"a"` and `"\u0061"`, objects whatever their
-/// members' order). Keyed per process (SipHash with a random key), so a model cannot
-/// choose thousands of distinct elements that collide.
-pub(crate) fn hash_value(r: &mut Reader<'_>, depth: usize) -> u64 {
-    use std::hash::BuildHasher;
-    thread_local! {
-        static KEYS: std::collections::hash_map::RandomState =
-            std::collections::hash_map::RandomState::new();
-    }
-    KEYS.with(|keys| {
-        let mut h = keys.build_hasher();
-        hash_into(r, depth, &mut h, keys);
-        std::hash::Hasher::finish(&h)
-    })
-}
-
-fn hash_into(
-    r: &mut Reader<'_>,
-    depth: usize,
-    h: &mut impl std::hash::Hasher,
-    keys: &std::collections::hash_map::RandomState,
-) {
-    use std::hash::{BuildHasher, Hasher};
-    let Ok(kind) = r.peek_kind() else {
-        return;
-    };
-    match kind {
-        Kind::Null | Kind::True | Kind::False => {
-            let _ = r.read_literal(kind);
-            h.write_u8(match kind {
-                Kind::Null => 0,
-                Kind::True => 1,
-                _ => 2,
-            });
-        }
-        Kind::Number => {
-            h.write_u8(3);
-            if let Some(d) = r.read_number().ok().and_then(|n| Decimal::parse(n.text)) {
-                h.write_u8(u8::from(d.is_negative()));
-                let (digits, exponent) = d.scaled_digits();
-                for digit in digits {
-                    h.write_u8(digit);
-                }
-                match exponent {
-                    Ok(e) => h.write_i64(e),
-                    Err(up) => h.write_u8(u8::from(up)),
-                }
-            }
-        }
-        Kind::String => {
-            h.write_u8(4);
-            if let Ok(s) = r.read_string() {
-                match s.as_plain_str() {
-                    Some(plain) => h.write(plain.as_bytes()),
-                    None => {
-                        let mut buf = [0u8; 4];
-                        for c in s.chars() {
-                            h.write(c.encode_utf8(&mut buf).as_bytes());
-                        }
-                    }
-                }
-                h.write_u8(0xFF);
-            }
-        }
-        Kind::Array => {
-            h.write_u8(5);
-            if let Ok(true) = r.begin_array(depth) {
-                loop {
-                    hash_into(r, depth + 1, h, keys);
-                    match r.next_element() {
-                        Ok(true) => {}
-                        _ => break,
-                    }
-                }
-            }
-            h.write_u8(0xFE);
-        }
-        Kind::Object => {
-            h.write_u8(6);
-            // Members in any order: the sum of each member's own hash.
-            let mut sum: u64 = 0;
-            let mut count: u64 = 0;
-            if let Ok(true) = r.begin_object(depth) {
-                while let Ok(key) = r.read_key_unchecked() {
-                    let mut m = keys.build_hasher();
-                    let mut buf = [0u8; 4];
-                    for c in key.chars() {
-                        m.write(c.encode_utf8(&mut buf).as_bytes());
-                    }
-                    m.write_u8(0xFF);
-                    hash_into(r, depth + 1, &mut m, keys);
-                    sum = sum.wrapping_add(m.finish());
-                    count += 1;
-                    match r.next_member() {
-                        Ok(true) => {}
-                        _ => break,
-                    }
-                }
-            }
-            h.write_u64(sum);
-            h.write_u64(count);
-        }
-    }
-}
+use crate::json::{Decimal, JsonStr, KeySet, Kind, Reader, Scale, Value};
 
 #[cfg(test)]
 thread_local! {
     /// Comparisons of two instance values, in tests.
     pub(crate) static COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Values (scalars, arrays, objects) read by the functions of this module, in tests.
+    pub(crate) static VALUES_READ: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Whether the two well-formed values `a` and `b` (spans of instance text) are equal
-/// by value.
-pub(crate) fn same_value(a: &[u8], b: &[u8], depth: usize) -> bool {
+/// Counts one value read (in tests).
+#[inline(always)]
+fn count_value() {
     #[cfg(test)]
-    COMPARISONS.with(|c| c.set(c.get() + 1));
-    let (mut ra, mut rb) = (Reader::new(a, usize::MAX), Reader::new(b, usize::MAX));
-    same_at(&mut ra, &mut rb, depth)
+    VALUES_READ.with(|c| c.set(c.get() + 1));
 }
 
-fn same_at(a: &mut Reader<'_>, b: &mut Reader<'_>, depth: usize) -> bool {
-    let (Ok(ka), Ok(kb)) = (a.peek_kind(), b.peek_kind()) else {
-        return false;
-    };
-    match (ka, kb) {
-        (Kind::Null, Kind::Null) | (Kind::True, Kind::True) | (Kind::False, Kind::False) => {
-            a.read_literal(ka).is_ok() && b.read_literal(kb).is_ok()
-        }
-        (Kind::Number, Kind::Number) => match (a.read_number(), b.read_number()) {
-            (Ok(x), Ok(y)) => match (Decimal::parse(x.text), Decimal::parse(y.text)) {
-                (Some(x), Some(y)) => x.cmp_value(&y).is_eq(),
-                _ => false,
-            },
-            _ => false,
-        },
-        (Kind::String, Kind::String) => match (a.read_string(), b.read_string()) {
-            (Ok(x), Ok(y)) => x.chars().eq(y.chars()),
-            _ => false,
-        },
-        (Kind::Array, Kind::Array) => {
-            let (Ok(mut ma), Ok(mut mb)) = (a.begin_array(depth), b.begin_array(depth)) else {
-                return false;
-            };
-            while ma && mb {
-                if !same_at(a, b, depth + 1) {
-                    return false;
-                }
-                match (a.next_element(), b.next_element()) {
-                    (Ok(x), Ok(y)) => (ma, mb) = (x, y),
-                    _ => return false,
-                }
-            }
-            ma == mb
-        }
-        (Kind::Object, Kind::Object) => {
-            let (Some(ma), Some(mb)) = (members(a, depth), members(b, depth)) else {
-                return false;
-            };
-            ma.len() == mb.len()
-                && ma
-                    .iter()
-                    .zip(&mb)
-                    .all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb, depth + 1))
-        }
+/// Whether two number tokens are the same value.
+fn same_number(a: &[u8], b: &[u8]) -> bool {
+    match (Decimal::parse(a), Decimal::parse(b)) {
+        (Some(a), Some(b)) => a.same_value(&b),
         _ => false,
     }
 }
 
-/// An object's members as (decoded key, value span), sorted by key.
-fn members<'a>(r: &mut Reader<'a>, depth: usize) -> Option<Vec<(String, &'a [u8])>> {
-    let mut out = Vec::new();
-    if r.begin_object(depth).ok()? {
+/// An array or object of the instance that `equals` is inside, with what the schema
+/// value holds there.
+enum Within<'v> {
+    Array {
+        items: &'v [Value],
+        /// The index of the next element.
+        next: usize,
+    },
+    /// Its keys so far are the innermost of the open objects' key sets.
+    Object {
+        members: &'v [(String, Value)],
+        /// Members read so far.
+        seen: usize,
+    },
+}
+
+/// Reads one (well-formed) value and compares it with `v`.
+pub(crate) fn equals<'a>(r: &mut Reader<'a>, v: &Value, depth: usize) -> bool {
+    let mut open: Vec<Within<'_>> = Vec::new();
+    let mut key_sets: Vec<KeySet<'a>> = Vec::new();
+    let mut want = v;
+    'value: loop {
+        count_value();
+        let Ok(kind) = r.peek_kind() else {
+            return false;
+        };
+        let here = depth + open.len();
+        match (kind, want) {
+            (Kind::Null, Value::Null)
+            | (Kind::True, Value::Bool(true))
+            | (Kind::False, Value::Bool(false)) => {
+                if r.read_literal(kind).is_err() {
+                    return false;
+                }
+            }
+            (Kind::Number, Value::Number(t)) => {
+                if !r
+                    .read_number()
+                    .is_ok_and(|n| same_number(n.text, t.as_bytes()))
+                {
+                    return false;
+                }
+            }
+            (Kind::String, Value::String(t)) => {
+                if !r.read_string().is_ok_and(|s| s.eq_str(t)) {
+                    return false;
+                }
+            }
+            (Kind::Array, Value::Array(items)) => match (r.begin_array(here), items.first()) {
+                (Ok(true), Some(first)) => {
+                    open.push(Within::Array { items, next: 1 });
+                    want = first;
+                    continue 'value;
+                }
+                (Ok(false), None) => {}
+                _ => return false,
+            },
+            (Kind::Object, Value::Object(members)) => match r.begin_object(here) {
+                Ok(true) => {
+                    let mut keys = KeySet::new();
+                    let Some(m) = member(r, &mut keys, members) else {
+                        return false;
+                    };
+                    open.push(Within::Object { members, seen: 1 });
+                    key_sets.push(keys);
+                    want = m;
+                    continue 'value;
+                }
+                Ok(false) if members.is_empty() => {}
+                _ => return false,
+            },
+            _ => return false,
+        }
+        // The value matched: step to the next one, closing what ends here.
         loop {
-            let key = r.read_key_unchecked().ok()?.to_cow().into_owned();
-            let start = r.pos_after_ws();
-            r.skip_value(depth + 1).ok()?;
-            out.push((key, &r.input()[start..r.pos()]));
-            if !r.next_member().ok()? {
-                break;
+            match open.last_mut() {
+                None => return true,
+                Some(Within::Array { items, next }) => match r.next_element() {
+                    Ok(true) => {
+                        let items: &[Value] = items;
+                        let Some(item) = items.get(*next) else {
+                            return false;
+                        };
+                        *next += 1;
+                        want = item;
+                        continue 'value;
+                    }
+                    Ok(false) if *next == items.len() => {}
+                    _ => return false,
+                },
+                Some(Within::Object { members, seen }) => match r.next_member() {
+                    Ok(true) => {
+                        let members: &[(String, Value)] = members;
+                        let Some(keys) = key_sets.last_mut() else {
+                            return false;
+                        };
+                        let Some(m) = member(r, keys, members) else {
+                            return false;
+                        };
+                        *seen += 1;
+                        want = m;
+                        continue 'value;
+                    }
+                    Ok(false) if *seen == members.len() => {
+                        key_sets.pop();
+                    }
+                    _ => return false,
+                },
+            }
+            open.pop();
+        }
+    }
+}
+
+/// Reads a member's key and returns the schema value of that name.
+fn member<'v, 'a>(
+    r: &mut Reader<'a>,
+    keys: &mut KeySet<'a>,
+    members: &'v [(String, Value)],
+) -> Option<&'v Value> {
+    let key = r.read_key(keys).ok()?;
+    members.iter().find(|(k, _)| key.eq_str(k)).map(|(_, v)| v)
+}
+
+/// A hash of the value at the cursor by value (consuming it): values that are equal by
+/// value hash alike (`1` and `1.0`, `"a"` and `"\u0061"`, objects whatever their
+/// members' order). Keyed per process (SipHash with a random key), so a model cannot
+/// choose thousands of distinct elements that collide; and the bytes hashed are a
+/// prefix-free encoding of the value (each number's canonical form with its digit
+/// counts, each string closed by a byte UTF-8 never holds), so two distinct values
+/// never feed the hasher the same bytes.
+pub(crate) fn hash_value(r: &mut Reader<'_>, depth: usize) -> u64 {
+    thread_local! {
+        static KEYS: RandomState = RandomState::new();
+    }
+    KEYS.with(|keys| hash_with(r, depth, keys))
+}
+
+/// An object that `hash_with` is inside. Its members are hashed one by one, each
+/// into its own hasher, and summed, so that their order does not count.
+struct HashedObject {
+    sum: u64,
+    count: u64,
+    member: DefaultHasher,
+}
+
+fn hash_with(r: &mut Reader<'_>, depth: usize, keys: &RandomState) -> u64 {
+    let mut root = keys.build_hasher();
+    // The open containers, innermost last (true: an object), and the open objects.
+    let mut open: Vec<bool> = Vec::new();
+    let mut objects: Vec<HashedObject> = Vec::new();
+    // The hasher the value at the cursor goes into: the innermost open member's.
+    fn into<'h>(
+        objects: &'h mut [HashedObject],
+        root: &'h mut DefaultHasher,
+    ) -> &'h mut DefaultHasher {
+        match objects.last_mut() {
+            Some(o) => &mut o.member,
+            None => root,
+        }
+    }
+    // A fresh hasher for a member, with its key hashed.
+    let member = |r: &mut Reader<'_>| {
+        let mut m = keys.build_hasher();
+        if let Ok(key) = r.read_key_unchecked() {
+            hash_str(&mut m, key);
+        }
+        m
+    };
+    'value: loop {
+        count_value();
+        let here = depth + open.len();
+        let Ok(kind) = r.peek_kind() else {
+            break;
+        };
+        let h = into(&mut objects, &mut root);
+        match kind {
+            Kind::Null | Kind::True | Kind::False => {
+                let _ = r.read_literal(kind);
+                h.write_u8(match kind {
+                    Kind::Null => 0,
+                    Kind::True => 1,
+                    _ => 2,
+                });
+            }
+            Kind::Number => {
+                h.write_u8(3);
+                if let Some(d) = r.read_number().ok().and_then(|n| Decimal::parse(n.text)) {
+                    let c = d.canonical();
+                    h.write_u8(u8::from(c.neg));
+                    h.write_usize(c.digit_count());
+                    for run in c.digit_runs() {
+                        h.write(run);
+                    }
+                    match &c.scale {
+                        Scale::Small(e) => {
+                            h.write_u8(0);
+                            h.write_i64(*e);
+                        }
+                        Scale::Large { neg, digits } => {
+                            h.write_u8(1 + u8::from(*neg));
+                            h.write_usize(digits.len());
+                            h.write(digits);
+                        }
+                    }
+                }
+            }
+            Kind::String => {
+                h.write_u8(4);
+                if let Ok(s) = r.read_string() {
+                    hash_str(h, s);
+                }
+            }
+            Kind::Array => {
+                h.write_u8(5);
+                if let Ok(true) = r.begin_array(here) {
+                    open.push(false);
+                    continue 'value;
+                }
+                h.write_u8(0xFE);
+            }
+            Kind::Object => {
+                h.write_u8(6);
+                if let Ok(true) = r.begin_object(here) {
+                    let m = member(r);
+                    open.push(true);
+                    objects.push(HashedObject {
+                        sum: 0,
+                        count: 0,
+                        member: m,
+                    });
+                    continue 'value;
+                }
+                h.write_u64(0);
+                h.write_u64(0);
+            }
+        }
+        // Next value, closing what ends here.
+        loop {
+            match open.last() {
+                None => break 'value,
+                Some(false) => {
+                    if let Ok(true) = r.next_element() {
+                        continue 'value;
+                    }
+                    open.pop();
+                    into(&mut objects, &mut root).write_u8(0xFE);
+                }
+                Some(true) => {
+                    let Some(o) = objects.last_mut() else {
+                        break 'value;
+                    };
+                    o.sum = o.sum.wrapping_add(o.member.finish());
+                    o.count += 1;
+                    if let Ok(true) = r.next_member() {
+                        o.member = member(r);
+                        continue 'value;
+                    }
+                    let (sum, count) = (o.sum, o.count);
+                    open.pop();
+                    objects.pop();
+                    let h = into(&mut objects, &mut root);
+                    h.write_u64(sum);
+                    h.write_u64(count);
+                }
             }
         }
     }
-    out.sort_by(|x, y| x.0.cmp(&y.0));
-    Some(out)
+    root.finish()
+}
+
+/// A string's characters, then 0xFF (a byte no UTF-8 text holds).
+fn hash_str(h: &mut impl Hasher, s: JsonStr<'_>) {
+    match s.as_plain_str() {
+        Some(plain) => h.write(plain.as_bytes()),
+        None => {
+            let mut buf = [0u8; 4];
+            for c in s.chars() {
+                h.write(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+    h.write_u8(0xFF);
+}
+
+/// Whether the two well-formed values `a` and `b` (spans of instance text) are equal
+/// by value. Each is read once, into a [`Tree`] whose objects have their members
+/// sorted by key, and the two trees are compared node by node: linear in the two
+/// spans (and the sorting of each object's keys), at any depth.
+pub(crate) fn same_value(a: &[u8], b: &[u8]) -> bool {
+    #[cfg(test)]
+    COMPARISONS.with(|c| c.set(c.get() + 1));
+    let (Some(x), Some(y)) = (Tree::read(a), Tree::read(b)) else {
+        return false;
+    };
+    let mut pairs: Vec<(u32, u32)> = vec![(0, 0)];
+    while let Some((i, j)) = pairs.pop() {
+        let same = match (&x.nodes[i as usize], &y.nodes[j as usize]) {
+            (Node::Literal(p), Node::Literal(q)) => p == q,
+            (Node::Number(p), Node::Number(q)) => same_number(p, q),
+            (Node::String(p), Node::String(q)) => match (p.as_plain_str(), q.as_plain_str()) {
+                (Some(p), Some(q)) => p == q,
+                _ => p.chars().eq(q.chars()),
+            },
+            (Node::Array(p), Node::Array(q)) => {
+                let (p, q) = (&x.elements[p.clone()], &y.elements[q.clone()]);
+                pairs.extend(p.iter().copied().zip(q.iter().copied()));
+                p.len() == q.len()
+            }
+            (Node::Object(p), Node::Object(q)) => {
+                let (p, q) = (&x.members[p.clone()], &y.members[q.clone()]);
+                pairs.extend(p.iter().zip(q).map(|(m, n)| (m.1, n.1)));
+                p.len() == q.len() && p.iter().zip(q).all(|(m, n)| m.0 == n.0)
+            }
+            _ => false,
+        };
+        if !same {
+            return false;
+        }
+    }
+    true
+}
+
+/// One value of a [`Tree`].
+enum Node<'a> {
+    Literal(Kind),
+    Number(&'a [u8]),
+    String(JsonStr<'a>),
+    /// Its elements: a range of `Tree::elements`.
+    Array(std::ops::Range<usize>),
+    /// Its members, sorted by key: a range of `Tree::members`.
+    Object(std::ops::Range<usize>),
+}
+
+/// A value read whole, in preorder (the value itself is node 0).
+struct Tree<'a> {
+    nodes: Vec<Node<'a>>,
+    elements: Vec<u32>,
+    members: Vec<(Cow<'a, str>, u32)>,
+}
+
+impl<'a> Tree<'a> {
+    fn read(text: &'a [u8]) -> Option<Tree<'a>> {
+        let mut r = Reader::new(text, usize::MAX);
+        let mut t = Tree {
+            nodes: Vec::new(),
+            elements: Vec::new(),
+            members: Vec::new(),
+        };
+        // The open containers: (node, where its children start in the scratch list).
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        // The children of the open containers, innermost last.
+        let mut kids: Vec<(Option<Cow<'a, str>>, u32)> = Vec::new();
+        let mut key: Option<Cow<'a, str>> = None;
+        'value: loop {
+            count_value();
+            let id = t.nodes.len();
+            if !open.is_empty() {
+                kids.push((key.take(), id as u32));
+            }
+            let node = match r.peek_kind().ok()? {
+                k @ (Kind::Null | Kind::True | Kind::False) => {
+                    r.read_literal(k).ok()?;
+                    Node::Literal(k)
+                }
+                Kind::Number => Node::Number(r.read_number().ok()?.text),
+                Kind::String => Node::String(r.read_string().ok()?),
+                Kind::Array => {
+                    t.nodes.push(Node::Array(0..0));
+                    if r.begin_array(open.len()).ok()? {
+                        open.push((id, kids.len()));
+                        continue 'value;
+                    }
+                    Node::Array(0..0)
+                }
+                Kind::Object => {
+                    t.nodes.push(Node::Object(0..0));
+                    if r.begin_object(open.len()).ok()? {
+                        key = Some(r.read_key_unchecked().ok()?.to_cow());
+                        open.push((id, kids.len()));
+                        continue 'value;
+                    }
+                    Node::Object(0..0)
+                }
+            };
+            if id == t.nodes.len() {
+                t.nodes.push(node);
+            } else {
+                t.nodes[id] = node;
+            }
+            if open.is_empty() {
+                return Some(t);
+            }
+            loop {
+                let &(at, from) = open.last()?;
+                let more = match t.nodes[at] {
+                    Node::Object(_) => {
+                        let more = r.next_member().ok()?;
+                        if more {
+                            key = Some(r.read_key_unchecked().ok()?.to_cow());
+                        }
+                        more
+                    }
+                    _ => r.next_element().ok()?,
+                };
+                if more {
+                    continue 'value;
+                }
+                open.pop();
+                let done = kids.drain(from..);
+                t.nodes[at] = match t.nodes[at] {
+                    Node::Object(_) => {
+                        let start = t.members.len();
+                        t.members
+                            .extend(done.map(|(k, v)| (k.unwrap_or_default(), v)));
+                        t.members[start..].sort_by(|p, q| p.0.cmp(&q.0));
+                        Node::Object(start..t.members.len())
+                    }
+                    _ => {
+                        let start = t.elements.len();
+                        t.elements.extend(done.map(|(_, v)| v));
+                        Node::Array(start..t.elements.len())
+                    }
+                };
+                if open.is_empty() {
+                    return Some(t);
+                }
+            }
+        }
+    }
 }

@@ -35,6 +35,8 @@ mod program;
 pub(crate) mod resolve;
 mod sink;
 mod walk;
+#[cfg(test)]
+mod work_tests;
 
 pub use error::{CompileError, SchemaProblem, ValidationError};
 pub use options::{Draft, Options, Profile, SchemaDialect};

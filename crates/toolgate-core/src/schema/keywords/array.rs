@@ -292,7 +292,7 @@ fn walk_full<'a, S: Sink<'a>>(
         check_contains(matches, bounds, sink)?;
     }
     if extra.unique {
-        if let Some((i, j)) = first_equal_pair(r, &hashes, depth + 1) {
+        if let Some((i, j)) = first_equal_pair(r, &hashes) {
             report_equal(i, j, sink)?;
         }
     }
@@ -332,11 +332,7 @@ fn check_contains<'a, S: Sink<'a>>(matches: u64, bounds: &Bounds, sink: &mut S) 
 /// candidates together, and within a run of equal hashes each element is compared only
 /// with the distinct values seen before it in that run (nearly always one), so even
 /// 100,000 equal elements cost one comparison each, not their pairs.
-fn first_equal_pair(
-    r: &Reader<'_>,
-    hashes: &[(u64, usize, usize)],
-    depth: usize,
-) -> Option<(usize, usize)> {
+fn first_equal_pair(r: &Reader<'_>, hashes: &[(u64, usize, usize)]) -> Option<(usize, usize)> {
     let mut order: Vec<usize> = (0..hashes.len()).collect();
     order.sort_unstable_by_key(|&i| (hashes[i].0, i));
     let span = |i: usize| &r.input()[hashes[i].1..hashes[i].2];
@@ -350,10 +346,7 @@ fn first_equal_pair(
         // The run in index order: the first element of each distinct value stays.
         let mut distinct: Vec<usize> = Vec::new();
         for &j in &order[k..end] {
-            match distinct
-                .iter()
-                .find(|&&i| same_value(span(i), span(j), depth))
-            {
+            match distinct.iter().find(|&&i| same_value(span(i), span(j))) {
                 Some(&i) => {
                     if best.is_none_or(|(_, bj)| j < bj) {
                         best = Some((i, j));

@@ -6,7 +6,7 @@
 
 use std::cmp::Ordering;
 
-use crate::json::{Decimal, Number, Reader, Value};
+use crate::json::{Decimal, Number, Reader, Scale, Value};
 
 use super::super::compile::Compiler;
 use super::super::message::quoted_len;
@@ -44,20 +44,32 @@ impl Bound {
     }
 }
 
-/// `multipleOf`: a positive number, kept as its significant digits and the power of
-/// ten of the last one (`0.25` is 25 × 10^-2), so divisibility is decided exactly.
+/// `multipleOf`: a positive number, kept as its significant digits `b` and the power
+/// of ten of the last one (`0.25` is 25 × 10^-2), so divisibility is decided exactly.
 pub(crate) struct MultipleOf {
     pub text: String,
-    /// The significant digits, as values 0-9.
-    digits: Box<[u8]>,
     /// The power of ten of the last digit.
     exponent: i64,
-    /// The digits as a number, when they fit comfortably in a u128 (the common case).
-    small: Option<u128>,
+    divisor: Divisor,
+    /// Zeros after a number's digits past which more change nothing (see
+    /// [`MultipleOf::divides`]): at least the count of twos or fives in `b`.
+    enough_zeros: u64,
+}
+
+/// The significant digits of a `multipleOf` as an integer.
+enum Divisor {
+    /// Below [`SMALL_DIVISOR`] (the common case): the remainder is a u128.
+    Small(u128),
+    /// Longer: base-10^9 limbs, see [`BigDivisor`].
+    Big(BigDivisor),
 }
 
 /// Below this, `r * 10 + 9` never overflows a u128.
 const SMALL_DIVISOR: u128 = 1 << 120;
+
+/// The base of [`BigDivisor`]'s limbs: nine decimal digits each, so the limbs are read
+/// straight from the digits and a number's digits are taken nine at a time.
+const LIMB: u64 = 1_000_000_000;
 
 impl MultipleOf {
     fn new(c: &mut Compiler<'_>, v: &Value) -> Option<MultipleOf> {
@@ -74,51 +86,67 @@ impl MultipleOf {
         if d.is_zero() || d.is_negative() {
             return bad(c);
         }
-        let (digits, exponent) = d.scaled_digits();
-        let digits: Box<[u8]> = digits.collect();
-        let Ok(exponent) = exponent else {
+        let canonical = d.canonical();
+        let Scale::Small(exponent) = canonical.scale else {
             c.problem(
                 "multipleOf",
                 "\"multipleOf\" has an exponent too large to be checked exactly",
             );
             return None;
         };
+        let digits: Vec<u8> = canonical.digits().collect();
         let small = digits.iter().try_fold(0u128, |acc, &d| {
             let next = acc * 10 + u128::from(d);
             (next < SMALL_DIVISOR).then_some(next)
         });
+        let (divisor, enough_zeros) = match small {
+            Some(b) => (Divisor::Small(b), u64::from(twos_or_fives_small(b))),
+            None => {
+                let big = BigDivisor::new(&digits);
+                let enough = big.twos_or_fives(&digits);
+                (Divisor::Big(big), enough)
+            }
+        };
         Some(MultipleOf {
             text: text.clone(),
-            digits,
             exponent,
-            small,
+            divisor,
+            enough_zeros,
         })
     }
 
     /// Whether `n` is an integer multiple of the divisor.
+    ///
+    /// Linear in `n`'s digits: a divisor below 2^120 costs one u128 step per digit; a
+    /// longer one of `k` base-10^9 limbs costs one step of O(k) limb operations per
+    /// nine digits (a schoolbook division step whose quotient is one limb), so
+    /// `⌈digits / 9⌉ × (k + 2)` limb operations at most, plus the same per nine of the
+    /// zeros the exponent appends (at most [`MultipleOf::enough_zeros`], which depends
+    /// on the divisor alone). Before, each digit cost a pass over the whole divisor.
     pub(crate) fn divides(&self, n: &Decimal<'_>) -> bool {
         if n.is_zero() {
             return true;
         }
-        let (digits, exponent) = n.scaled_digits();
+        let n = n.canonical();
         // n = a × 10^ea and the divisor b × 10^eb, both digit strings without trailing
         // zeros. If ea < eb, n / divisor = (a / b) × 10^(ea - eb) needs a divisible by
         // 10, which a (no trailing zero) is not.
-        let shift = match exponent {
-            Err(false) => return false,
+        let shift = match n.scale {
+            Scale::Large { neg: true, .. } => return false,
             // Far above: shifted more than any divisor needs (see below).
-            Err(true) => u64::MAX,
-            Ok(ea) if ea < self.exponent => return false,
-            Ok(ea) => ea.abs_diff(self.exponent),
+            Scale::Large { neg: false, .. } => u64::MAX,
+            Scale::Small(ea) if ea < self.exponent => return false,
+            Scale::Small(ea) => ea.abs_diff(self.exponent),
         };
-        // a × 10^shift ≡ 0 (mod b). Once the shift reaches b's powers of 2 and 5 (fewer
-        // than its bit length), more zeros change nothing: 10 is invertible modulo the
-        // rest of b. So a shift beyond 4 × digits + 4 is the same as that.
-        let shift = shift.min(4 * self.digits.len() as u64 + 4);
-        match self.small {
-            Some(b) => {
+        // a × 10^shift ≡ 0 (mod b). b = 2^x × 5^y × c with c prime to 10, and x or y
+        // is 0 (b's last digit is not 0); once the shift reaches x + y, more zeros
+        // change nothing: 10 is invertible modulo c.
+        let shift = shift.min(self.enough_zeros);
+        match &self.divisor {
+            Divisor::Small(b) => {
+                let b = *b;
                 let mut r: u128 = 0;
-                for d in digits {
+                for d in n.digits() {
                     r = (r * 10 + u128::from(d)) % b;
                 }
                 for _ in 0..shift {
@@ -126,74 +154,181 @@ impl MultipleOf {
                 }
                 r == 0
             }
-            None => {
-                let b = BigDigits::new(&self.digits);
-                let mut r = BigDigits::zero(self.digits.len());
-                for d in digits.chain(std::iter::repeat_n(0, shift as usize)) {
-                    r.push_digit_mod(d, &b);
+            Divisor::Big(b) => {
+                let mut r = b.zero();
+                let (mut chunk, mut len) = (0u64, 0u32);
+                for d in n.digits() {
+                    chunk = chunk * 10 + u64::from(d);
+                    len += 1;
+                    if len == 9 {
+                        b.push(&mut r, LIMB, chunk);
+                        (chunk, len) = (0, 0);
+                    }
                 }
-                r.is_zero()
+                if len > 0 {
+                    b.push(&mut r, 10u64.pow(len), chunk);
+                }
+                for _ in 0..shift / 9 {
+                    b.push(&mut r, LIMB, 0);
+                }
+                if shift % 9 > 0 {
+                    b.push(&mut r, 10u64.pow((shift % 9) as u32), 0);
+                }
+                r.iter().all(|&l| l == 0)
             }
         }
     }
 }
 
-/// A non-negative integer as decimal digits (most significant first), for divisors
-/// too long for a u128: the remainder is kept below the divisor one digit at a time.
-struct BigDigits {
-    digits: Vec<u8>,
+/// The count of twos or of fives in `b` (a number whose last digit is not 0: it has
+/// one kind or neither).
+fn twos_or_fives_small(mut b: u128) -> u32 {
+    let twos = b.trailing_zeros();
+    if twos > 0 {
+        return twos;
+    }
+    let mut fives = 0;
+    while b.is_multiple_of(5) {
+        b /= 5;
+        fives += 1;
+    }
+    fives
 }
 
-impl BigDigits {
-    fn new(digits: &[u8]) -> BigDigits {
-        BigDigits {
-            digits: digits.to_vec(),
+#[cfg(test)]
+thread_local! {
+    /// Limb operations of [`BigDivisor::push`], in tests.
+    pub(crate) static LIMB_OPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// A divisor of more than 36 digits, as base-10^9 limbs (least significant first),
+/// multiplied by `scale` so that its top limb is at least half the base (the
+/// normalization of Knuth's Algorithm D, TAOCP 4.3.1, that makes the estimated
+/// quotient limb off by at most 2). The remainder is kept multiplied by `scale` too:
+/// `r ≡ 0 (mod b)` exactly when `scale × r ≡ 0 (mod scale × b)`.
+struct BigDivisor {
+    limbs: Box<[u64]>,
+    scale: u64,
+}
+
+impl BigDivisor {
+    /// From the significant digits (values 0-9, most significant first; at least 37).
+    fn new(digits: &[u8]) -> BigDivisor {
+        let mut limbs: Vec<u64> = digits
+            .rchunks(9)
+            .map(|c| c.iter().fold(0u64, |v, &d| v * 10 + u64::from(d)))
+            .collect();
+        let top = *limbs.last().unwrap_or(&1);
+        let scale = LIMB / (top + 1);
+        let mut carry = 0;
+        for l in &mut limbs {
+            let t = *l * scale + carry;
+            *l = t % LIMB;
+            carry = t / LIMB;
+        }
+        debug_assert_eq!(carry, 0);
+        BigDivisor {
+            limbs: limbs.into_boxed_slice(),
+            scale,
         }
     }
 
-    fn zero(room: usize) -> BigDigits {
-        let mut digits = Vec::with_capacity(room + 1);
-        digits.push(0);
-        BigDigits { digits }
-    }
-
-    fn is_zero(&self) -> bool {
-        self.digits.iter().all(|&d| d == 0)
-    }
-
-    /// `self = (self × 10 + d) mod m`, given `self < m`.
-    fn push_digit_mod(&mut self, d: u8, m: &BigDigits) {
-        self.digits.push(d);
-        // self < 10 m: subtract m at most nine times.
-        while self.cmp(m) != Ordering::Less {
-            self.sub(m);
+    /// Zeros enough for [`MultipleOf::divides`]: the twos or fives in the divisor,
+    /// counted exactly up to a budget of divisions (a divisor with more of them is a
+    /// huge power of two or five; then the bound every divisor of `m` digits meets,
+    /// `4m + 4`, stands in).
+    fn twos_or_fives(&self, digits: &[u8]) -> u64 {
+        let bound = 4 * digits.len() as u64 + 4;
+        let (prime, step, power): (u64, u64, u64) = match digits.last() {
+            Some(d) if d % 2 == 0 => (2, 29, 1 << 29),
+            Some(5) => (5, 12, 244_140_625),
+            _ => return 0,
+        };
+        let mut n: Vec<u64> = digits
+            .rchunks(9)
+            .map(|c| c.iter().fold(0u64, |v, &d| v * 10 + u64::from(d)))
+            .collect();
+        let mut count = 0;
+        // Divides `n` by `by` when it divides evenly.
+        let divide = |n: &mut Vec<u64>, by: u64| -> bool {
+            let mut q = n.clone();
+            let mut rem = 0;
+            for l in q.iter_mut().rev() {
+                let t = rem * LIMB + *l;
+                *l = t / by;
+                rem = t % by;
+            }
+            if rem == 0 {
+                *n = q;
+            }
+            rem == 0
+        };
+        for _ in 0..64 {
+            if !divide(&mut n, power) {
+                while divide(&mut n, prime) {
+                    count += 1;
+                }
+                return count;
+            }
+            count += step;
         }
-        let lead = self.digits.iter().take_while(|&&d| d == 0).count();
-        self.digits
-            .drain(..lead.min(self.digits.len().saturating_sub(1)));
+        bound
     }
 
-    fn cmp(&self, m: &BigDigits) -> Ordering {
-        let a = &self.digits[self.digits.iter().take_while(|&&d| d == 0).count()..];
-        let b = &m.digits[m.digits.iter().take_while(|&&d| d == 0).count()..];
-        a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+    fn zero(&self) -> Vec<u64> {
+        vec![0; self.limbs.len()]
     }
 
-    fn sub(&mut self, m: &BigDigits) {
-        let mut borrow = 0i16;
-        let offset = self.digits.len() - m.digits.len();
-        for i in (0..self.digits.len()).rev() {
-            let sub = if i >= offset {
-                i16::from(m.digits[i - offset])
+    /// `r = (r × mul + add) mod b`, with `add < mul <= 10^9` and `r` kept multiplied by
+    /// the scale: one limb of quotient, estimated from the top two limbs and corrected.
+    fn push(&self, r: &mut [u64], mul: u64, add: u64) {
+        let v = &self.limbs;
+        let k = v.len();
+        #[cfg(test)]
+        LIMB_OPS.with(|c| c.set(c.get() + k as u64));
+        // u = r × mul + add × scale (r in place, `top` its limb above): below
+        // b × scale × mul, so its quotient by v is below mul, one limb.
+        let mut carry = add * self.scale;
+        for l in r.iter_mut() {
+            let t = *l * mul + carry;
+            *l = t % LIMB;
+            carry = t / LIMB;
+        }
+        let top = carry;
+        // The quotient limb from the top two limbs of u and of v (D3): at most one
+        // too large after the test with v's second limb.
+        let (vt, vn) = (v[k - 1], v[k - 2]);
+        let num = top * LIMB + r[k - 1];
+        let mut q = (num / vt).min(LIMB - 1);
+        let mut rem = num - q * vt;
+        while rem < LIMB && q * vn > rem * LIMB + r[k - 2] {
+            q -= 1;
+            rem += vt;
+        }
+        if q == 0 {
+            return;
+        }
+        // u -= q × v, limb by limb.
+        let mut borrow = 0u64;
+        for (l, &d) in r.iter_mut().zip(v.iter()) {
+            let p = q * d + borrow;
+            let (lo, hi) = (p % LIMB, p / LIMB);
+            if *l >= lo {
+                *l -= lo;
+                borrow = hi;
             } else {
-                0
-            };
-            let mut v = i16::from(self.digits[i]) - sub - borrow;
-            borrow = i16::from(v < 0);
-            if v < 0 {
-                v += 10;
+                *l = *l + LIMB - lo;
+                borrow = hi + 1;
             }
-            self.digits[i] = v as u8;
+        }
+        if borrow > top {
+            // q was one too large (rare): add v back once.
+            let mut carry = 0;
+            for (l, &d) in r.iter_mut().zip(v.iter()) {
+                let t = *l + d + carry;
+                *l = t % LIMB;
+                carry = t / LIMB;
+            }
         }
     }
 }
@@ -345,6 +480,123 @@ mod tests {
         let mut c = Compiler::new(&opts, None, opts.default_draft());
         let m = MultipleOf::new(&mut c, &v).expect("a valid divisor");
         m.divides(&Decimal::parse(n.as_bytes()).unwrap())
+    }
+
+    /// `digits × 10^shift ≡ 0 (mod b)` one digit at a time, the remainder kept as
+    /// decimal digits: slow (a pass over `b` per digit), plainly right.
+    fn reference_divides(digits: &str, shift: usize, b: &str) -> bool {
+        let b: Vec<u8> = b.bytes().map(|c| c - b'0').collect();
+        let mut r: Vec<u8> = vec![0];
+        let below = |r: &[u8]| {
+            let r = &r[r.iter().take_while(|&&d| d == 0).count()..];
+            r.len() < b.len() || (r.len() == b.len() && r < &b[..])
+        };
+        for d in digits
+            .bytes()
+            .map(|c| c - b'0')
+            .chain(std::iter::repeat_n(0, shift))
+        {
+            r.push(d);
+            while !below(&r) {
+                let offset = r.len() - b.len();
+                let mut borrow = 0i16;
+                for i in (0..r.len()).rev() {
+                    let sub = if i >= offset {
+                        i16::from(b[i - offset])
+                    } else {
+                        0
+                    };
+                    let mut v = i16::from(r[i]) - sub - borrow;
+                    borrow = i16::from(v < 0);
+                    if v < 0 {
+                        v += 10;
+                    }
+                    r[i] = v as u8;
+                }
+            }
+        }
+        r.iter().all(|&d| d == 0)
+    }
+
+    /// Divisors past a u128 (base-10^9 limbs) agree with the digit-at-a-time
+    /// reference, on multiples, near misses and random numbers, with and without
+    /// zeros appended by the exponent.
+    #[test]
+    fn long_divisors_agree_with_the_reference() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let digits = |next: &mut dyn FnMut(u64) -> u64, len: usize| -> String {
+            let mut s: String = (0..len)
+                .map(|_| char::from(b'0' + next(10) as u8))
+                .collect();
+            s.replace_range(0..1, &(1 + next(9)).to_string());
+            s
+        };
+        // Powers of two and five and their products with other digits: the zeros a
+        // number needs are counted.
+        let pow = |base: u32, e: usize| {
+            let mut v: Vec<u32> = vec![1];
+            for _ in 0..e {
+                let mut carry = 0;
+                for d in v.iter_mut() {
+                    let t = *d * base + carry;
+                    *d = t % 10;
+                    carry = t / 10;
+                }
+                while carry > 0 {
+                    v.push(carry % 10);
+                    carry /= 10;
+                }
+            }
+            v.iter()
+                .rev()
+                .map(|d| char::from(b'0' + *d as u8))
+                .collect::<String>()
+        };
+        let mut divisors = vec![pow(2, 130), pow(5, 60), pow(2, 2000), pow(5, 900)];
+        for _ in 0..60 {
+            let len = 37 + next(60) as usize;
+            let mut b = digits(&mut next, len);
+            if b.ends_with('0') {
+                b.replace_range(len - 1.., "7");
+            }
+            divisors.push(b);
+        }
+        for b in &divisors {
+            for _ in 0..12 {
+                let len = 1 + next(200) as usize;
+                let n = digits(&mut next, len);
+                let shift = next(4) as usize * next(40) as usize;
+                let text = format!("{n}e{shift}");
+                assert_eq!(
+                    multiple(&text, b),
+                    reference_divides(&n, shift, b),
+                    "{text} of {b}"
+                );
+            }
+        }
+        // Exact multiples, and one off.
+        for b in divisors.iter().take(20) {
+            let len = 1 + next(30) as usize;
+            // b × 10^len: a multiple; the same plus one: not.
+            let product = format!("{b}{}", "0".repeat(len));
+            assert!(multiple(&product, b), "{product} of {b}");
+            let plus_one = format!("{}1", &product[..product.len() - 1]);
+            assert_eq!(
+                multiple(&plus_one, b),
+                reference_divides(&plus_one, 0, b),
+                "{plus_one} of {b}"
+            );
+        }
+        assert!(multiple("1e2000", &pow(2, 2000)));
+        assert!(!multiple("1e1999", &pow(2, 2000)));
+        assert!(multiple("5e900", &pow(5, 901)));
+        assert!(!multiple("5e899", &pow(5, 901)));
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! again), and which names were present is kept in a few bits for `required`, the
 //! dependencies and refusing a duplicate key.
 
+use std::collections::{HashMap, HashSet};
+
 use crate::json::{
     write_json_string, JsonStr, KeySet, NameTable, Reader, SyntaxError, SyntaxErrorKind, Value,
 };
@@ -84,6 +86,32 @@ pub(crate) struct ObjectBuilder<'v> {
 
 const MUST_BE_NAMES: &str = "must be an array of strings";
 
+#[cfg(test)]
+thread_local! {
+    /// Comparisons of two names while compiling `required` and the dependencies, in
+    /// tests.
+    pub(crate) static NAME_COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// A name as the compile's sets and maps hold it: compared as its text (and the
+/// comparisons counted, in tests).
+#[derive(Clone, Copy, Eq)]
+struct Name<'v>(&'v str);
+
+impl std::hash::Hash for Name<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.hash(h);
+    }
+}
+
+impl PartialEq for Name<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        #[cfg(test)]
+        NAME_COMPARISONS.with(|c| c.set(c.get() + 1));
+        self.0 == other.0
+    }
+}
+
 /// The strings of `v`, an array of distinct strings, or `None` after recording a
 /// problem (`keyword` names what `v` is, e.g. `"required"`).
 fn distinct_names<'v>(
@@ -97,12 +125,14 @@ fn distinct_names<'v>(
         return None;
     };
     let mut out: Vec<&str> = Vec::with_capacity(names.len());
+    // A set, not a search of `out`: a list of 100,000 names stays linear.
+    let mut seen: HashSet<Name<'_>> = HashSet::with_capacity(names.len());
     for n in names {
         let Value::String(s) = n else {
             c.problem(keyword, format!("{what} {MUST_BE_NAMES}"));
             return None;
         };
-        if out.contains(&s.as_str()) {
+        if !seen.insert(Name(s)) {
             c.problem(keyword, format!("{what} lists {} twice", quoted(s)));
             return None;
         }
@@ -242,16 +272,20 @@ impl<'v> ObjectBuilder<'v> {
             }
             c.leave();
         }
-        // Every other name the group must know about is looked up like a property.
-        let mut index_of =
-            |name: &'v str, names: &mut Vec<&'v str>| match names.iter().position(|p| *p == name) {
-                Some(i) => i,
-                None => {
-                    names.push(name);
-                    nodes.push(None);
-                    names.len() - 1
-                }
-            };
+        // Every other name the group must know about is looked up like a property,
+        // through a map of the names so far (a search of the list would make a long
+        // `required` quadratic). The first index of a name stays its index.
+        let mut index: HashMap<Name<'v>, usize> = HashMap::with_capacity(names.len());
+        for (i, &name) in names.iter().enumerate() {
+            index.entry(Name(name)).or_insert(i);
+        }
+        let mut index_of = |name: &'v str, names: &mut Vec<&'v str>| {
+            *index.entry(Name(name)).or_insert_with(|| {
+                names.push(name);
+                nodes.push(None);
+                names.len() - 1
+            })
+        };
         let mut required = Vec::new();
         for n in self.required.into_iter().flatten() {
             let Value::String(name) = n else { continue };

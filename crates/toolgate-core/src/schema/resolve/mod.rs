@@ -45,6 +45,7 @@
 //! parsed twice: the meta-schemas are parsed once per process, on the first
 //! reference that reaches one.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -119,6 +120,25 @@ pub(crate) struct Documents {
     /// Normalized absolute URI (no fragment) → resource, for the documents in
     /// `docs`; a miss falls back to the built-in table.
     by_uri: HashMap<String, ResourceId>,
+    /// The members of each large object a pointer has stepped through, by name (keyed
+    /// by the address of the object's members, which stay put while the documents
+    /// live): a chain of references through thousands of `$defs` looks each one up
+    /// in constant time, not by a search of the members.
+    member_index: RefCell<HashMap<usize, HashMap<Box<str>, usize>>>,
+}
+
+/// Objects with more members than this are searched through an index.
+const INDEXED_MEMBERS: usize = 16;
+
+#[cfg(test)]
+thread_local! {
+    /// Members looked at to follow a pointer token, in tests.
+    pub(crate) static MEMBER_STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+fn count_member_steps(n: usize) {
+    MEMBER_STEPS.with(|c| c.set(c.get() + n as u64));
 }
 
 enum Source {
@@ -272,12 +292,48 @@ impl Documents {
             docs: ix.docs,
             resources: ix.resources,
             by_uri: ix.by_uri,
+            member_index: RefCell::default(),
         })
     }
 
     /// The value at `loc`; None when nothing is there.
     pub(crate) fn value(&self, loc: &Location) -> Option<&Value> {
-        pointer_get(self.document(loc.doc)?, &loc.pointer)
+        self.pointer_get(self.document(loc.doc)?, &loc.pointer)
+    }
+
+    /// [`pointer_get`] through the member index.
+    fn pointer_get<'v>(&self, root: &'v Value, pointer: &str) -> Option<&'v Value> {
+        if pointer.is_empty() {
+            return Some(root);
+        }
+        let rest = pointer.strip_prefix('/')?;
+        let mut v = root;
+        for raw in rest.split('/') {
+            v = self.child(v, &unescape_token(raw)?)?;
+        }
+        Some(v)
+    }
+
+    /// [`child`], with the members of a large object found through an index built on
+    /// its first use.
+    fn child<'v>(&self, v: &'v Value, token: &str) -> Option<&'v Value> {
+        let Value::Object(members) = v else {
+            return child(v, token);
+        };
+        if members.len() <= INDEXED_MEMBERS {
+            return child(v, token);
+        }
+        #[cfg(test)]
+        count_member_steps(1);
+        let mut index = self.member_index.borrow_mut();
+        let by_name = index.entry(members.as_ptr() as usize).or_insert_with(|| {
+            let mut by_name = HashMap::with_capacity(members.len());
+            for (i, (k, _)) in members.iter().enumerate() {
+                by_name.entry(Box::from(k.as_str())).or_insert(i);
+            }
+            by_name
+        });
+        by_name.get(token).map(|&i| &members[i].1)
     }
 
     /// The base URI in effect at the schema at `loc`: its resource's, after the
@@ -528,7 +584,7 @@ impl Documents {
         let view = self.view(r);
         let mut value = self
             .document(view.doc)
-            .and_then(|d| pointer_get(d, view.pointer))
+            .and_then(|d| self.pointer_get(d, view.pointer))
             .ok_or_else(|| "its document cannot be read".to_owned())?;
         // The roots under the resource's own, followed token by token.
         let mut roots = self
@@ -539,8 +595,9 @@ impl Documents {
         for raw in fragment[1..].split('/') {
             let token = unescape_token(raw)
                 .ok_or_else(|| format!("{} is not a valid JSON pointer", quoted(fragment)))?;
-            value =
-                child(value, &token).ok_or_else(|| format!("nothing at {}", quoted(fragment)))?;
+            value = self
+                .child(value, &token)
+                .ok_or_else(|| format!("nothing at {}", quoted(fragment)))?;
             let start = pointer.len();
             push_pointer_token(&mut pointer, &token);
             let escaped = &pointer[start + 1..];
@@ -586,7 +643,12 @@ fn unsupported(uri: &str, schema: &str) -> String {
 /// The member or element `token` of `v`.
 fn child<'v>(v: &'v Value, token: &str) -> Option<&'v Value> {
     match v {
-        Value::Object(members) => members.iter().find(|(k, _)| k == token).map(|(_, v)| v),
+        Value::Object(members) => {
+            let found = members.iter().position(|(k, _)| k == token);
+            #[cfg(test)]
+            count_member_steps(found.map_or(members.len(), |i| i + 1));
+            found.map(|i| &members[i].1)
+        }
         Value::Array(items) => array_index(token).and_then(|i| items.get(i)),
         _ => None,
     }
