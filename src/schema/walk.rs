@@ -23,6 +23,10 @@ pub(crate) struct Cx<'p> {
     /// value ends when it passed, `None` when it failed.
     /// Made on first use: a walk of a schema without recursion never pays for it.
     verdicts: Option<std::collections::HashMap<(u32, u32, u32), Option<usize>>>,
+    /// What a memo node (`SpecialKind::Memo`) evaluated in a value that passes it, for
+    /// `unevaluated*`: (node, position, scope id, items rather than members) → the
+    /// members or items. Made on first use.
+    pub(crate) annotations: Option<std::collections::HashMap<(u32, u32, u32, bool), Bits>>,
     /// How many in-place levels ([`Cx::in_place`]) the walk is in: the frames that the
     /// instance's depth does not count.
     level: usize,
@@ -33,7 +37,7 @@ pub(crate) struct Cx<'p> {
     /// entered, outermost first, and an id of that stack (the same stack, the same id)
     /// for the memo's keys, since a verdict there depends on the scope.
     scope: Vec<u32>,
-    scope_id: u32,
+    pub(crate) scope_id: u32,
     scope_ids: Option<std::collections::HashMap<(u32, u32), u32>>,
 }
 
@@ -47,6 +51,7 @@ impl<'p> Cx<'p> {
             prog,
             evaluated: None,
             verdicts: None,
+            annotations: None,
             level: 0,
             stack_limit: 0,
             scope: Vec::new(),
