@@ -20,6 +20,7 @@ pub mod ffi;
 pub(crate) mod json;
 pub mod registry;
 pub mod schema;
+mod stack;
 mod suggest;
 
 /// What the fuzz targets (`fuzz/`) drive below the API. Not part of it: compiled only

@@ -658,7 +658,7 @@ impl<'a> Reader<'a> {
                     let mut keys = KeySet::new();
                     loop {
                         self.read_key(&mut keys)?;
-                        self.skip_value(depth + 1)?;
+                        self.skip_nested(depth + 1)?;
                         if !self.next_member()? {
                             break;
                         }
@@ -669,7 +669,7 @@ impl<'a> Reader<'a> {
             Kind::Array => {
                 if self.begin_array(depth)? {
                     loop {
-                        self.skip_value(depth + 1)?;
+                        self.skip_nested(depth + 1)?;
                         if !self.next_element()? {
                             break;
                         }
@@ -677,6 +677,19 @@ impl<'a> Reader<'a> {
                 }
                 Ok(())
             }
+        }
+    }
+
+    /// [`Reader::skip_value`] of a member or element at nesting `depth`: past the
+    /// first levels (what tool arguments nest, which pay nothing for it) with room on
+    /// the stack, so a value nested to the deepest limit never overflows a small
+    /// thread's stack.
+    #[inline(always)]
+    fn skip_nested(&mut self, depth: usize) -> R<()> {
+        if depth < 8 {
+            self.skip_value(depth)
+        } else {
+            crate::stack::guarded(|| self.skip_value(depth))
         }
     }
 }

@@ -170,7 +170,13 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles the subschema `v` at the current location and returns its node's id.
+    /// Subschemas nest as deep as the document does: each level runs with room on the
+    /// stack (`stack::guarded`).
     pub(crate) fn subschema_id(&mut self, v: &Value) -> NodeId {
+        crate::stack::guarded(|| self.subschema_id_here(v))
+    }
+
+    fn subschema_id_here(&mut self, v: &Value) -> NodeId {
         let applied = !std::mem::take(&mut self.defining);
         if self.full() {
             if let Some(&id) = self.located.get(&self.here()) {

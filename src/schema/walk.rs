@@ -42,8 +42,10 @@ pub(crate) struct Cx<'p> {
 }
 
 /// Levels a walk goes without looking at the stack: what tool arguments nest, so their
-/// walk never pays for the check; a few tens of KiB of stack even in a debug build.
-const UNCHECKED_LEVELS: usize = 8;
+/// walk never pays for the check. A debug build's frames are far larger (some tens of
+/// KiB per level of a recursive schema under `unevaluatedItems`), so it looks at every
+/// level.
+const UNCHECKED_LEVELS: usize = if cfg!(debug_assertions) { 0 } else { 8 };
 
 impl<'p> Cx<'p> {
     pub(crate) fn new(prog: &'p Program) -> Self {
