@@ -27,6 +27,7 @@ pub mod value {
     pub use crate::schema::resolve::pointer_get;
 }
 pub mod schema;
+mod stack;
 mod suggest;
 
 /// What the fuzz targets (`fuzz/`) drive below the API. Not part of it: compiled only

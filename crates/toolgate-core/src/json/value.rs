@@ -3,7 +3,11 @@ use super::{write_json_string, Decimal, KeySet, Kind, Reader, SyntaxError};
 /// An owned JSON tree, used for schemas only. Object members keep the author's
 /// order (tool definitions are sent to the model in that order) and numbers keep
 /// their exact text.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Nesting drives every recursion over a tree (reading, writing, cloning, comparing,
+/// dropping): each level goes through `stack::guarded`, so a tree nested to the
+/// deepest limit never overflows a small thread's stack.
+#[derive(Debug)]
 pub enum Value {
     /// `null`.
     Null,
@@ -29,6 +33,10 @@ impl Value {
     }
 
     fn read(r: &mut Reader<'_>, depth: usize) -> Result<Value, SyntaxError> {
+        crate::stack::guarded(|| Self::read_here(r, depth))
+    }
+
+    fn read_here(r: &mut Reader<'_>, depth: usize) -> Result<Value, SyntaxError> {
         Ok(match r.peek_kind()? {
             Kind::Null => {
                 r.read_literal(Kind::Null)?;
@@ -103,6 +111,10 @@ impl Value {
 
     /// Appends the value as compact JSON, members in order, numbers as written.
     pub fn write_compact(&self, out: &mut String) {
+        crate::stack::guarded(|| self.write_compact_here(out))
+    }
+
+    fn write_compact_here(&self, out: &mut String) {
         match self {
             Value::Null => out.push_str("null"),
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -138,5 +150,50 @@ impl Value {
         let mut s = String::new();
         self.write_compact(&mut s);
         s
+    }
+}
+
+impl Clone for Value {
+    fn clone(&self) -> Self {
+        crate::stack::guarded(|| match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Number(t) => Value::Number(t.clone()),
+            Value::String(s) => Value::String(s.clone()),
+            Value::Array(items) => Value::Array(items.clone()),
+            Value::Object(members) => Value::Object(members.clone()),
+        })
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        crate::stack::guarded(|| match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Number(a), Value::Number(b)) => a == b,
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::Array(a), Value::Array(b)) => a == b,
+            (Value::Object(a), Value::Object(b)) => a == b,
+            _ => false,
+        })
+    }
+}
+
+impl Drop for Value {
+    fn drop(&mut self) {
+        // The members are dropped here, a level at a time through the guard, rather
+        // than by the drop glue after this returns (which would recurse unguarded).
+        match self {
+            Value::Array(items) if !items.is_empty() => {
+                let items = std::mem::take(items);
+                crate::stack::guarded(move || drop(items));
+            }
+            Value::Object(members) if !members.is_empty() => {
+                let members = std::mem::take(members);
+                crate::stack::guarded(move || drop(members));
+            }
+            _ => {}
+        }
     }
 }

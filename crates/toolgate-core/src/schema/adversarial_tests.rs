@@ -172,3 +172,334 @@ fn long_strings_cost_one_pass_per_check() {
         assert!(keywords.contains(&"format"), "{errors:?}");
     }
 }
+
+/// `$defs` d0..dL, each an `allOf` of two references to the next, the last an
+/// integer: 2^L walks of one value without the memo.
+fn reference_chain(levels: usize, root: &str) -> String {
+    let mut defs: Vec<String> = (0..levels)
+        .map(|i| {
+            let next = i + 1;
+            format!(r##""d{i}":{{"allOf":[{{"$ref":"#/$defs/d{next}"}},{{"$ref":"#/$defs/d{next}"}}]}}"##)
+        })
+        .collect();
+    defs.push(format!(r#""d{levels}":{{"type":"integer"}}"#));
+    format!(r#"{{"$defs":{{{}}},{root}}}"#, defs.join(","))
+}
+
+/// Asserts that doubling the input at most doubles the work: `small` and `large` are
+/// the work at some size and at twice it.
+fn at_most_doubles(what: &str, small: u64, large: u64) {
+    assert!(
+        large <= 2 * small + 8,
+        "{what}: {small} values walked, then {large} for twice the input"
+    );
+}
+
+/// Two references to the next level, chained: each (node, position) is walked once,
+/// so the work grows with the chain's length, not 2^length.
+#[test]
+fn reference_chains_under_all_of_stay_linear() {
+    let walked = |levels: usize| {
+        let schema = full(&reference_chain(levels, r##""$ref":"#/$defs/d0""##));
+        let (valid, n) = visits(|| schema.is_valid(b"1"));
+        assert!(valid);
+        let (errors, m) = visits(|| schema.validate_json(b"\"x\""));
+        let listed: Vec<(&str, &str, &str)> = errors
+            .iter()
+            .map(|e| (e.path.as_str(), e.keyword, e.message.as_str()))
+            .collect();
+        assert_eq!(listed, [("$", "type", "expected integer, got string")]);
+        (n, m)
+    };
+    let (n8, m8) = walked(8);
+    let (n16, m16) = walked(16);
+    at_most_doubles("is_valid", n8, n16);
+    at_most_doubles("validate_json", m8, m16);
+    // 250 elements, then 500.
+    let schema = full(&reference_chain(
+        16,
+        r##""type":"array","items":{"$ref":"#/$defs/d0"}"##,
+    ));
+    let elements = |count: usize, last: &str| {
+        let mut items = vec!["1"; count];
+        items[count - 1] = last;
+        format!("[{}]", items.join(","))
+    };
+    let (valid, n250) = visits(|| schema.is_valid(elements(250, "1").as_bytes()));
+    assert!(valid);
+    let (valid, n500) = visits(|| schema.is_valid(elements(500, "1").as_bytes()));
+    assert!(valid);
+    at_most_doubles("500 elements", n250, n500);
+    let errors = schema.validate_json(elements(500, "1.5").as_bytes());
+    let listed: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| (e.path.as_str(), e.message.as_str()))
+        .collect();
+    assert_eq!(listed, [("$[499]", "expected integer, got number")]);
+}
+
+/// Draft 2020-12's strict tree: a `$dynamicRef` to the outermost `node`, which is
+/// the root with `unevaluatedProperties: false`. Its targets are walked once per
+/// position, and what they evaluate is gathered once.
+#[test]
+fn dynamic_references_stay_linear() {
+    let schema = full(
+        r##"{"$id":"https://example.com/strict-tree","$dynamicAnchor":"node","$ref":"tree","unevaluatedProperties":false,
+        "$defs":{"tree":{"$id":"https://example.com/tree","$dynamicAnchor":"node","type":"object",
+          "properties":{"data":true,"children":{"type":"array","items":{"$dynamicRef":"#node"}}}}}}"##,
+    );
+    let tree = |depth: usize, leaf: &str| {
+        let mut s = leaf.to_string();
+        for _ in 0..depth {
+            s = format!(r#"{{"data":1,"children":[{s}]}}"#);
+        }
+        s
+    };
+    let walked = |depth: usize| {
+        let doc = tree(depth, r#"{"data":1}"#);
+        let (valid, n) = visits(|| schema.is_valid(doc.as_bytes()));
+        assert!(valid, "depth {depth}");
+        let (errors, m) = visits(|| schema.validate_json(doc.as_bytes()));
+        assert!(errors.is_empty(), "{errors:?}");
+        (n, m)
+    };
+    let (n8, m8) = walked(8);
+    let (n16, m16) = walked(16);
+    at_most_doubles("is_valid", n8, n16);
+    at_most_doubles("validate_json", m8, m16);
+    // A misspelled member at the bottom: refused there, once; and since a subschema
+    // that fails evaluates nothing, each level's "data" and "children" are then
+    // unevaluated too, each reported once.
+    let doc = tree(2, r#"{"daat":1}"#);
+    assert!(!schema.is_valid(doc.as_bytes()));
+    let errors = schema.validate_json(doc.as_bytes());
+    let listed: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| (e.pointer.as_str(), e.message.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("/children", "unexpected property \"children\""),
+            ("/data", "unexpected property \"data\""),
+            ("/children/0/children", "unexpected property \"children\""),
+            ("/children/0/data", "unexpected property \"data\""),
+            (
+                "/children/0/children/0/daat",
+                "unexpected property \"daat\""
+            ),
+        ]
+    );
+}
+
+/// `depth` arrays around `0`.
+fn nested_arrays(depth: usize) -> String {
+    format!("{}0{}", "[".repeat(depth), "]".repeat(depth))
+}
+
+/// `{"a":...}` `depth` deep around `1`.
+fn nested_members(depth: usize) -> String {
+    format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth))
+}
+
+/// Tiny schemas that apply one recursive target twice (or three times) to one value:
+/// walked once per position, and each violation reported once.
+#[test]
+fn a_target_applied_twice_at_one_position_is_walked_once() {
+    // `if` walks `contains` (which recurses) and `unevaluatedItems` gathers the same
+    // again: three walks per level without the memo.
+    let schema = full(r##"{"if":{"contains":{"$ref":"#","minimum":0}},"unevaluatedItems":false}"##);
+    let walked = |depth: usize| {
+        let doc = nested_arrays(depth);
+        let (valid, n) = visits(|| schema.is_valid(doc.as_bytes()));
+        assert!(valid);
+        let (errors, m) = visits(|| schema.validate_json(doc.as_bytes()));
+        assert!(errors.is_empty(), "{errors:?}");
+        (n, m)
+    };
+    let (n8, m8) = walked(8);
+    let (n16, m16) = walked(16);
+    at_most_doubles("is_valid", n8, n16);
+    at_most_doubles("validate_json", m8, m16);
+    // `-1` fails `minimum`, so `contains` matches nothing in `[-1]`, whose one element
+    // is then unevaluated: `[-1]` fails, and so each level up, to the outermost
+    // element, reported once.
+    let errors = schema.validate_json(b"[[[-1]]]");
+    let listed: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| (e.path.as_str(), e.keyword))
+        .collect();
+    assert_eq!(listed, [("$[0]", "false")]);
+
+    // `properties` and `patternProperties` (or `dependentSchemas`) both apply the root
+    // to member "a".
+    for (twice, required) in [
+        (r##""patternProperties":{"a":{"$ref":"#"}}"##, ""),
+        (
+            r##""patternProperties":{"a":{"$ref":"#"}}"##,
+            r#","required":["b"]"#,
+        ),
+        (
+            r##""dependentSchemas":{"a":{"properties":{"a":{"$ref":"#"}}}}"##,
+            r#","required":["b"]"#,
+        ),
+        (
+            r##""patternProperties":{"^a$":{"$dynamicRef":"#"}}"##,
+            r#","required":["b"]"#,
+        ),
+    ] {
+        let schema = full(&format!(
+            r##"{{"properties":{{"a":{{"$ref":"#"}}}},{twice}{required}}}"##
+        ));
+        let walked = |depth: usize| {
+            let doc = nested_members(depth);
+            let (valid, n) = visits(|| schema.is_valid(doc.as_bytes()));
+            assert_eq!(valid, required.is_empty(), "{twice}{required}");
+            let (errors, m) = visits(|| schema.validate_json(doc.as_bytes()));
+            // One "b" missing per object, each once: not 2^(depth+1) - 1 of them.
+            let expected = if required.is_empty() { 0 } else { depth };
+            assert_eq!(errors.len(), expected, "{twice}{required}");
+            (n, m)
+        };
+        let (n11, m11) = walked(11);
+        let (n22, m22) = walked(22);
+        at_most_doubles(twice, n11, n22);
+        at_most_doubles(twice, m11, m22);
+    }
+    let schema = full(
+        r##"{"properties":{"a":{"$ref":"#"}},"patternProperties":{"a":{"$ref":"#"}},"required":["b"]}"##,
+    );
+    let errors = schema.validate_json(nested_members(2).as_bytes());
+    let listed: Vec<(&str, &str, &str)> = errors
+        .iter()
+        .map(|e| (e.path.as_str(), e.pointer.as_str(), e.message.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("$", "/b", "missing required property \"b\""),
+            ("$.a", "/a/b", "missing required property \"b\""),
+        ]
+    );
+}
+
+/// The same violation from two keywords at one place is reported once; different
+/// ones at one place all are.
+#[test]
+fn identical_violations_are_reported_once() {
+    let schema = full(r#"{"allOf":[{"minimum":5},{"minimum":5},{"maximum":0}]}"#);
+    let errors = schema.validate_json(b"1");
+    let listed: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| (e.keyword, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("maximum", "1 is greater than the maximum 0"),
+            ("minimum", "1 is less than the minimum 5")
+        ]
+    );
+}
+
+/// Runs `f` on a thread with a 256 KiB stack, the smallest a host is assumed to give:
+/// an overflow there aborts the test process.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .expect("no panic")
+}
+
+/// `{"items":...}` `depth` deep around `{}`.
+fn nested_schema(depth: usize) -> String {
+    format!("{}{{}}{}", r#"{"items":"#.repeat(depth), "}".repeat(depth))
+}
+
+/// The deepest schema each profile takes, at the default limit and at the largest one,
+/// compiles on a 256 KiB thread; one level more is refused, not a crash.
+#[test]
+fn the_deepest_schemas_compile_on_a_small_stack() {
+    let results = on_small_stack(|| {
+        let mut out = Vec::new();
+        for (profile, limit) in [
+            (Profile::Core, Options::DEFAULT_MAX_DEPTH),
+            (Profile::Full, Options::DEFAULT_MAX_DEPTH),
+            (Profile::Core, Options::MAX_DEPTH_LIMIT),
+            (Profile::Full, Options::MAX_DEPTH_LIMIT),
+        ] {
+            let opts = Options::default()
+                .with_profile(profile)
+                .with_max_depth(limit);
+            // The outermost object is one level, each `items` one more.
+            let deepest = Schema::compile_with(nested_schema(limit - 1).as_bytes(), &opts);
+            let deeper = Schema::compile_with(nested_schema(limit).as_bytes(), &opts);
+            let dialect = opts.with_schema_dialect(super::SchemaDialect::OpenApi3_0);
+            let openapi = Schema::compile_with(nested_schema(limit - 1).as_bytes(), &dialect);
+            out.push((
+                profile,
+                limit,
+                deepest.map(|s| s.is_valid(b"[[[]]]")),
+                deeper.map_err(|e| e.to_string()),
+                openapi.is_ok(),
+            ));
+        }
+        out
+    });
+    for (profile, limit, deepest, deeper, openapi) in results {
+        assert_eq!(deepest, Ok(true), "{profile:?} at {limit}");
+        let refusal = deeper.expect_err("one level too deep");
+        assert!(
+            refusal.contains(&format!("nesting deeper than {limit} levels")),
+            "{refusal}"
+        );
+        assert!(openapi, "{profile:?} at {limit} as OpenAPI");
+    }
+}
+
+/// Arguments nested to the deepest limit validate on a 256 KiB thread, against schemas
+/// that walk every level (through references, `unevaluatedItems` and the annotations
+/// it gathers) and against one that skips them.
+#[test]
+fn the_deepest_arguments_validate_on_a_small_stack() {
+    let verdicts = on_small_stack(|| {
+        let mut out = Vec::new();
+        let limit = Options::MAX_DEPTH_LIMIT;
+        let opts = Options::default()
+            .with_profile(Profile::Full)
+            .with_max_depth(limit);
+        for schema in [
+            r##"{"items":{"$ref":"#"}}"##,
+            r##"{"anyOf":[{"prefixItems":[{"$ref":"#"}]}],"unevaluatedItems":false}"##,
+            r##"{"if":{"contains":{"$ref":"#"}},"unevaluatedItems":false}"##,
+            r##"{"$ref":"#/$defs/a","unevaluatedItems":false,"$defs":{"a":{"items":{"$ref":"#"}}}}"##,
+            r#"{"type":"array"}"#,
+        ] {
+            let s = Schema::compile_with(schema.as_bytes(), &opts).expect("compiles");
+            let deepest = nested_arrays(limit);
+            let deeper = nested_arrays(limit + 1);
+            out.push((
+                schema,
+                s.is_valid(deepest.as_bytes()),
+                s.validate_json(deepest.as_bytes()).len(),
+                s.validate_json(deeper.as_bytes())[0].keyword,
+            ));
+        }
+        let core = Schema::compile(br#"{"type":"array","items":{"type":"array"}}"#).unwrap();
+        let deepest = nested_arrays(Options::DEFAULT_MAX_DEPTH);
+        out.push((
+            "core",
+            core.is_valid(deepest.as_bytes()),
+            core.validate_json(deepest.as_bytes()).len(),
+            "json",
+        ));
+        out
+    });
+    for (schema, valid, errors, deeper) in verdicts {
+        assert!(valid, "{schema}");
+        assert_eq!(errors, 0, "{schema}");
+        assert_eq!(deeper, "json", "{schema}");
+    }
+}

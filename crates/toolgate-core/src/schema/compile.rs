@@ -52,6 +52,14 @@ pub(crate) struct Compiler<'a> {
     current: Vec<NodeId>,
     /// Full profile: (node, node it contains or refers to), for finding recursion.
     edges: Vec<(NodeId, NodeId)>,
+    /// Full profile: per node, how many places apply it to a value (its parent, if it
+    /// is applied where it is written, and each reference to it): a node applied from
+    /// two places may be walked twice at one position, which the memo then prevents.
+    applied: Vec<u32>,
+    /// Full profile: per node, whether a reference names it.
+    referenced: Vec<bool>,
+    /// Set for the next subschema only: it is a `$defs` entry, applied nowhere itself.
+    defining: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -75,6 +83,9 @@ impl<'a> Compiler<'a> {
             pointers: Vec::new(),
             current: Vec::new(),
             edges: Vec::new(),
+            applied: Vec::new(),
+            referenced: Vec::new(),
+            defining: false,
         }
     }
 
@@ -159,10 +170,20 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles the subschema `v` at the current location and returns its node's id.
+    /// Subschemas nest as deep as the document does: each level runs with room on the
+    /// stack (`stack::guarded`).
     pub(crate) fn subschema_id(&mut self, v: &Value) -> NodeId {
+        crate::stack::guarded(|| self.subschema_id_here(v))
+    }
+
+    fn subschema_id_here(&mut self, v: &Value) -> NodeId {
+        let applied = !std::mem::take(&mut self.defining);
         if self.full() {
             if let Some(&id) = self.located.get(&self.here()) {
                 self.edge_to(id);
+                if applied {
+                    self.applied[id as usize] += 1;
+                }
                 // Compiled (or queued) already, through a reference.
                 if let Some(i) = self.pending.iter().position(|&(p, _)| p == id) {
                     self.pending.swap_remove(i);
@@ -176,6 +197,9 @@ impl<'a> Compiler<'a> {
         }
         let id = self.reserve();
         self.edge_to(id);
+        if applied && self.docs.is_some() {
+            self.applied[id as usize] += 1;
+        }
         let parent = self.current.last().copied();
         let node = self.node_of(id, v);
         self.prog.nodes[id as usize] = node;
@@ -228,6 +252,8 @@ impl<'a> Compiler<'a> {
         if let Some(docs) = self.docs {
             self.resources.push(docs.resource(&self.here()));
             self.pointers.push(self.ptr.clone());
+            self.applied.push(0);
+            self.referenced.push(false);
         }
         id
     }
@@ -241,6 +267,8 @@ impl<'a> Compiler<'a> {
             self.resources.push(docs.resource(&here));
             self.located.insert(here, id);
             self.pointers.push(self.ptr.clone());
+            self.applied.push(0);
+            self.referenced.push(false);
         }
         id
     }
@@ -300,8 +328,21 @@ impl<'a> Compiler<'a> {
         };
         self.leave();
         match target {
-            Some(id) => self.prog.special(SpecialKind::Alias, id),
+            Some(id) => {
+                self.count_reference(id, false);
+                self.prog.special(SpecialKind::Alias, id)
+            }
             None => Node::ANY,
+        }
+    }
+
+    /// Records a reference to node `id`; `applied` when the walk applies it beside the
+    /// referring schema's own keywords (a reference that is the whole schema stands
+    /// for its target instead, and what applies that schema applies the target).
+    fn count_reference(&mut self, id: NodeId, applied: bool) {
+        self.referenced[id as usize] = true;
+        if applied {
+            self.applied[id as usize] += 1;
         }
     }
 
@@ -345,7 +386,10 @@ impl<'a> Compiler<'a> {
                 Some(id) if builder.asserts_nothing() && builder.reference.is_none() => {
                     return *self.prog.node(id);
                 }
-                Some(id) => builder.add_ref(id),
+                Some(id) => {
+                    self.count_reference(id, true);
+                    builder.add_ref(id)
+                }
                 None => {}
             }
         }
@@ -356,7 +400,10 @@ impl<'a> Compiler<'a> {
             let target = self.resolve_reference(&from, target);
             self.leave();
             return match target {
-                Some(id) => self.prog.special(SpecialKind::Alias, id),
+                Some(id) => {
+                    self.count_reference(id, false);
+                    self.prog.special(SpecialKind::Alias, id)
+                }
                 None => Node::ANY,
             };
         }
@@ -364,6 +411,7 @@ impl<'a> Compiler<'a> {
         if let Some(target) = builder.reference {
             self.enter("$ref");
             if let Some(id) = self.resolve_reference(&from, target) {
+                self.count_reference(id, true);
                 builder.add_ref(id);
             }
             self.leave();
@@ -415,6 +463,7 @@ impl<'a> Compiler<'a> {
                 // Compiled for their problems, and for references to reach.
                 for (name, schema) in defs {
                     self.enter(name);
+                    self.defining = true;
                     self.subschema_id(schema);
                     self.leave();
                 }
@@ -490,8 +539,10 @@ impl<'a> Compiler<'a> {
             && docs.dynamic_anchor_at(&loc) == Some(name);
         if !bookend {
             let alias = self.prog.special(SpecialKind::Alias, fallback);
+            self.count_reference(fallback, false);
             return Some(self.extra_node(alias));
         }
+        self.count_reference(fallback, true);
         self.dynamic = true;
         let candidates: Vec<(ResourceId, Location)> = docs
             .dynamic_anchors()
@@ -500,7 +551,11 @@ impl<'a> Compiler<'a> {
             .collect();
         let candidates = candidates
             .into_iter()
-            .map(|(r, l)| (r, self.node_at(l)))
+            .map(|(r, l)| {
+                let id = self.node_at(l);
+                self.count_reference(id, true);
+                (r, id)
+            })
             .collect();
         let index = push(
             &mut self.prog.dynamics,
@@ -530,11 +585,43 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// True when the walk may apply more than one schema to one value: in-place
+    /// applicators, the annotations `unevaluated*` gather, a member that a property
+    /// and patterns (or several patterns) apply to, `dependentSchemas`, or `contains`
+    /// beside the items' schemas.
+    fn walks_a_value_twice(&self) -> bool {
+        let prog = &self.prog;
+        prog.applicators.iter().any(|g| !g.is_empty())
+            || prog
+                .specials
+                .iter()
+                .any(|s| s.kind == SpecialKind::Annotations)
+            || prog.objects.iter().any(|o| {
+                o.extra
+                    .as_ref()
+                    .is_some_and(|e| !e.patterns.is_empty() || !e.dependent_schemas.is_empty())
+            })
+            || prog
+                .arrays
+                .iter()
+                .any(|a| a.extra.as_ref().is_some_and(|e| e.contains.is_some()))
+    }
+
     /// Replaces each node that only refers to another by that node, everywhere, and
-    /// refuses cycles that never step into the instance. The targets of recursive
-    /// references, in a program whose applicators read values again, are wrapped so
-    /// that each (node, value) pair is walked once: without that, a recursion under
-    /// `anyOf` walks the same subtree once per branch per level, exponentially.
+    /// refuses cycles that never step into the instance.
+    ///
+    /// In a program that may walk one value against several schemas, the nodes that a
+    /// walk can reach twice at one position are wrapped in a memo (`SpecialKind::Memo`)
+    /// so that each (node, position) pair is walked once per call: every node that two
+    /// places apply (two references, or a reference and its parent), and every node
+    /// on a cycle that a reference names (every cycle passes through a reference, so
+    /// this breaks them all). The bound: a node left unwrapped is applied from one
+    /// place only and lies on no cycle, so it is walked at a position only as often as
+    /// that one place is (a chain of such nodes is a path in the schema, no longer
+    /// than the schema); a wrapped node is walked once per position. So the walk's
+    /// work is at most a constant of the schema times the values, where without the
+    /// memo two references to the next level, chained L deep, walk a value 2^L times
+    /// and a recursion under two applicators doubles per level of the instance.
     fn link(&mut self, root: &mut Node) {
         let count = self.prog.nodes.len();
         let dynamic = self.dynamic;
@@ -598,21 +685,26 @@ impl<'a> Compiler<'a> {
             }
             final_id.push((!looped).then_some(f as NodeId));
         }
-        let rereads = self.prog.applicators.iter().any(|g| !g.is_empty())
-            || self
-                .prog
-                .specials
-                .iter()
-                .any(|s| s.kind == SpecialKind::Annotations);
-        if rereads {
+        if self.walks_a_value_twice() {
             let recursive = recursive_nodes(count, &self.edges);
-            let mut wrapped = vec![false; count];
+            // What applies an alias applies its target.
+            let (mut applied, mut referenced) = (self.applied.clone(), self.referenced.clone());
+            applied[0] += 1;
             for (id, &last) in final_id.iter().enumerate() {
-                let Some(target) = alias_of(&self.prog, &self.prog.nodes[id]).and(last) else {
+                match last {
+                    Some(t) if t as usize != id => {
+                        applied[t as usize] = applied[t as usize].saturating_add(applied[id]);
+                        referenced[t as usize] |= referenced[id];
+                    }
+                    _ => {}
+                }
+            }
+            let mut wrapped = vec![false; count];
+            for (t, &last) in final_id.iter().enumerate() {
+                if last != Some(t as NodeId) {
                     continue;
-                };
-                let t = target as usize;
-                if recursive[t] && !wrapped[t] {
+                }
+                if applied[t] >= 2 || (recursive[t] && referenced[t]) {
                     wrapped[t] = true;
                     let inner = self.prog.nodes.len() as NodeId;
                     let node = self.prog.nodes[t];

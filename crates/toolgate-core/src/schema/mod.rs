@@ -222,13 +222,42 @@ pub(crate) fn arguments_or_empty_object(args: &[u8]) -> &[u8] {
     }
 }
 
-/// Sorted by path, then message (byte order): the same input always gets the same bytes.
-pub(crate) fn sort_errors(errors: &mut [ValidationError]) {
+/// Sorted by path, then message (byte order): the same input always gets the same
+/// bytes. A violation reported twice (two schemas that apply to one value asking for
+/// the same thing) is kept once.
+pub(crate) fn sort_errors(errors: &mut Vec<ValidationError>) {
     let order = |a: &ValidationError, b: &ValidationError| {
         a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message))
     };
     // No check for "already sorted" first: the sort finds that in as many comparisons.
     errors.sort_by(order);
+    dedup_sorted_errors(errors);
+}
+
+/// Drops each error equal to an earlier one: in a list sorted by (path, message) the
+/// equal ones are in one run of equal (path, message), whose length is the number of
+/// keywords that said the same at one place (the sort is stable, so the first of each
+/// is kept).
+fn dedup_sorted_errors(errors: &mut Vec<ValidationError>) {
+    let mut kept = 0;
+    for i in 0..errors.len() {
+        let run_start = {
+            let mut s = kept;
+            while s > 0
+                && errors[s - 1].path == errors[i].path
+                && errors[s - 1].message == errors[i].message
+            {
+                s -= 1;
+            }
+            s
+        };
+        let duplicate = errors[run_start..kept].iter().any(|k| k == &errors[i]);
+        if !duplicate {
+            errors.swap(kept, i);
+            kept += 1;
+        }
+    }
+    errors.truncate(kept);
 }
 
 // Compile once, validate from many threads: the program is immutable after compile.

@@ -82,6 +82,10 @@ fn problem(out: &mut Vec<SchemaProblem>, ptr: &str, keyword: &str, message: Stri
 }
 
 fn translate(v: &Value, ptr: &mut String, problems: &mut Vec<SchemaProblem>) -> Value {
+    crate::stack::guarded(|| translate_here(v, ptr, problems))
+}
+
+fn translate_here(v: &Value, ptr: &mut String, problems: &mut Vec<SchemaProblem>) -> Value {
     let Value::Object(members) = v else {
         return v.clone();
     };

@@ -23,6 +23,10 @@ pub(crate) struct Cx<'p> {
     /// value ends when it passed, `None` when it failed.
     /// Made on first use: a walk of a schema without recursion never pays for it.
     verdicts: Option<std::collections::HashMap<(u32, u32, u32), Option<usize>>>,
+    /// What a memo node (`SpecialKind::Memo`) evaluated in a value that passes it, for
+    /// `unevaluated*`: (node, position, scope id, items rather than members) → the
+    /// members or items. Made on first use.
+    pub(crate) annotations: Option<std::collections::HashMap<(u32, u32, u32, bool), Bits>>,
     /// How many in-place levels ([`Cx::in_place`]) the walk is in: the frames that the
     /// instance's depth does not count.
     level: usize,
@@ -33,13 +37,15 @@ pub(crate) struct Cx<'p> {
     /// entered, outermost first, and an id of that stack (the same stack, the same id)
     /// for the memo's keys, since a verdict there depends on the scope.
     scope: Vec<u32>,
-    scope_id: u32,
+    pub(crate) scope_id: u32,
     scope_ids: Option<std::collections::HashMap<(u32, u32), u32>>,
 }
 
 /// Levels a walk goes without looking at the stack: what tool arguments nest, so their
-/// walk never pays for the check; a few tens of KiB of stack even in a debug build.
-const UNCHECKED_LEVELS: usize = 8;
+/// walk never pays for the check. A debug build's frames are far larger (some tens of
+/// KiB per level of a recursive schema under `unevaluatedItems`), so it looks at every
+/// level.
+const UNCHECKED_LEVELS: usize = if cfg!(debug_assertions) { 0 } else { 8 };
 
 impl<'p> Cx<'p> {
     pub(crate) fn new(prog: &'p Program) -> Self {
@@ -47,6 +53,7 @@ impl<'p> Cx<'p> {
             prog,
             evaluated: None,
             verdicts: None,
+            annotations: None,
             level: 0,
             stack_limit: 0,
             scope: Vec::new(),

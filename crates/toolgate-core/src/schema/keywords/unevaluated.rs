@@ -137,6 +137,24 @@ fn annotations(
                 let at = cx.dynamic_target(special.inner);
                 annotations(cx, prog.node(at), target, r, start, depth)
             }
+            SpecialKind::Memo => {
+                // A node the walk may reach twice here: what it evaluates is gathered
+                // once per position, as its verdict is walked once.
+                let key = (
+                    special.inner,
+                    start as u32,
+                    cx.scope_id,
+                    target == Target::Items,
+                );
+                if let Some(bits) = cx.annotations.as_ref().and_then(|m| m.get(&key)) {
+                    return bits.clone();
+                }
+                let bits = annotations(cx, prog.node(special.inner), target, r, start, depth);
+                cx.annotations
+                    .get_or_insert_with(Default::default)
+                    .insert(key, bits.clone());
+                bits
+            }
             _ => annotations(cx, prog.node(special.inner), target, r, start, depth),
         };
     }

@@ -257,11 +257,12 @@ fn every_suite_reference_resolves() {
                     .to_string_lossy()
                     .replace('\\', "/")
             );
-            let Value::Array(groups) = read_json(&path) else {
+            let doc = read_json(&path);
+            let Value::Array(groups) = &doc else {
                 panic!("{label}: not an array of groups");
             };
             let mut tally = Tally::default();
-            for group in &groups {
+            for group in groups {
                 let description = string(member(group, "description"))
                     .unwrap_or("?")
                     .to_owned();
