@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails when include/toolgate.h differs from the header cbindgen generates from src/ffi.
+# Fails when include/toolgate.h differs from the header cbindgen generates from src/ (the C surface).
 #
 # Two checks, because a plain `cargo build` earlier in the same run would already have
 # rewritten a stale header in place:

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Generates src/schema/format/idna_tables.rs: the Unicode data that the IDNA2008
+"""Generates crates/toolgate-core/src/schema/format/idna_tables.rs: the Unicode data that the IDNA2008
 checks of the `idn-hostname` and `idn-email` formats read.
 
-    python3 scripts/gen-idna-tables.py [UCD_DIR] > src/schema/format/idna_tables.rs
+    python3 scripts/gen-idna-tables.py [UCD_DIR] > crates/toolgate-core/src/schema/format/idna_tables.rs
 
 UCD_DIR is a Unicode Character Database directory (default /usr/share/unicode, which
 Debian's `unicode-data` package installs; bookworm's is Unicode 15.0.0). Every table
