@@ -1,9 +1,9 @@
 /*
- * C micro-benchmark of the call path (issue 3, "Performance"):
+ * C micro-benchmark of the call path:
  *   1. a full tg_registry_call (lookup, validate, handler, result, tg_result_free)
  *      against tg_schema_is_valid alone, on the same input: target <= 1.3x; and the
  *      same call through tg_registry_call_into, into one result reused across calls.
- *      Two inputs: the seed's short get_weather call and the 432-byte search_flights
+ *      Two inputs: the short get_weather example call and the 432-byte search_flights
  *      call of the Rust benchmark;
  *   2. per-call cost with 10 and with 10,000 registered tools: target flat within 10%;
  *   3. throughput of 2 threads calling in parallel against 1: target >= 1.8x.

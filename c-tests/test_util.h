@@ -299,7 +299,7 @@ static inline tg_registry *tu_new_registry(tg_name_policy policy) {
     return reg;
 }
 
-/* The seed's get_weather schema, exactly. */
+/* The get_weather example's schema, exactly. */
 #define WEATHER_SCHEMA                                                                 \
     "{\"type\": \"object\",\n"                                                         \
     " \"properties\": {\"city\": {\"type\": \"string\", \"minLength\": 1},\n"          \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install-and-consume check of toolgate as a C/C++ library (issue 6), for .ci/run:
+# Install-and-consume check of toolgate as a C/C++ library, for .ci/run:
 #
 #  1. scripts/install.sh into a temporary prefix (mktemp -d), then checks the installed
 #     file list, the symlinks, the SONAME and the pkg-config/CMake metadata;

@@ -20,11 +20,11 @@ pub mod full;
 pub mod instances;
 pub mod mix;
 
-/// Seed 000's `get_weather` parameters.
+/// The `get_weather` example's parameters.
 pub const WEATHER_SCHEMA: &str = r#"{"type": "object", "properties": {"city": {"type": "string", "minLength": 1}, "days": {"type": "integer", "minimum": 1, "maximum": 7}, "unit": {"enum": ["c", "f"]}}, "required": ["city"], "additionalProperties": false}"#;
-/// Seed 000's corrected call.
+/// The `get_weather` example's corrected call.
 pub const WEATHER_VALID: &str = r#"{"city":"Paris","days":3}"#;
-/// Seed 000's hand-worked invalid call: four violations.
+/// The `get_weather` example's hand-worked invalid call: four violations.
 pub const WEATHER_INVALID: &str = r#"{"days": "3", "unit": "kelvin", "country": "FR"}"#;
 
 /// A realistic ~2 KB tool schema (`search_flights`): nested objects, an array of
@@ -442,7 +442,7 @@ pub fn boon_compile_bytes(schema: &[u8]) -> BoonSchema {
 }
 
 // ---------------------------------------------------------------------------------
-// Registry (issue 3).
+// Registry.
 // ---------------------------------------------------------------------------------
 
 /// What every benchmark handler answers.
@@ -527,7 +527,7 @@ pub fn registry_with_batch(total: usize) -> Registry {
 }
 
 /// The least any dispatcher must do for one call, and nothing more: a peer for
-/// the registry's `call_into` that shows what the 1.3x target of issue 3 leaves for
+/// the registry's `call_into` that shows what the registry's 1.3x call target leaves for
 /// the registry's own promises. It looks the name up in a `HashMap` with a fast
 /// hasher (foldhash), runs `is_valid`, lets the handler write into a reused result,
 /// and copies the call id and name into it. It has none of what the registry adds:

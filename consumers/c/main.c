@@ -6,7 +6,7 @@
  *      $(pkg-config --static --libs toolgate | sed 's/-ltoolgate/-Wl,-Bstatic -ltoolgate -Wl,-Bdynamic/') \
  *      -o consumer_static                                                   # static
  *
- * It registers the seed's get_weather tool, makes one valid and one invalid call and
+ * It registers the get_weather example tool, makes one valid and one invalid call and
  * checks the exact texts; exit status 0 means everything matched.
  */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 // An out-of-tree C++17 program using an installed toolgate through
-// find_package(toolgate CONFIG): the seed's get_weather tool through toolgate.hpp.
+// find_package(toolgate CONFIG): the get_weather example tool through toolgate.hpp.
 // Exit status 0 means every text matched.
 #include <toolgate.hpp>
 

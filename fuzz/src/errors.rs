@@ -1,5 +1,5 @@
 //! The invariants of a list of violations, whatever the schema and the instance:
-//! sorted by (path, message) in byte order; every path in the seed form and every
+//! sorted by (path, message) in byte order; every path in the `$.a[0]` form and every
 //! pointer an RFC 6901 pointer, the two naming the same place (or, for a missing
 //! property, an unexpected one and a property name its `propertyNames` schema refuses,
 //! the pointer one member further); and,
@@ -156,7 +156,7 @@ fn is_identifier(s: &str) -> bool {
         && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
-/// A seed-form path's steps: `$`, then `.name` (an identifier), `["name"]` (a JSON
+/// A `$.a[0]`-form path's steps: `$`, then `.name` (an identifier), `["name"]` (a JSON
 /// string, only for a name that is not an identifier) or `[i]`. `None` when it is
 /// not of that form.
 pub fn parse_path(p: &str) -> Option<Vec<Step>> {

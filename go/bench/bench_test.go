@@ -25,7 +25,7 @@ import (
 	"toolgate/types"
 )
 
-// The seed's get_weather tool (seed 000, section 3).
+// The get_weather example tool.
 const weatherSchema = `{"type": "object",
  "properties": {"city": {"type": "string", "minLength": 1},
                 "days": {"type": "integer", "minimum": 1, "maximum": 7},

@@ -7,7 +7,7 @@ import toolgate
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
-# Seed 003's schema.
+# The error-path table's schema.
 USER_SCHEMA = {
     "type": "object",
     "required": ["id"],
@@ -17,7 +17,7 @@ USER_SCHEMA = {
     },
 }
 
-# Seed 000's get_weather.
+# The get_weather example.
 WEATHER_SCHEMA = {
     "type": "object",
     "properties": {

@@ -22,7 +22,7 @@ def test_valid_call_runs_the_handler_with_keyword_arguments(weather):
     assert result.message() == {"role": "tool", "tool_call_id": "call_1", "content": "Paris: sunny for 3 days"}
 
 
-def test_seed_000_refusal_text(weather):
+def test_get_weather_refusal_text(weather):
     calls = []
     weather.register("get_weather", WEATHER_SCHEMA, lambda **kw: calls.append(kw), override=True)
     result = weather.call("c", "get_weather", '{"days": "3", "unit": "kelvin", "country": "FR"}')

@@ -19,7 +19,7 @@ def test_compile_and_validate():
     ]
 
 
-def test_seed_000_errors_in_order():
+def test_get_weather_errors_in_order():
     schema = toolgate.compile(WEATHER_SCHEMA)
     errors = schema.validate('{"days": "3", "unit": "kelvin", "country": "FR"}')
     assert [(e.path, e.keyword) for e in errors] == [

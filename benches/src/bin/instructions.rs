@@ -8,13 +8,13 @@
 //!
 //! Callgrind's instruction total is repeatable whatever else the machine does; run the
 //! same loop with `none` and subtract it, then divide by the count. Contenders on the
-//! seed's valid get_weather call: `is_valid` (toolgate against its schema), `skip`
+//! get_weather example's valid call: `is_valid` (toolgate against its schema), `skip`
 //! (toolgate against `{"type":"object"}`: the strict reader alone), `floor`
 //! (`serde_json::from_slice::<IgnoredAny>`), `spaced_is_valid` (the same call with a
 //! space after every `:` and `,`), `call` (a full registry call, 10 tools), `call_into`
 //! (the same into a reused result), `bare_call_into` (`BareDispatch`: the least any
 //! dispatcher does for that call); on the
-//! seed's invalid call: `validate_json_invalid`; on the two realistic calls, the same
+//! get_weather example's invalid call: `validate_json_invalid`; on the two realistic calls, the same
 //! with a `flight_` or `event_` prefix (`flight_is_valid`, `flight_floor`,
 //! `flight_skip`, `flight_spaced_is_valid`, `flight_validate_json_invalid`,
 //! `flight_call`, `event_is_valid`, `event_floor`, `event_skip`,

@@ -1,4 +1,4 @@
-//! The registry's promises (SPEC §2, issue 3 item 1): seed 000's TestRegisterRules,
+//! The registry's promises: the get_weather example's TestRegisterRules,
 //! TestDefinitionsSorted, TestCallNeverPanics and TestHandWorkedExample, the name
 //! policies, handler lifetimes (override, unregister, refusal, replacement during a
 //! running call), re-entrancy, concurrency, suggestions and the exact bytes of the
@@ -86,7 +86,7 @@ fn err(content: &str, r: &CallResult) {
 }
 
 // ---------------------------------------------------------------------------
-// Seed 000's tests
+// The get_weather example's tests
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -523,7 +523,7 @@ fn describe_validate_and_context() {
     );
     assert_eq!(reg.describe("db.get_usr"), None);
 
-    // Seed 003's four cases: pointer and keyword of each error.
+    // The error-path table's four cases: pointer and keyword of each error.
     assert_eq!(reg.validate("nope", b"{}"), None);
     assert_eq!(
         reg.validate("db.get_user", br#"{"id": 42, "fields": ["id", "name"]}"#),

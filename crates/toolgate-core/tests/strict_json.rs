@@ -1,4 +1,4 @@
-//! The strict reader (SPEC §1 "The JSON that arrives"), seen through the validator:
+//! The strict reader ("The JSON that arrives"), seen through the validator:
 //! every malformed input is one error at `$`, keyword `json`, with line and column.
 
 use toolgate_core::{Options, Schema};

@@ -95,8 +95,8 @@ impl Eq for Slot {}
 /// finalizer so the low bits the table indexes with depend on every byte).
 ///
 /// Why not the default SipHash: it costs more than the rest of a lookup on a short
-/// name, and the per-call budget is tight (issue 3: a full call within 1.3x of
-/// validation alone). Why a fixed hash is safe here: hash flooding needs the attacker
+/// name, and the per-call budget is tight (the target: a full call within
+/// 1.3x of validation alone). Why a fixed hash is safe here: hash flooding needs the attacker
 /// to choose the *keys in the table*; the keys are the host's tool names, and a model
 /// only chooses what it looks up, which cannot lengthen any probe sequence.
 #[derive(Default, Clone, Copy)]

@@ -1,5 +1,6 @@
-//! Seed 000's TestValidateTable and TestCompileRejectsUnsupported rows, seed 003's
-//! table and seed 002's quiz answers, against the core validator.
+//! The worked examples' tables against the core validator: the get_weather validate
+//! table and compile refusals, the error-path table (pointer and keyword of each
+//! error), and the registry behaviours a Python user is taught to expect.
 
 use toolgate_core::{Schema, ValidationError};
 
@@ -159,7 +160,7 @@ const GET_USER: &str = r#"{
     }
 }"#;
 
-/// Seed 003: the path is the product.
+/// The error-path table: the path is the product.
 #[test]
 fn seed_003_table() {
     let s = schema(GET_USER);
@@ -187,7 +188,8 @@ fn seed_003_table() {
     }
 }
 
-/// Seed 002's quiz, where the answer is the validator's behaviour.
+/// The registry behaviours a Python user is taught, where the answer is the
+/// validator's behaviour.
 #[test]
 fn seed_002_quiz() {
     // Booleans are not integers.

@@ -1,6 +1,8 @@
 package tool
 
-// Seed 000's six tests, by name, with every check its section 4 lists.
+// The get_weather worked example's six behaviours, by name, each with every check it
+// promises: registration rules, sorted definitions, calls that never panic, the
+// hand-worked invalid call, the validate table and the compile refusals.
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-// The seed's get_weather example through the C++ API: registration, definitions, a
+// The get_weather example through the C++ API: registration, definitions, a
 // valid call (the handler runs once with the exact bytes), the invalid call of the
 // seed (exact error text, handler not run), validate() as a vector, unknown tools.
 #include "check.hpp"
@@ -162,4 +162,4 @@ TEST(version_matches_header) {
     CHECK_EQ(toolgate::header_version, TOOLGATE_VERSION);
 }
 
-TEST_MAIN("test_seed")
+TEST_MAIN("test_worked_example")

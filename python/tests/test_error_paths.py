@@ -1,4 +1,4 @@
-"""Seed 003: what the registry returns to the model for the four argument sets."""
+"""The error-path table: what the registry returns to the model for the four argument sets."""
 
 import json
 
@@ -24,14 +24,14 @@ def get_user(id, fields=("id",)):
 @pytest.fixture
 def registry():
     with toolgate.ToolRegistry() as reg:
-        # The seed's registration, as written.
+        # The table's registration, as written.
         reg.register(name="db.get_user", schema=USER_SCHEMA, handler=get_user)
         yield reg
 
 
 @pytest.mark.parametrize("as_text", [False, True], ids=["dict", "raw-json"])
 @pytest.mark.parametrize("args, expected", CASES)
-def test_seed_table(registry, args, expected, as_text):
+def test_error_path_table(registry, args, expected, as_text):
     result = registry.validate("db.get_user", json.dumps(args) if as_text else args)
     if expected is None:
         assert result is OK and isinstance(result, Ok) and bool(result)
@@ -41,7 +41,7 @@ def test_seed_table(registry, args, expected, as_text):
         assert (error.path, error.keyword) == expected
 
 
-def test_seed_table_exact_errors(registry):
+def test_error_path_table_exact_errors(registry):
     assert registry.validate("db.get_user", CASES[1][0]) == [
         ValidationError("/id", "type", "expected integer, got string", "integer")
     ]
@@ -51,7 +51,7 @@ def test_seed_table_exact_errors(registry):
     assert registry.validate("db.get_user", CASES[3][0]) == [
         ValidationError("/fields/1", "enum", '"phone" is not one of ["id","name","email"]', None)
     ]
-    # The seed-000 form of the same locations, used in call results.
+    # The path form of the same locations, used in call results.
     assert [str(e) for e in registry.validate("db.get_user", CASES[3][0])] == [
         '$.fields[1]: "phone" is not one of ["id","name","email"]'
     ]

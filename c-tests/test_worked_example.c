@@ -1,5 +1,5 @@
 /*
- * Seed 000's six behaviours, through the C ABI:
+ * The get_weather worked example's six behaviours, through the C ABI:
  * TestHandWorkedExample, TestValidateTable, TestCompileRejectsUnsupported,
  * TestRegisterRules, TestDefinitionsSorted, TestCallNeverPanics.
  */
@@ -41,7 +41,7 @@ static void hand_worked_example(void) {
               atomic_load(&weather.calls));
     tg_result_free(r);
 
-    /* The same four errors through validate: pointers and keywords (seed 003's form). */
+    /* The same four errors through validate: pointers and keywords (the validate form). */
     CHECK_OK(tg_registry_validate(reg, "get_weather", 11, HAND_WORKED_ARGS,
                                   strlen(HAND_WORKED_ARGS), &errors, NULL));
     CHECK_OK(tg_errors_count(errors, &count));
@@ -870,5 +870,5 @@ int main(void) {
     definitions_sorted();
     call_never_crashes();
     call_into_matches_call();
-    return tu_finish("test_seed");
+    return tu_finish("test_worked_example");
 }

@@ -1,4 +1,6 @@
-"""Seed 002 (the Python lesson): its learning objectives and its quiz answers."""
+"""What a Python user is taught to expect of a tool registry, checked: schemas apart
+from handlers, precise error paths, no silent re-registration, bool is not integer,
+keywords outside the core profile refused, and what validation does not promise."""
 
 import pytest
 
@@ -18,7 +20,7 @@ from toolgate import (
 from conftest import USER_SCHEMA, echo
 
 
-# Objective 1: a typed registry of tool name -> schema -> handler that the
+# A typed registry of tool name -> schema -> handler that the
 # dispatcher can ask once and trust afterwards.
 def test_registry_holds_name_schema_handler(registry):
     def get_user(id, fields=()):
@@ -68,7 +70,7 @@ def test_definitions_keep_the_schema_for_the_model(registry):
     assert registry.definitions_json() == registry.definitions_json()
 
 
-# Quiz 1: schema registered separately from the handler, so the validator stays pure
+# Schema registered separately from the handler, so the validator stays pure
 # data and the handler opaque code: validation never calls the handler.
 def test_validate_does_not_call_the_handler(registry):
     calls = []
@@ -78,7 +80,7 @@ def test_validate_does_not_call_the_handler(registry):
     assert calls == []
 
 
-# Objective 5: the validator is pure: the same input gives the same answer, every time.
+# The validator is pure: the same input gives the same answer, every time.
 def test_validator_is_pure_and_repeatable(users):
     args = '{"id": "forty-two", "fields": ["phone"]}'
     first = users.validate("db.get_user", args)
@@ -86,7 +88,7 @@ def test_validator_is_pure_and_repeatable(users):
         assert users.validate("db.get_user", args) == first
 
 
-# Objective 2: the subset's keywords (type, properties, required, enum, minLength,
+# The subset's keywords (type, properties, required, enum, minLength,
 # maxLength, pattern, items) each enforced.
 @pytest.mark.parametrize(
     "schema, good, bad, keyword, path",
@@ -119,7 +121,7 @@ def test_each_keyword_of_the_subset(registry, schema, good, bad, keyword, path):
     assert [(e.path, e.keyword) for e in errors] == [(path, keyword)]
 
 
-# Objective 3: precise json-pointer error paths. Quiz 5: {'user': {'email': 0}}.
+# Precise json-pointer error paths. Example: {'user': {'email': 0}}.
 def test_nested_error_path_is_a_json_pointer(registry):
     schema = {
         "type": "object",
@@ -160,7 +162,7 @@ def test_no_coercion(registry):
     assert (error.path, error.keyword, error.expected_type) == ("/n", "type", "number")
 
 
-# Objective 4 / quiz 3: re-registration rejected without explicit override.
+# Re-registration rejected without explicit override.
 def test_duplicate_rejected_without_override(registry):
     registry.register("db.get_user", USER_SCHEMA, echo)
     with pytest.raises(DuplicateToolError) as info:
@@ -189,7 +191,7 @@ def test_override_of_absent_name_registers(registry):
     assert registry.names() == ["fresh"]
 
 
-# Quiz 4 / seed 003 follow-up: bool is not integer.
+# bool is not integer.
 def test_boolean_is_not_integer(users):
     assert users.validate("db.get_user", {"id": True}) == [
         ValidationError("/id", "type", "expected integer, got boolean", "integer")
@@ -197,8 +199,8 @@ def test_boolean_is_not_integer(users):
     assert users.validate("db.get_user", '{"id": true}') == users.validate("db.get_user", {"id": True})
 
 
-# Quiz 2 / follow-up L3: keywords outside the subset. toolgate's core profile
-# implements anyOf (SPEC §1) but refuses oneOf, $ref and allOf at registration.
+# Keywords outside the subset. toolgate's core profile
+# implements anyOf but refuses oneOf, $ref and allOf at registration.
 @pytest.mark.parametrize(
     "keyword, fragment",
     [
@@ -273,7 +275,7 @@ def test_validate_returns_ok_or_non_empty_list(users):
     assert isinstance(result, list) and result and all(isinstance(e, ValidationError) for e in result)
 
 
-# Quiz 6: not a security boundary: a handler can still misbehave after validation
+# Not a security boundary: a handler can still misbehave after validation
 # passes; the registry reports it as an error result rather than crashing.
 def test_handler_can_misbehave_after_validation(users):
     users.register("db.get_user", USER_SCHEMA, lambda **kw: 1 / 0, override=True)
