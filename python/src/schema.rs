@@ -37,9 +37,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ProfileName {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
-        match obj.extract::<String>().as_deref() {
-            Ok("core") => Ok(ProfileName(toolgate_core::Profile::Core)),
-            Ok("full") => Ok(ProfileName(toolgate_core::Profile::Full)),
+        // The names are the core's (`Profile::from_str`); the text is this binding's.
+        match obj.extract::<String>().map(|s| s.parse::<toolgate_core::Profile>()) {
+            Ok(Ok(profile)) => Ok(ProfileName(profile)),
             _ => Err(errors::invalid_argument(
                 obj.py(),
                 &format!("profile must be 'core' or 'full', got {}", obj.repr()?),
@@ -55,9 +55,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for DraftName {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
-        match obj.extract::<String>().as_deref() {
-            Ok("2020-12") => Ok(DraftName(toolgate_core::Draft::Draft2020_12)),
-            Ok("7") | Ok("draft-07") => Ok(DraftName(toolgate_core::Draft::Draft7)),
+        // The names are the core's (`Draft::from_str`); the text is this binding's.
+        match obj.extract::<String>().map(|s| s.parse::<toolgate_core::Draft>()) {
+            Ok(Ok(draft)) => Ok(DraftName(draft)),
             _ => Err(errors::invalid_argument(
                 obj.py(),
                 &format!("draft must be '2020-12' or '7', got {}", obj.repr()?),

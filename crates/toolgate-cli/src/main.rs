@@ -242,24 +242,12 @@ fn check(args: &[String]) -> Result<u8, Usage> {
     }
     let json = p.json()?;
     let mut opts = Options::default();
-    opts = match p.value("--profile") {
-        None | Some("core") => opts,
-        Some("full") => opts.with_profile(Profile::Full),
-        Some(other) => {
-            return Err(Usage(format!(
-                "unknown profile \"{other}\" (known: core, full)"
-            )))
-        }
-    };
-    opts = match p.value("--draft") {
-        None | Some("2020-12") => opts,
-        Some("7" | "07" | "draft-07") => opts.with_default_draft(Draft::Draft7),
-        Some(other) => {
-            return Err(Usage(format!(
-                "unknown draft \"{other}\" (known: 2020-12, 7)"
-            )))
-        }
-    };
+    if let Some(profile) = p.value("--profile") {
+        opts = opts.with_profile(profile.parse::<Profile>().map_err(|e| Usage(e.message))?);
+    }
+    if let Some(draft) = p.value("--draft") {
+        opts = opts.with_default_draft(draft.parse::<Draft>().map_err(|e| Usage(e.message))?);
+    }
     if p.has("--openapi") {
         opts = opts.with_schema_dialect(SchemaDialect::OpenApi3_0);
     }

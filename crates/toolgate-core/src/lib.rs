@@ -62,7 +62,8 @@ pub use registry::{
     RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
 };
 pub use schema::{
-    CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, ValidationError,
+    CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, UnknownName,
+    ValidationError,
 };
 
 /// The library version, `MAJOR.MINOR.PATCH`.

@@ -99,7 +99,7 @@ impl FromStr for Dialect {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Dialect, UnknownName> {
         Dialect::from_name(s)
-            .ok_or_else(|| UnknownName::new("dialect", s, Dialect::ALL.map(Dialect::name)))
+            .ok_or_else(|| UnknownName::new("dialect", s, &Dialect::ALL.map(Dialect::name)))
     }
 }
 
@@ -147,28 +147,11 @@ impl FromStr for Target {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Target, UnknownName> {
         Target::from_name(s)
-            .ok_or_else(|| UnknownName::new("lint target", s, Target::ALL.map(Target::name)))
+            .ok_or_else(|| UnknownName::new("lint target", s, &Target::ALL.map(Target::name)))
     }
 }
 
-/// A dialect or target name that is not one: `unknown dialect "x" (known: ...)`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownName {
-    /// The full message.
-    pub message: String,
-}
-
-impl UnknownName {
-    fn new<const N: usize>(what: &str, name: &str, known: [&str; N]) -> UnknownName {
-        UnknownName {
-            message: format!(
-                "unknown {what} {} (known: {})",
-                quote(name),
-                known.join(", ")
-            ),
-        }
-    }
-}
+pub use toolgate_core::UnknownName;
 
 /// `s` as a JSON string literal, as names are shown inside messages.
 pub(crate) fn quote(s: &str) -> String {
@@ -176,13 +159,6 @@ pub(crate) fn quote(s: &str) -> String {
     toolgate_core::value::write_json_string(&mut out, s);
     out
 }
-
-impl fmt::Display for UnknownName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-impl std::error::Error for UnknownName {}
 
 // The README's Rust snippets are doctests of this item (it exists only when rustdoc
 // collects them), so the front page cannot drift from the API. They live in this crate

@@ -39,7 +39,7 @@ mod walk;
 mod work_tests;
 
 pub use error::{CompileError, SchemaProblem, ValidationError};
-pub use options::{Draft, Options, Profile, SchemaDialect};
+pub use options::{Draft, Options, Profile, SchemaDialect, UnknownName};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use pattern::{every_matcher, Matcher};
 

@@ -1,9 +1,11 @@
 //! How a schema is compiled: the profile, the draft, the nesting limit, resources that
 //! references may point to, and format names taken as annotations.
 
+use std::fmt;
+use std::str::FromStr;
 use std::sync::Arc;
 
-use crate::json::Value;
+use crate::json::{write_json_string, Value};
 
 use super::CompileError;
 
@@ -21,6 +23,68 @@ pub enum Profile {
     /// keyword, and `format` asserted. Keywords no vocabulary defines are still refused.
     Full,
 }
+
+impl Profile {
+    /// Every profile, in the order their names are listed in messages.
+    pub const ALL: [Profile; 2] = [Profile::Core, Profile::Full];
+
+    /// The profile's name, as every host spells it: `core`, `full`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Core => "core",
+            Profile::Full => "full",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Profile {
+    type Err = UnknownName;
+    /// `core` or `full`.
+    ///
+    /// ```
+    /// use toolgate_core::Profile;
+    /// assert_eq!("full".parse::<Profile>(), Ok(Profile::Full));
+    /// assert_eq!("strict".parse::<Profile>().unwrap_err().message, r#"unknown profile "strict" (known: core, full)"#);
+    /// ```
+    fn from_str(s: &str) -> Result<Profile, UnknownName> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| UnknownName::new("profile", s, &Profile::ALL.map(Profile::name)))
+    }
+}
+
+/// A name that names nothing of its kind: `unknown profile "x" (known: core, full)`.
+/// Every parser of a profile, draft, dialect or target name gives this text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    /// The full message.
+    pub message: String,
+}
+
+impl UnknownName {
+    /// `unknown WHAT "NAME" (known: A, B)`, the name written as a JSON string.
+    pub fn new(what: &str, name: &str, known: &[&str]) -> UnknownName {
+        let mut quoted = String::with_capacity(name.len() + 2);
+        write_json_string(&mut quoted, name);
+        UnknownName {
+            message: format!("unknown {what} {quoted} (known: {})", known.join(", ")),
+        }
+    }
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+impl std::error::Error for UnknownName {}
 
 /// The language a schema is written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -47,6 +111,17 @@ pub enum Draft {
 }
 
 impl Draft {
+    /// Every draft, in the order their names are listed in messages.
+    pub const ALL: [Draft; 2] = [Draft::Draft2020_12, Draft::Draft7];
+
+    /// The draft's short name, as every host spells it: `2020-12`, `7`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Draft::Draft2020_12 => "2020-12",
+            Draft::Draft7 => "7",
+        }
+    }
+
     /// The draft's meta-schema URI, as `$schema` names it.
     pub fn uri(self) -> &'static str {
         match self {
@@ -65,6 +140,30 @@ impl Draft {
             "https://json-schema.org/draft/2020-12/schema"
             | "http://json-schema.org/draft/2020-12/schema" => Some(Draft::Draft2020_12),
             _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Draft {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Draft {
+    type Err = UnknownName;
+    /// `2020-12` or `7` (also spelt `07` and `draft-07`).
+    ///
+    /// ```
+    /// use toolgate_core::Draft;
+    /// assert_eq!("draft-07".parse::<Draft>(), Ok(Draft::Draft7));
+    /// assert_eq!("4".parse::<Draft>().unwrap_err().message, r#"unknown draft "4" (known: 2020-12, 7)"#);
+    /// ```
+    fn from_str(s: &str) -> Result<Draft, UnknownName> {
+        match s {
+            "2020-12" => Ok(Draft::Draft2020_12),
+            "7" | "07" | "draft-07" => Ok(Draft::Draft7),
+            _ => Err(UnknownName::new("draft", s, &Draft::ALL.map(Draft::name))),
         }
     }
 }
