@@ -37,7 +37,7 @@
 
 use super::{quote, Target};
 pub use toolgate_core::registry::ToolProblem as LintProblem;
-use toolgate_core::schema::Options;
+use toolgate_core::schema::{is_schema, subschemas_of, Holds, Options};
 use toolgate_core::value::push_pointer_token;
 use toolgate_core::value::Value;
 
@@ -420,24 +420,31 @@ impl<'a> Linter<'a> {
         self.children(members, ptr, depth);
     }
 
+    /// Every subschema of this schema's keywords, where the core says keywords hold
+    /// them in any draft (`subschemas_of(None, ..)`): a tool list does not say its
+    /// draft, and the lint must miss nothing. A keyword whose value is one schema is
+    /// linted when that schema is an object (`true`/`false` there say nothing a
+    /// provider refuses); members and elements whatever they are.
     fn children(&mut self, members: &[(String, Value)], ptr: &mut String, depth: usize) {
         for (key, value) in members {
+            let Some(holds) = subschemas_of(None, key) else {
+                continue;
+            };
             let mark = ptr.len();
             push_pointer_token(ptr, key);
-            match (key.as_str(), value) {
-                (
-                    "properties" | "patternProperties" | "$defs" | "definitions"
-                    | "dependentSchemas",
-                    Value::Object(map),
-                ) => {
+            match (holds, value) {
+                (Holds::Map | Holds::MapOfSchemasOrNames, Value::Object(map)) => {
                     for (name, sub) in map {
+                        if holds == Holds::MapOfSchemasOrNames && !is_schema(sub) {
+                            continue;
+                        }
                         let inner = ptr.len();
                         push_pointer_token(ptr, name);
                         self.schema(sub, ptr, depth);
                         ptr.truncate(inner);
                     }
                 }
-                ("items" | "prefixItems" | "anyOf" | "oneOf" | "allOf", Value::Array(list)) => {
+                (Holds::Array | Holds::SchemaOrArray, Value::Array(list)) => {
                     for (i, sub) in list.iter().enumerate() {
                         let inner = ptr.len();
                         push_pointer_token(ptr, &i.to_string());
@@ -445,20 +452,9 @@ impl<'a> Linter<'a> {
                         ptr.truncate(inner);
                     }
                 }
-                ("items", sub) => self.schema(sub, ptr, depth),
-                (
-                    "additionalProperties"
-                    | "unevaluatedProperties"
-                    | "unevaluatedItems"
-                    | "not"
-                    | "if"
-                    | "then"
-                    | "else"
-                    | "contains"
-                    | "propertyNames"
-                    | "additionalItems",
-                    sub @ Value::Object(_),
-                ) => self.schema(sub, ptr, depth),
+                (Holds::Schema | Holds::SchemaOrArray, sub @ Value::Object(_)) => {
+                    self.schema(sub, ptr, depth)
+                }
                 _ => {}
             }
             ptr.truncate(mark);

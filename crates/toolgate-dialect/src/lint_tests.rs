@@ -408,3 +408,23 @@ fn bad_json_is_one_problem() {
         .message
         .starts_with("parameters are not valid JSON: "));
 }
+
+#[test]
+fn subschemas_are_found_where_the_core_says_any_draft_holds_them() {
+    // contentSchema (2020-12) and dependencies (draft-07) hold schemas too; a list of
+    // names under dependencies is data, not a schema.
+    let schema = r#"{"type":"object","properties":{"a":{"type":"string","contentSchema":{"type":"object"}}},"dependencies":{"a":{"type":"object"},"b":["a"]},"required":["a"],"additionalProperties":false}"#;
+    assert!(has(
+        OpenAiStrict,
+        schema,
+        "/properties/a/contentSchema additional-properties"
+    ));
+    assert!(has(
+        OpenAiStrict,
+        schema,
+        "/dependencies/a additional-properties"
+    ));
+    assert!(!rules(OpenAiStrict, schema)
+        .iter()
+        .any(|l| l.starts_with("/dependencies/b")));
+}

@@ -29,7 +29,7 @@
 
 use super::lint::{child, declares_object, lint, recursive_ref, LintProblem};
 use super::Target;
-use toolgate_core::schema::{Draft, Options};
+use toolgate_core::schema::{is_schema, subschemas_of, Draft, Holds, Options};
 use toolgate_core::value::push_pointer_token;
 use toolgate_core::value::Value;
 
@@ -183,23 +183,26 @@ impl Converter<'_> {
     /// wrapped to be nullable is not visited again.
     fn schema(&mut self, v: &mut Value, ptr: &mut String, root: bool) {
         let Value::Object(members) = v else { return };
+        // Where subschemas are: the core's table, in any draft (see the lint).
         for (key, value) in members.iter_mut() {
+            let Some(holds) = subschemas_of(None, key) else {
+                continue;
+            };
             let mark = ptr.len();
             push_pointer_token(ptr, key);
-            match (key.as_str(), value) {
-                (
-                    "properties" | "patternProperties" | "$defs" | "definitions"
-                    | "dependentSchemas",
-                    Value::Object(map),
-                ) => {
+            match (holds, value) {
+                (Holds::Map | Holds::MapOfSchemasOrNames, Value::Object(map)) => {
                     for (name, sub) in map.iter_mut() {
+                        if holds == Holds::MapOfSchemasOrNames && !is_schema(sub) {
+                            continue;
+                        }
                         let inner = ptr.len();
                         push_pointer_token(ptr, name);
                         self.schema(sub, ptr, false);
                         ptr.truncate(inner);
                     }
                 }
-                ("items" | "prefixItems" | "anyOf" | "oneOf" | "allOf", Value::Array(list)) => {
+                (Holds::Array | Holds::SchemaOrArray, Value::Array(list)) => {
                     for (i, sub) in list.iter_mut().enumerate() {
                         let inner = ptr.len();
                         push_pointer_token(ptr, &i.to_string());
@@ -207,20 +210,9 @@ impl Converter<'_> {
                         ptr.truncate(inner);
                     }
                 }
-                ("items", sub) => self.schema(sub, ptr, false),
-                (
-                    "additionalProperties"
-                    | "unevaluatedProperties"
-                    | "unevaluatedItems"
-                    | "not"
-                    | "if"
-                    | "then"
-                    | "else"
-                    | "contains"
-                    | "propertyNames"
-                    | "additionalItems",
-                    sub @ Value::Object(_),
-                ) => self.schema(sub, ptr, false),
+                (Holds::Schema | Holds::SchemaOrArray, sub @ Value::Object(_)) => {
+                    self.schema(sub, ptr, false)
+                }
                 _ => {}
             }
             ptr.truncate(mark);

@@ -42,6 +42,7 @@ pub use error::{CompileError, SchemaProblem, ValidationError};
 pub use options::{Draft, Options, Profile, SchemaDialect, UnknownName};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use pattern::{every_matcher, Matcher};
+pub use resolve::positions::{is_schema, subschemas_of, Holds};
 
 use crate::json::{Reader, Value};
 use program::{Node, Program};

@@ -17,7 +17,7 @@
 
 use crate::json::Value;
 
-use super::{push_pointer_token, SchemaProblem};
+use super::{push_pointer_token, subschemas_of, Draft, Holds, SchemaProblem};
 
 /// The schema object's keywords in OpenAPI 3.0.3 (4.7.24), besides `x-` extensions.
 const KEYWORDS: &[&str] = &[
@@ -119,8 +119,10 @@ fn translate_here(v: &Value, ptr: &mut String, problems: &mut Vec<SchemaProblem>
         }
         let mark = ptr.len();
         push_pointer_token(ptr, k);
-        let translated = match (k, value) {
-            ("properties", Value::Object(map)) => Value::Object(
+        // Where subschemas are: the core's table (OpenAPI 3.0's applicators are
+        // 2020-12's, less those refused above).
+        let translated = match (subschemas_of(Some(Draft::Draft2020_12), k), value) {
+            (Some(Holds::Map), Value::Object(map)) => Value::Object(
                 map.iter()
                     .map(|(name, sub)| {
                         let inner = ptr.len();
@@ -131,7 +133,7 @@ fn translate_here(v: &Value, ptr: &mut String, problems: &mut Vec<SchemaProblem>
                     })
                     .collect(),
             ),
-            ("allOf" | "anyOf" | "oneOf", Value::Array(list)) => Value::Array(
+            (Some(Holds::Array), Value::Array(list)) => Value::Array(
                 list.iter()
                     .enumerate()
                     .map(|(i, sub)| {
@@ -143,9 +145,7 @@ fn translate_here(v: &Value, ptr: &mut String, problems: &mut Vec<SchemaProblem>
                     })
                     .collect(),
             ),
-            ("items" | "not" | "additionalProperties", sub @ Value::Object(_)) => {
-                translate(sub, ptr, problems)
-            }
+            (Some(Holds::Schema), sub @ Value::Object(_)) => translate(sub, ptr, problems),
             _ => value.clone(),
         };
         ptr.truncate(mark);

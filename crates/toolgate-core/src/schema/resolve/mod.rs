@@ -56,7 +56,7 @@ use crate::schema::path::push_pointer_token;
 use crate::schema::Draft;
 
 mod meta;
-mod positions;
+pub(crate) mod positions;
 mod uri;
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! Which keywords hold subschemas, per draft: where `$id`, `$anchor` and
-//! `$dynamicAnchor` count. A value under any other keyword (`enum`, `const`,
+//! `$dynamicAnchor` count, and where every walker of a schema document (the
+//! resolver, the OpenAPI input, the provider dialects' lint and strict conversion)
+//! looks for subschemas. A value under any other keyword (`enum`, `const`,
 //! `default`, `examples`, an unknown keyword) is data, and an `$id` inside it
 //! identifies nothing.
 
@@ -8,7 +10,7 @@ use crate::schema::Draft;
 
 /// How a keyword's value holds subschemas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Holds {
+pub enum Holds {
     /// The value is a schema (`not`, `additionalProperties`, ...).
     Schema,
     /// The value is an object whose member values are schemas (`properties`, `$defs`).
@@ -20,6 +22,38 @@ pub(super) enum Holds {
     /// Draft-07's `dependencies`: an object whose member values are schemas or
     /// arrays of property names.
     MapOfSchemasOrNames,
+}
+
+/// How `keyword`'s value holds subschemas in `draft`, or with `None` in any draft
+/// toolgate implements (their union, for a walker that does not know the draft and
+/// must miss nothing: `items` then holds a schema or an array of them). `None` when
+/// it holds none.
+///
+/// ```
+/// use toolgate_core::schema::{subschemas_of, Draft, Holds};
+/// assert_eq!(subschemas_of(Some(Draft::Draft2020_12), "prefixItems"), Some(Holds::Array));
+/// assert_eq!(subschemas_of(Some(Draft::Draft7), "prefixItems"), None);
+/// assert_eq!(subschemas_of(None, "items"), Some(Holds::SchemaOrArray));
+/// assert_eq!(subschemas_of(None, "contentSchema"), Some(Holds::Schema));
+/// assert_eq!(subschemas_of(None, "enum"), None);
+/// ```
+pub fn subschemas_of(draft: Option<Draft>, keyword: &str) -> Option<Holds> {
+    use Holds::*;
+    let Some(draft) = draft else {
+        return match (
+            holds(Draft::Draft2020_12, keyword),
+            holds(Draft::Draft7, keyword),
+        ) {
+            (a, None) => a,
+            (None, b) => b,
+            (Some(a), Some(b)) if a == b => Some(a),
+            (Some(Schema | SchemaOrArray | Array), Some(Schema | SchemaOrArray | Array)) => {
+                Some(SchemaOrArray)
+            }
+            (Some(_), Some(_)) => Some(MapOfSchemasOrNames),
+        };
+    };
+    holds(draft, keyword)
 }
 
 /// How `keyword`'s value holds subschemas in `draft`; None when it holds none.
@@ -66,7 +100,7 @@ pub(super) fn holds(draft: Draft, keyword: &str) -> Option<Holds> {
 }
 
 /// A schema: an object, or a boolean (`true` accepts everything, `false` nothing).
-pub(super) fn is_schema(v: &Value) -> bool {
+pub fn is_schema(v: &Value) -> bool {
     matches!(v, Value::Object(_) | Value::Bool(_))
 }
 
