@@ -38,7 +38,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ProfileName {
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
         // The names are the core's (`Profile::from_str`); the text is this binding's.
-        match obj.extract::<String>().map(|s| s.parse::<toolgate_core::Profile>()) {
+        match obj
+            .extract::<String>()
+            .map(|s| s.parse::<toolgate_core::Profile>())
+        {
             Ok(Ok(profile)) => Ok(ProfileName(profile)),
             _ => Err(errors::invalid_argument(
                 obj.py(),
@@ -56,7 +59,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for DraftName {
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> Result<Self, Self::Error> {
         // The names are the core's (`Draft::from_str`); the text is this binding's.
-        match obj.extract::<String>().map(|s| s.parse::<toolgate_core::Draft>()) {
+        match obj
+            .extract::<String>()
+            .map(|s| s.parse::<toolgate_core::Draft>())
+        {
             Ok(Ok(draft)) => Ok(DraftName(draft)),
             _ => Err(errors::invalid_argument(
                 obj.py(),
