@@ -928,6 +928,16 @@ tg_status tg_errors_json(const struct tg_errors *errors,
 void tg_errors_free(struct tg_errors *errors);
 
 /**
+ * The regular expression a tool name of `policy` matches (the dotted policy also
+ * bounds its length to 64, outside the expression), static and NUL-terminated, for a
+ * host that checks names before registering them; NULL for a value that is not a
+ * `tg_name_policy`. The registry checks names itself, with the same rule.
+ *
+ * Ownership: static, never freed. Thread-safety: any thread at any time.
+ */
+const char *tg_name_policy_pattern(tg_name_policy policy);
+
+/**
  * Creates an empty registry whose tool names follow `policy`, with the other options
  * at their defaults (see `tg_registry_new_with`).
  *

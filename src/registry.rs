@@ -3,8 +3,8 @@
 use std::ffi::{c_char, c_void};
 
 use super::boundary::{
-    arg_bytes, arg_mut, arg_options, arg_ref, arg_slice, arg_str, ffi_boundary, ffi_free,
-    into_handle, not_a_value, out_ptr, Failure, FfiResult, OptionsStruct,
+    arg_bytes, arg_mut, arg_options, arg_ref, arg_slice, arg_str, ffi_boundary, ffi_boundary_value,
+    ffi_free, into_handle, not_a_value, out_ptr, Failure, FfiResult, OptionsStruct,
 };
 use super::error::tg_error;
 use super::errors::tg_errors;
@@ -82,23 +82,23 @@ impl tg_registry {
 }
 
 fn register_failure(error: RegisterError) -> Failure {
-    let status = match &error.kind {
-        RegisterErrorKind::InvalidName => tg_status::TG_ERR_NAME,
-        RegisterErrorKind::Duplicate => tg_status::TG_ERR_DUPLICATE,
-        RegisterErrorKind::NotObject => tg_status::TG_ERR_NOT_OBJECT,
+    let status = tg_status::from(error.status());
+    match &error.kind {
+        RegisterErrorKind::InvalidName
+        | RegisterErrorKind::Duplicate
+        | RegisterErrorKind::NotObject => {}
         RegisterErrorKind::InvalidSchema(compile) => {
             let located = compile_failure(compile.clone());
-            return Failure::new(tg_status::TG_ERR_SCHEMA, error.message)
-                .at(&located.pointer, &located.keyword);
+            return Failure::new(status, error.message).at(&located.pointer, &located.keyword);
         }
         // A target dialect refused the parameters: a schema refusal, located at the
         // first problem (its rule as the keyword).
         RegisterErrorKind::Refused(problems) => {
             let first = problems.first();
             let (pointer, rule) = first.map_or(("", ""), |p| (p.pointer.as_str(), p.rule));
-            return Failure::new(tg_status::TG_ERR_SCHEMA, error.message.clone()).at(pointer, rule);
+            return Failure::new(status, error.message.clone()).at(pointer, rule);
         }
-    };
+    }
     Failure::new(status, error.message)
 }
 
@@ -198,6 +198,29 @@ fn name_policy(policy: RawNamePolicy, param: &str) -> FfiResult<NamePolicy> {
         p if p == tg_name_policy::TG_NAMES_DOTTED as RawNamePolicy => Ok(NamePolicy::Dotted),
         p if p == tg_name_policy::TG_NAMES_MCP as RawNamePolicy => Ok(NamePolicy::Mcp),
         other => Err(not_a_value(param, other, "tg_name_policy")),
+    }
+}
+
+/// The regular expression a tool name of `policy` matches (the dotted policy also
+/// bounds its length to 64, outside the expression), static and NUL-terminated, for a
+/// host that checks names before registering them; NULL for a value that is not a
+/// `tg_name_policy`. The registry checks names itself, with the same rule.
+///
+/// Ownership: static, never freed. Thread-safety: any thread at any time.
+#[no_mangle]
+pub extern "C" fn tg_name_policy_pattern(policy: RawNamePolicy) -> *const c_char {
+    ffi_boundary_value(std::ptr::null(), || match name_policy(policy, "policy") {
+        Ok(p) => pattern_text(p).as_ptr().cast(),
+        Err(_) => std::ptr::null(),
+    })
+}
+
+/// `NamePolicy::pattern` with a NUL (a test checks they agree).
+fn pattern_text(policy: NamePolicy) -> &'static str {
+    match policy {
+        NamePolicy::Default => "^[A-Za-z0-9_-]{1,64}$\0",
+        NamePolicy::Dotted => "^[a-z0-9_]+(\\.[a-z0-9_]+)*$\0",
+        NamePolicy::Mcp => "^[A-Za-z0-9_.-]{1,128}$\0",
     }
 }
 
@@ -909,4 +932,24 @@ pub unsafe extern "C" fn tg_registry_call_into(
         });
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_patterns_are_the_cores_with_a_nul() {
+        for (raw, policy) in [
+            (tg_name_policy::TG_NAMES_DEFAULT, NamePolicy::Default),
+            (tg_name_policy::TG_NAMES_DOTTED, NamePolicy::Dotted),
+            (tg_name_policy::TG_NAMES_MCP, NamePolicy::Mcp),
+        ] {
+            let ptr = tg_name_policy_pattern(raw as RawNamePolicy);
+            // SAFETY: a non-NULL result is a static NUL-terminated string.
+            let text = unsafe { std::ffi::CStr::from_ptr(ptr) };
+            assert_eq!(text.to_str().unwrap(), policy.pattern());
+        }
+        assert!(tg_name_policy_pattern(7).is_null());
+    }
 }

@@ -42,6 +42,56 @@ pub enum tg_status {
     TG_ERR_PANIC = 11,
 }
 
+// The numbers are the core's (`toolgate_core::Status`, which every host numbers its
+// failures by); cbindgen needs literals here, so each is checked against the core at
+// compile time, and the texts by a test.
+const _: () = {
+    use toolgate_core::Status as S;
+    let pairs = [
+        (tg_status::TG_OK, S::Ok),
+        (tg_status::TG_ERR_NULL, S::Null),
+        (tg_status::TG_ERR_UTF8, S::Utf8),
+        (tg_status::TG_ERR_ARGUMENT, S::Argument),
+        (tg_status::TG_ERR_RANGE, S::Range),
+        (tg_status::TG_ERR_SCHEMA, S::Schema),
+        (tg_status::TG_ERR_NAME, S::Name),
+        (tg_status::TG_ERR_DUPLICATE, S::Duplicate),
+        (tg_status::TG_ERR_NOT_OBJECT, S::NotObject),
+        (tg_status::TG_ERR_NOT_FOUND, S::NotFound),
+        (tg_status::TG_ERR_HANDLER, S::Handler),
+        (tg_status::TG_ERR_PANIC, S::Panic),
+    ];
+    assert!(pairs.len() == S::ALL.len(), "one tg_status per core Status");
+    let mut i = 0;
+    while i < pairs.len() {
+        assert!(
+            pairs[i].0 as i32 == pairs[i].1 as i32,
+            "tg_status numbers are the core's"
+        );
+        i += 1;
+    }
+};
+
+impl From<toolgate_core::Status> for tg_status {
+    fn from(status: toolgate_core::Status) -> tg_status {
+        use toolgate_core::Status as S;
+        match status {
+            S::Ok => tg_status::TG_OK,
+            S::Null => tg_status::TG_ERR_NULL,
+            S::Utf8 => tg_status::TG_ERR_UTF8,
+            S::Argument => tg_status::TG_ERR_ARGUMENT,
+            S::Range => tg_status::TG_ERR_RANGE,
+            S::Schema => tg_status::TG_ERR_SCHEMA,
+            S::Name => tg_status::TG_ERR_NAME,
+            S::Duplicate => tg_status::TG_ERR_DUPLICATE,
+            S::NotObject => tg_status::TG_ERR_NOT_OBJECT,
+            S::NotFound => tg_status::TG_ERR_NOT_FOUND,
+            S::Handler => tg_status::TG_ERR_HANDLER,
+            S::Panic => tg_status::TG_ERR_PANIC,
+        }
+    }
+}
+
 /// A status as it arrives from C (`tg_status_str`'s argument, a handler's return
 /// value): any `int32_t`, not only the values of [`tg_status`]. Rendered `tg_status`
 /// in the header.
@@ -149,6 +199,17 @@ mod tests {
         assert!(tg_status::text(11).starts_with("TG_ERR_PANIC"));
         assert_eq!(tg_status::text(12), "unknown tg_status value\0");
         assert_eq!(tg_status::text(-1), "unknown tg_status value\0");
+    }
+
+    #[test]
+    fn every_text_is_the_core_name_and_description() {
+        for status in toolgate_core::Status::ALL {
+            assert_eq!(
+                tg_status::text(status.code()),
+                format!("TG_{}: {}\0", status.name(), status.description())
+            );
+            assert_eq!(tg_status::from(status) as i32, status.code());
+        }
     }
 
     #[test]

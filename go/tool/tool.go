@@ -84,10 +84,11 @@ func (r Result) Message() types.Message {
 	return types.Message{Role: "tool", Content: r.Content, ToolCallID: r.CallID}
 }
 
-// NamePattern is what a tool name must match (the names OpenAI and Anthropic accept).
-// The native registry enforces it: Register refuses another name with the library's
-// message, e.g. `invalid tool name "has space": must match ^[A-Za-z0-9_-]{1,64}$`.
-var NamePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// NamePattern is what a tool name must match (the names OpenAI and Anthropic accept),
+// as the library states it (tg_name_policy_pattern). The native registry enforces it:
+// Register refuses another name with the library's message, e.g.
+// `invalid tool name "has space": must match ^[A-Za-z0-9_-]{1,64}$`.
+var NamePattern = regexp.MustCompile(C.GoString(C.tg_name_policy_pattern(C.TG_NAMES_DEFAULT)))
 
 // Errors that Register and Compile wrap; test with errors.Is.
 var (

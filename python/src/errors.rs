@@ -14,16 +14,15 @@ use pyo3::types::{PyList, PyModule, PyString, PyTuple, PyType};
 
 use crate::convert::Fnv;
 
-/// `tg_status` values the exceptions carry (`toolgate.Status`), as the C ABI numbers
-/// them, so an exception means the same in every host.
+/// The status numbers the exceptions carry (`toolgate.Status`): the core's, the same
+/// in every host.
 pub(crate) mod status {
-    pub const UTF8: i32 = 2;
-    pub const ARGUMENT: i32 = 3;
-    pub const SCHEMA: i32 = 5;
-    pub const NAME: i32 = 6;
-    pub const DUPLICATE: i32 = 7;
-    pub const NOT_OBJECT: i32 = 8;
-    pub const NOT_FOUND: i32 = 9;
+    use toolgate_core::Status;
+    pub const UTF8: i32 = Status::Utf8 as i32;
+    pub const ARGUMENT: i32 = Status::Argument as i32;
+    pub const SCHEMA: i32 = Status::Schema as i32;
+    pub const NAME: i32 = Status::Name as i32;
+    pub const NOT_FOUND: i32 = Status::NotFound as i32;
 }
 
 /// A result type of `toolgate._types` (a frozen dataclass with `__slots__`) and how

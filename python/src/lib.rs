@@ -39,5 +39,13 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("MAX_DEPTH_LIMIT", toolgate_core::Options::MAX_DEPTH_LIMIT)?;
     m.add("version", toolgate_core::VERSION)?;
+    // The core's statuses, (name, number, description), which `toolgate.Status` must
+    // match (a test checks it; the enum itself is Python source so that the package's
+    // errors load even when this module cannot).
+    let statuses: Vec<(&str, i32, &str)> = toolgate_core::Status::ALL
+        .iter()
+        .map(|s| (s.name(), s.code(), s.description()))
+        .collect();
+    m.add("STATUSES", statuses)?;
     Ok(())
 }

@@ -403,14 +403,19 @@ impl Registry {
 /// The refusal of a registration as the exception of its kind, with the core's text.
 fn register_error(py: Python<'_>, e: &toolgate_core::RegisterError) -> PyErr {
     match &e.kind {
-        RegisterErrorKind::InvalidName => {
-            errors::toolgate_error(py, "InvalidNameError", &e.message, status::NAME, "", "")
-        }
+        RegisterErrorKind::InvalidName => errors::toolgate_error(
+            py,
+            "InvalidNameError",
+            &e.message,
+            e.status().code(),
+            "",
+            "",
+        ),
         RegisterErrorKind::Duplicate => errors::toolgate_error(
             py,
             "DuplicateToolError",
             &e.message,
-            status::DUPLICATE,
+            e.status().code(),
             "",
             "",
         ),
@@ -420,13 +425,20 @@ fn register_error(py: Python<'_>, e: &toolgate_core::RegisterError) -> PyErr {
             let (pointer, rule) = problems
                 .first()
                 .map_or(("", ""), |p| (p.pointer.as_str(), p.rule));
-            errors::toolgate_error(py, "SchemaError", &e.message, status::SCHEMA, pointer, rule)
+            errors::toolgate_error(
+                py,
+                "SchemaError",
+                &e.message,
+                e.status().code(),
+                pointer,
+                rule,
+            )
         }
         RegisterErrorKind::NotObject => errors::toolgate_error(
             py,
             "NotObjectSchemaError",
             &e.message,
-            status::NOT_OBJECT,
+            e.status().code(),
             "",
             "",
         ),

@@ -53,3 +53,11 @@ def test_pickle_and_dataclass_functions(made):
     assert dataclasses.asdict(result) == {"call_id": "c1", "name": "get_weather", "content": "sunny", "is_error": False}
     assert dataclasses.replace(result, call_id="c2").call_id == "c2"
     assert [f.name for f in dataclasses.fields(error)] == ["path", "keyword", "message", "expected_type", "location"]
+
+
+def test_status_numbers_are_the_cores():
+    """toolgate.Status is Python source (so the errors load without the native module);
+    its names and numbers must be the core's."""
+    from toolgate import Status, _native
+
+    assert {s.name: int(s) for s in Status} == {name: code for name, code, _ in _native.STATUSES}

@@ -28,6 +28,7 @@ pub mod value {
 }
 pub mod schema;
 mod stack;
+mod status;
 mod suggest;
 
 /// What the fuzz targets (`fuzz/`) drive below the API. Not part of it: compiled only
@@ -65,6 +66,7 @@ pub use schema::{
     CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, UnknownName,
     ValidationError,
 };
+pub use status::Status;
 
 /// The library version, `MAJOR.MINOR.PATCH`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -196,6 +196,24 @@ pub struct RegisterError {
     pub message: String,
 }
 
+impl RegisterError {
+    /// The status every host reports this refusal with: a refused name
+    /// [`Status::Name`](crate::Status::Name), a duplicate
+    /// [`Status::Duplicate`](crate::Status::Duplicate), a schema that does not compile
+    /// or that a check refuses [`Status::Schema`](crate::Status::Schema), parameters
+    /// that are not an object [`Status::NotObject`](crate::Status::NotObject).
+    pub fn status(&self) -> crate::Status {
+        match self.kind {
+            RegisterErrorKind::InvalidName => crate::Status::Name,
+            RegisterErrorKind::Duplicate => crate::Status::Duplicate,
+            RegisterErrorKind::InvalidSchema(_) | RegisterErrorKind::Refused(_) => {
+                crate::Status::Schema
+            }
+            RegisterErrorKind::NotObject => crate::Status::NotObject,
+        }
+    }
+}
+
 impl fmt::Display for RegisterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

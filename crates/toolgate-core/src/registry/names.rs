@@ -47,6 +47,22 @@ impl NamePolicy {
         }
     }
 
+    /// The policy as a regular expression (the length bound of the dotted policy, 64,
+    /// is outside it): for a host that checks names before it registers them, e.g. in
+    /// a form. The registry itself checks with [`NamePolicy::accepts`].
+    ///
+    /// ```
+    /// use toolgate_core::NamePolicy;
+    /// assert_eq!(NamePolicy::Default.pattern(), "^[A-Za-z0-9_-]{1,64}$");
+    /// ```
+    pub fn pattern(self) -> &'static str {
+        match self {
+            NamePolicy::Default => "^[A-Za-z0-9_-]{1,64}$",
+            NamePolicy::Dotted => r"^[a-z0-9_]+(\.[a-z0-9_]+)*$",
+            NamePolicy::Mcp => "^[A-Za-z0-9_.-]{1,128}$",
+        }
+    }
+
     /// The longest name this policy accepts, in bytes (every accepted name is ASCII).
     pub fn max_len(self) -> usize {
         match self {
@@ -69,4 +85,47 @@ impl NamePolicy {
 /// dotted names share the spelling.
 pub fn dotted_spelling(name: &str) -> String {
     name.replace('.', "_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_pattern_agrees_with_the_policy() {
+        for policy in [NamePolicy::Default, NamePolicy::Dotted, NamePolicy::Mcp] {
+            let re = regex::Regex::new(policy.pattern()).unwrap();
+            for name in [
+                "get_weather",
+                "get-weather",
+                "db.get_user",
+                "Db.x",
+                "a..b",
+                ".a",
+                "a.",
+                "",
+                "a b",
+                "x",
+                "ä",
+                &"a".repeat(64),
+                &"a".repeat(65),
+                &"a.".repeat(40),
+            ] {
+                let within = name.len() <= policy.max_len();
+                assert_eq!(
+                    policy.accepts(name),
+                    re.is_match(name) && within,
+                    "{policy:?} {name:?}"
+                );
+            }
+        }
+        assert_eq!(
+            NamePolicy::Default.rule(),
+            format!("must match {}", NamePolicy::Default.pattern())
+        );
+        assert_eq!(
+            NamePolicy::Mcp.rule(),
+            format!("must match {}", NamePolicy::Mcp.pattern())
+        );
+    }
 }
