@@ -106,6 +106,8 @@ impl<'p> Cx<'p> {
 
     /// True at the first levels, which need no look at the stack (see [`Cx::deeper`]).
     #[inline(always)]
+    // In a debug build UNCHECKED_LEVELS is 0 and no level is shallow, on purpose.
+    #[allow(clippy::absurd_extreme_comparisons)]
     pub(crate) fn shallow(&self, depth: usize) -> bool {
         depth + self.level < UNCHECKED_LEVELS
     }
