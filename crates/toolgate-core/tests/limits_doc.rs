@@ -6,7 +6,7 @@
 //! brackets (`<name>`, `<n>`, ...); the probe for that row (found by the row's first
 //! cell) gives the text the library produced and the placeholders' values for it.
 
-use toolgate::{NamePolicy, Options, Profile, Registry, RegistryOptions, Schema, ToolSpec};
+use toolgate_core::{NamePolicy, Options, Profile, Registry, RegistryOptions, Schema, ToolSpec};
 
 /// A tool `name` with these parameters, in `registry`; the refusal text if refused.
 fn register(registry: &Registry, name: &str, parameters: &str) -> Result<(), String> {
@@ -164,8 +164,9 @@ fn rows(page: &str) -> Vec<(String, String)> {
 
 #[test]
 fn every_refusal_text_in_the_limits_page_is_the_librarys() {
-    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/limits.md"))
-        .expect("docs/limits.md");
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/limits.md"))
+            .expect("docs/limits.md");
     let rows = rows(&page);
     assert!(rows.len() >= 10, "{} rows", rows.len());
     for (limit, text) in &rows {
@@ -192,8 +193,9 @@ fn every_refusal_text_in_the_limits_page_is_the_librarys() {
 /// page must go from here too.
 #[test]
 fn every_probe_has_its_row() {
-    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/limits.md"))
-        .expect("docs/limits.md");
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/limits.md"))
+            .expect("docs/limits.md");
     let named: Vec<String> = rows(&page).into_iter().map(|(l, _)| l).collect();
     for limit in [
         "Argument bytes",
