@@ -7,23 +7,23 @@ use crate::schema::{CompileError, ValidationError};
 use crate::suggest;
 
 /// `tool "x" is already registered`.
-pub fn already_registered(name: &str) -> String {
+pub(crate) fn already_registered(name: &str) -> String {
     format!("tool {} is already registered", quote(name))
 }
 
 /// `tool "x" is listed twice in the batch`: a batch registration that names one tool
 /// twice (refused whole, whatever the override flag says).
-pub fn listed_twice(name: &str) -> String {
+pub(crate) fn listed_twice(name: &str) -> String {
     format!("tool {} is listed twice in the batch", quote(name))
 }
 
 /// `invalid parameters for "x": #/pointer: what` (one line per problem).
-pub fn invalid_parameters(name: &str, error: &CompileError) -> String {
+pub(crate) fn invalid_parameters(name: &str, error: &CompileError) -> String {
     format!("invalid parameters for {}: {error}", quote(name))
 }
 
 /// `parameters for "x" must declare "type": "object"`.
-pub fn not_object(name: &str) -> String {
+pub(crate) fn not_object(name: &str) -> String {
     format!(
         r#"parameters for {} must declare "type": "object""#,
         quote(name)
@@ -58,7 +58,7 @@ pub(crate) fn unknown_tool<'a>(
 
 /// The content of a call whose arguments the schema rejected: malformed JSON on one
 /// line, schema violations one per line (`path: message`).
-pub fn invalid_arguments(name: &str, errors: &[ValidationError]) -> String {
+pub(crate) fn invalid_arguments(name: &str, errors: &[ValidationError]) -> String {
     let mut out = format!("error: invalid arguments for {name}:");
     match errors {
         // Malformed or over-long arguments: one line, after the colon.
@@ -82,7 +82,7 @@ pub fn invalid_arguments(name: &str, errors: &[ValidationError]) -> String {
 }
 
 /// `N bytes is more than the limit of M`: arguments longer than the registry reads.
-pub fn too_large(len: usize, limit: usize) -> String {
+pub(crate) fn too_large(len: usize, limit: usize) -> String {
     format!("{len} bytes is more than the limit of {limit}")
 }
 
@@ -94,7 +94,7 @@ pub const CALL_CANCELLED: &str = "error: call cancelled";
 pub const ERROR_PREFIX: &str = "error: ";
 
 /// `error: MESSAGE`: the content of a call whose handler reported an error.
-pub fn handler_error(message: &str) -> String {
+pub(crate) fn handler_error(message: &str) -> String {
     let mut out = String::with_capacity(ERROR_PREFIX.len() + message.len());
     out.push_str(ERROR_PREFIX);
     out.push_str(message);
@@ -135,7 +135,7 @@ pub fn property_not_accepted(name: &str, property: &str) -> String {
 /// Writes `error: tool NAME panicked` into `out` (emptied first): the content of a call
 /// whose handler panicked (or raised, in a host whose handlers raise). Never the
 /// panic's text or a stack trace: those are for logs, not for the model's context.
-pub fn write_tool_panicked(out: &mut String, name: &str) {
+pub(crate) fn write_tool_panicked(out: &mut String, name: &str) {
     out.clear();
     out.push_str("error: tool ");
     out.push_str(name);
@@ -151,7 +151,7 @@ pub(crate) fn write_internal_error(out: &mut String, name: &str) {
 }
 
 /// `tool "t" is refused by openai-strict:` and one line per problem.
-pub fn refused_by_check(name: &str, refusal: &super::CheckRefusal) -> String {
+pub(crate) fn refused_by_check(name: &str, refusal: &super::CheckRefusal) -> String {
     format!(
         "tool {} is refused by {}:\n{}",
         quote(name),
