@@ -1158,10 +1158,7 @@ fn source_note(root: &Path) -> String {
             let mut it = line.split_whitespace();
             let repo = it.next()?;
             let commit = it.next()?;
-            Some(format!(
-                "`{repo}` at `{}`",
-                &commit[..commit.len().min(12)]
-            ))
+            Some(format!("`{repo}` at `{}`", &commit[..commit.len().min(12)]))
         })
         .unwrap_or_else(|| "a copy without SOURCE.txt".to_string())
 }
@@ -1207,9 +1204,11 @@ fn render_block(
     files: &[(String, Stats)],
     total: &Stats,
 ) -> String {
-    let mut out = format!("## {run_name}
+    let mut out = format!(
+        "## {run_name}
 
-");
+"
+    );
     let _ = writeln!(
         out,
         "Generated from {source} (contents digest `{digest}`).\n"
@@ -1350,7 +1349,11 @@ fn run_suite(profile: Profile, draft: Draft) {
         let mut read: Vec<(String, Vec<u8>)> = files
             .iter()
             .map(|p| {
-                let name = p.strip_prefix(&root).unwrap_or(p).to_string_lossy().replace('\\', "/");
+                let name = p
+                    .strip_prefix(&root)
+                    .unwrap_or(p)
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 (name, std::fs::read(p).unwrap_or_default())
             })
             .collect();

@@ -126,7 +126,11 @@ fn first_difference(old: &str, new: &str) -> String {
         .zip(&new_lines)
         .position(|(a, b)| a != b)
         .unwrap_or(old_lines.len().min(new_lines.len()));
-    let line = |lines: &[&str]| lines.get(at).map_or("(no line)".to_string(), |l| format!("{l:?}"));
+    let line = |lines: &[&str]| {
+        lines
+            .get(at)
+            .map_or("(no line)".to_string(), |l| format!("{l:?}"))
+    };
     format!(
         "first difference at line {} of the block ({} lines in the file, {} generated):\n  file:      {}\n  generated: {}",
         at + 1,
