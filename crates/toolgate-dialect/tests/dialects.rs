@@ -287,7 +287,10 @@ fn a_batch_is_refused_whole_when_a_target_rejects_one_of_its_tools() {
 #[test]
 fn registry_texts_are_the_shared_ones() {
     use toolgate_dialect::{strict_parameters, strict_refusal};
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/registry_texts.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/registry_texts.json"
+    );
     let cases: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let text = |case: &serde_json::Value, key: &str| case[key].as_str().unwrap().to_owned();
