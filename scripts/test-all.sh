@@ -6,7 +6,8 @@
 #
 # Parts:
 #   rust      cargo fmt --check, clippy -D warnings, cargo test (unit tests, doctests of
-#             README.md, the shared vectors, the official JSON-Schema-Test-Suite)
+#             README.md and docs/, the shared vectors, the official
+#             JSON-Schema-Test-Suite, the generated tables of docs/)
 #   header    the committed include/toolgate.h equals cbindgen's output
 #   c         C tests under ctest: plain, valgrind memcheck, ASan+UBSan
 #   go        Go: gofmt, vet, tests plain / -race / cgocheck2, bounded fuzz, and a
@@ -23,7 +24,7 @@
 # package into a venv under build/, the suite (when neither $TOOLGATE_SUITE nor
 # ../shared/testdata has it) is fetched once into build/ (scripts/fetch-suite.sh).
 # Installs no system package: a missing tool stops the part that needs it with a
-# message naming it (README.md lists what to install; .ci/run installs it in CI).
+# message naming it (docs/testing.md lists what to install; .ci/run installs it in CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

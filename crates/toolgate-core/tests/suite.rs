@@ -35,22 +35,26 @@
 //! `scripts/fetch-suite.sh` finds or fetches). When it is missing the tests are skipped
 //! loudly, unless `TOOLGATE_REQUIRE_SUITE=1` (set by `scripts/test-all.sh`) makes that a
 //! failure. `TOOLGATE_SUITE_FILTER=text` runs only the files whose path contains
-//! `text` (and writes no table).
+//! `text` (and compares no table).
 //!
 //! Each test prints its tables straight to stderr (so they show in `cargo test` output
-//! with or without `-- --nocapture`) and writes them, as markdown, to
-//! `target/suite-table.md` (a per-folder summary, then one table per draft and
-//! profile, per file) and the summary alone to `target/suite-summary.md`.
+//! with or without `-- --nocapture`) and compares its markdown tables (per folder, per
+//! file) with its generated block of `docs/suite.md`, failing when they differ;
+//! `TOOLGATE_BLESS=1` rewrites the block instead. A block records the contents digest
+//! of the suite copy it was made from; a run on another copy says so and leaves the
+//! block alone.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use serde_json::Value;
 use toolgate_core::{CompileError, Draft, Options, Profile, Schema, ValidationError};
+
+#[path = "support/generated_doc.rs"]
+mod generated_doc;
 
 /// Writes to the process's stderr directly: libtest captures `print!`/`eprint!`, not
 /// this, so the tables show in every `cargo test` run.
@@ -1145,37 +1149,6 @@ fn render_markdown_files(title: &str, files: &[(String, Stats)], total: &Stats) 
     out
 }
 
-/// Summary rows, one per folder: `| run | folder | groups | cases passed | refused | for |`.
-fn render_summary_rows(run_name: &str, folders: &BTreeMap<Folder, Stats>) -> String {
-    let mut out = String::new();
-    for (folder, s) in folders {
-        let _ = writeln!(
-            out,
-            "| {run_name} | {} | {} | {} | {} | {} |",
-            folder.label(),
-            s.groups,
-            cases_column(s),
-            refused_column(s),
-            md_escape(&reasons_column(&s.reasons, 12))
-        );
-    }
-    out
-}
-
-fn target_dir() -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(d) if !d.is_empty() => {
-            let d = PathBuf::from(d);
-            if d.is_absolute() {
-                d
-            } else {
-                Path::new(env!("CARGO_MANIFEST_DIR")).join(d)
-            }
-        }
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"),
-    }
-}
-
 /// The suite's own revision line, when the copy carries one (SOURCE.txt).
 fn source_note(root: &Path) -> String {
     std::fs::read_to_string(root.join("SOURCE.txt"))
@@ -1185,69 +1158,100 @@ fn source_note(root: &Path) -> String {
             let mut it = line.split_whitespace();
             let repo = it.next()?;
             let commit = it.next()?;
-            Some(format!(
-                " (`{repo}` at `{}`)",
-                &commit[..commit.len().min(12)]
-            ))
+            Some(format!("`{repo}` at `{}`", &commit[..commit.len().min(12)]))
         })
-        .unwrap_or_default()
+        .unwrap_or_else(|| "a copy without SOURCE.txt".to_string())
 }
 
-/// The runs in the order their tables appear.
-const PARTS: &[&str] = &["full-draft2020-12", "full-draft7", "core-draft2020-12"];
+/// FNV-1a (64 bits) of every file a run read, path and bytes, in order: which copy of
+/// the suite a table was made from, so that a run on another copy (the one
+/// `scripts/fetch-suite.sh` fetches is an older revision) is not compared with it.
+fn contents_digest(files: &[(String, Vec<u8>)]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for (name, bytes) in files {
+        eat(name.as_bytes());
+        eat(&[0]);
+        eat(&(bytes.len() as u64).to_le_bytes());
+        eat(bytes);
+    }
+    format!("fnv1a64:{h:016x}")
+}
 
-/// Serializes the rewriting of the combined tables: the tests run on parallel threads.
-static TABLES: Mutex<()> = Mutex::new(());
+/// The file the per-file tables are generated into.
+const SUITE_DOC: &str = "suite.md";
 
-/// Writes this run's part (summary rows, per-file table) under `target/suite-table/`
-/// and rebuilds `target/suite-table.md` and `target/suite-summary.md` from the parts
-/// present, in [`PARTS`] order.
-fn write_tables(part: &str, summary_rows: &str, detail: &str, source: &str) {
-    let _guard = TABLES.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = target_dir().join("suite-table");
-    let result = (|| -> std::io::Result<PathBuf> {
-        std::fs::create_dir_all(&dir)?;
-        std::fs::write(dir.join(format!("{part}.summary.md")), summary_rows)?;
-        std::fs::write(dir.join(format!("{part}.detail.md")), detail)?;
-        let mut rows = String::new();
-        let mut details = String::new();
-        for p in PARTS {
-            if let Ok(r) = std::fs::read_to_string(dir.join(format!("{p}.summary.md"))) {
-                rows.push_str(&r);
-            }
-            if let Ok(d) = std::fs::read_to_string(dir.join(format!("{p}.detail.md"))) {
-                details.push_str(&d);
-                details.push('\n');
+/// How to regenerate the tables, for the messages that ask for it.
+const SUITE_COMMAND: &str = "cargo test -p toolgate-core --test suite";
+
+/// The digest a generated block was made from (`digest `...``), if it names one.
+fn recorded_digest(block: &str) -> Option<&str> {
+    let rest = &block[block.find("digest `")? + "digest `".len()..];
+    Some(&rest[..rest.find('`')?])
+}
+
+/// This run's block of docs/suite.md: the per-folder summary, then the per-file table.
+fn render_block(
+    run_name: &str,
+    source: &str,
+    digest: &str,
+    folders: &BTreeMap<Folder, Stats>,
+    files: &[(String, Stats)],
+    total: &Stats,
+) -> String {
+    let mut out = format!(
+        "## {run_name}
+
+"
+    );
+    let _ = writeln!(
+        out,
+        "Generated from {source} (contents digest `{digest}`).\n"
+    );
+    let _ = writeln!(
+        out,
+        "| folder | groups | cases passed | groups refused | refused for, rules |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---|");
+    for (folder, s) in folders {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            folder.label(),
+            s.groups,
+            cases_column(s),
+            refused_column(s),
+            md_escape(&reasons_column(&s.reasons, 12))
+        );
+    }
+    out.push('\n');
+    out.push_str(&render_markdown_files(run_name, files, total));
+    out
+}
+
+/// Compares this run's block of docs/suite.md with what it produced (or rewrites it
+/// under `TOOLGATE_BLESS=1`). A block made from another copy of the suite is left
+/// alone, loudly: its numbers are not this copy's to check.
+fn check_doc_block(part: &str, block: &str, digest: &str) -> Result<(), String> {
+    let file = generated_doc::docs_file(SUITE_DOC);
+    let name = format!("suite-{part}");
+    if !generated_doc::blessing() {
+        if let Some(old) = generated_doc::current(&file, &name) {
+            if let Some(recorded) = recorded_digest(&old).filter(|r| *r != digest) {
+                say!(
+                    "NOTE: {} describes the suite copy with contents digest {recorded}; this copy's is {digest}: its {name} table was not compared (TOOLGATE_BLESS=1 {SUITE_COMMAND} rewrites it for this copy)",
+                    file.display()
+                );
+                return Ok(());
             }
         }
-        let mut summary = String::new();
-        let _ = writeln!(
-            summary,
-            "<!-- generated by `cargo test --test suite` (tests/suite.rs); do not edit by hand -->"
-        );
-        let _ = writeln!(summary, "JSON-Schema-Test-Suite{source}, per folder. A group passes when every case gets its verdict through both `is_valid` and `validate_json`; a refused group is refused at compile for the keyword or rule named.\n");
-        let _ = writeln!(
-            summary,
-            "| profile, draft | folder | groups | cases passed | groups refused | refused for, rules |"
-        );
-        let _ = writeln!(summary, "|---|---|---:|---:|---:|---|");
-        summary.push_str(&rows);
-        let target = target_dir();
-        std::fs::write(target.join("suite-summary.md"), &summary)?;
-        let mut full = summary;
-        let _ = writeln!(
-            full,
-            "\nKeywords in the last column are keywords no vocabulary of the draft defines; a rule in brackets is one of the full profile's documented rules: `$schema` names draft 2020-12 or draft-07 (other $schema), an unknown format name is refused (unknown format), and `format` is asserted (format asserted: the cases of draft 2020-12 that expect it to be an annotation get the invalid verdict, counted \"by rule\"). In the core profile, the column lists the keywords outside the core.\n"
-        );
-        full.push_str(&details);
-        let path = target.join("suite-table.md");
-        std::fs::write(&path, full)?;
-        Ok(path)
-    })();
-    match result {
-        Ok(p) => say!("markdown tables written to {}", p.display()),
-        Err(e) => say!("could not write the tables under {}: {e}", dir.display()),
     }
+    generated_doc::check(&file, &name, block, SUITE_COMMAND)
 }
 
 fn run_suite(profile: Profile, draft: Draft) {
@@ -1331,6 +1335,8 @@ fn run_suite(profile: Profile, draft: Draft) {
             reasons
         );
     }
+    // The docs page: compared (or rewritten) only for a whole run.
+    let mut doc_failure = None;
     if filter.is_none() {
         let part = format!(
             "{}-{draft_dir}",
@@ -1340,12 +1346,30 @@ fn run_suite(profile: Profile, draft: Draft) {
                 "core"
             }
         );
-        write_tables(
-            &part,
-            &render_summary_rows(&run.name(), &folders),
-            &render_markdown_files(&run.name(), &per_file, &total),
+        let mut read: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|p| {
+                let name = p
+                    .strip_prefix(&root)
+                    .unwrap_or(p)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                (name, std::fs::read(p).unwrap_or_default())
+            })
+            .collect();
+        if profile == Profile::Full {
+            read.extend(remote_files(&root));
+        }
+        let digest = contents_digest(&read);
+        let block = render_block(
+            &run.name(),
             &source_note(&root),
+            &digest,
+            &folders,
+            &per_file,
+            &total,
         );
+        doc_failure = check_doc_block(&part, &block, &digest).err();
     }
 
     if !failures.is_empty() {
@@ -1361,7 +1385,13 @@ fn run_suite(profile: Profile, draft: Draft) {
         for f in &failures {
             let _ = writeln!(msg, "  - {f}");
         }
+        if let Some(d) = &doc_failure {
+            let _ = writeln!(msg, "and the docs page: {d}");
+        }
         panic!("{msg}");
+    }
+    if let Some(d) = doc_failure {
+        panic!("{d}");
     }
 }
 

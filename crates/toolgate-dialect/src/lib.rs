@@ -160,12 +160,20 @@ pub(crate) fn quote(s: &str) -> String {
     out
 }
 
-// The README's Rust snippets are doctests of this item (it exists only when rustdoc
-// collects them), so the front page cannot drift from the API. They live in this crate
-// because it sees both the core and the dialects.
+// The Rust snippets of the README and of the docs pages are doctests of these items
+// (they exist only when rustdoc collects them), so the pages cannot drift from the
+// API. They live in this crate because it sees both the core and the dialects.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/hosts.md")]
+pub struct HostsDocDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/dialects.md")]
+pub struct DialectsDocDoctests;
 
 #[cfg(test)]
 mod tests {
