@@ -377,7 +377,7 @@ impl Registry {
         py: Python<'_>,
         name: &str,
         args: &'a [u8],
-    ) -> PyResult<Result<PreparedCall<'a>, String>> {
+    ) -> PyResult<Result<PreparedCall<'a>, toolgate_core::registry::CallRefusal>> {
         let guard = self.core.load();
         let core = guard.as_ref().ok_or_else(|| errors::closed("registry"))?;
         Ok(if args.len() > GIL_HELD_MAX_BYTES {
@@ -867,7 +867,7 @@ impl Registry {
         let name_text = required_str(name, "name")?;
         let input = json_input(args)?;
         let (content, is_error) = match self.prepare(py, name_text, input.bytes())? {
-            Err(refusal) => (text(py, &refusal), true),
+            Err(refusal) => (text(py, &refusal.content), true),
             Ok(call) => {
                 let outcome = run(py, &call);
                 drop(call);
@@ -915,7 +915,9 @@ impl Registry {
         let name_text = required_str(name, "name")?;
         let input = json_input(args)?;
         match slf.get().prepare(py, name_text, input.bytes())? {
-            Err(refusal) => errors::call_result(py, call_id, name, &text(py, &refusal), true),
+            Err(refusal) => {
+                errors::call_result(py, call_id, name, &text(py, &refusal.content), true)
+            }
             Ok(call) => Ok(Bound::new(
                 py,
                 Step {

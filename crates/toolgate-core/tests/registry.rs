@@ -1298,15 +1298,25 @@ fn prepare_refuses_as_call_does_and_hands_back_the_handler() {
     for (name, args) in refused {
         let call = reg.call("c", name, args);
         assert!(call.is_error, "{call:?}");
-        assert_eq!(reg.prepare(name, args).unwrap_err(), call.content);
+        assert_eq!(reg.prepare(name, args).unwrap_err().content, call.content);
     }
+    let refusal = reg
+        .prepare(
+            "get_weather",
+            br#"{"days": "3", "unit": "kelvin", "country": "FR"}"#,
+        )
+        .unwrap_err();
+    assert_eq!(refusal.content, HAND_WORKED_TEXT);
+    // The same violations as data: what `validate` lists.
+    let toolgate_core::registry::CallRefusalKind::InvalidArguments(errors) = refusal.kind else {
+        panic!("{:?}", refusal.kind);
+    };
     assert_eq!(
-        reg.prepare(
+        Some(errors),
+        reg.validate(
             "get_weather",
             br#"{"days": "3", "unit": "kelvin", "country": "FR"}"#
         )
-        .unwrap_err(),
-        HAND_WORKED_TEXT
     );
 
     let raw: &[u8] = br#"{ "city" : "Paris",

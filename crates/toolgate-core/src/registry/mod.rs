@@ -221,6 +221,35 @@ impl fmt::Display for RegisterError {
 }
 impl std::error::Error for RegisterError {}
 
+/// A call refused before its handler ran ([`Registry::prepare`]): why, and the
+/// content [`Registry::call`] would have answered with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallRefusal {
+    /// Why the call was refused.
+    pub kind: CallRefusalKind,
+    /// The call's content: `error: unknown tool ...`, `error: invalid arguments for ...`.
+    pub content: String,
+}
+
+/// Why a call was refused before its handler ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallRefusalKind {
+    /// No tool of that name (nor of that provider spelling) is registered.
+    UnknownTool,
+    /// The arguments were over the size limit, malformed or invalid: every violation,
+    /// sorted as the content lists them.
+    InvalidArguments(Vec<ValidationError>),
+    /// A panic inside toolgate was caught (`error: internal error ...`).
+    Internal,
+}
+
+impl fmt::Display for CallRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.content)
+    }
+}
+impl std::error::Error for CallRefusal {}
+
 /// The outcome of `call`: always produced, never a panic.
 /// `Default` is the empty result [`Registry::call_into`] fills.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -701,13 +730,14 @@ impl Registry {
     ///
     /// `Ok` is the call to run: the tool's handler (see [`Handler::as_any`]) and the
     /// exact argument bytes, `{}` when the call sent empty arguments. `Err` is the
-    /// content of the refused call (`error: unknown tool ...`, `error: invalid
-    /// arguments for ...`), as `call` would have answered. Never panics.
+    /// refusal: why, with the violations, and the content `call` would have answered
+    /// (`error: unknown tool ...`, `error: invalid arguments for ...`). Never panics.
     ///
     /// The prepared call keeps its tool alive: if the tool is replaced or unregistered
     /// meanwhile, the handler is dropped once the prepared call is.
     ///
     /// ```
+    /// use toolgate_core::registry::CallRefusalKind;
     /// use toolgate_core::{HandlerFailure, Registry, ToolSpec};
     /// let registry = Registry::default();
     /// let spec = ToolSpec { name: "ping".into(), ..ToolSpec::default() };
@@ -717,9 +747,10 @@ impl Registry {
     /// assert_eq!(call.arguments(), b"{}");
     /// assert_eq!(call.failure(HandlerFailure::Error("")), "error: tool ping failed");
     /// let refusal = registry.prepare("pong", b"{}").err().unwrap();
-    /// assert!(refusal.starts_with(r#"error: unknown tool "pong"; available tools: ping"#));
+    /// assert_eq!(refusal.kind, CallRefusalKind::UnknownTool);
+    /// assert!(refusal.content.starts_with(r#"error: unknown tool "pong"; available tools: ping"#));
     /// ```
-    pub fn prepare<'a>(&self, name: &str, args: &'a [u8]) -> Result<PreparedCall<'a>, String> {
+    pub fn prepare<'a>(&self, name: &str, args: &'a [u8]) -> Result<PreparedCall<'a>, CallRefusal> {
         // As in `outcome_into`: no input may unwind into the host.
         let checked = catch_unwind(AssertUnwindSafe(|| {
             let tool = {
@@ -728,17 +759,30 @@ impl Registry {
                     // Owned, not borrowed through a per-thread slot: the host may keep
                     // the prepared call across an await.
                     Some(entry) => arc_swap::Guard::into_inner(entry.load()),
-                    None => return Err(unknown(&snapshot, name)),
+                    None => {
+                        return Err(CallRefusal {
+                            kind: CallRefusalKind::UnknownTool,
+                            content: unknown(&snapshot, name),
+                        })
+                    }
                 }
             };
-            let args = self.admit(&tool, args)?;
-            Ok(PreparedCall::new(tool, args))
+            match self.check_arguments(&tool, args) {
+                Ok(args) => Ok(PreparedCall::new(tool, args)),
+                Err(errors) => Err(CallRefusal {
+                    content: message::invalid_arguments(&tool.name, &errors),
+                    kind: CallRefusalKind::InvalidArguments(errors),
+                }),
+            }
         }));
         checked.unwrap_or_else(|payload| {
             discard_panic(payload);
-            let mut out = String::new();
-            message::write_internal_error(&mut out, name);
-            Err(out)
+            let mut content = String::new();
+            message::write_internal_error(&mut content, name);
+            Err(CallRefusal {
+                kind: CallRefusalKind::Internal,
+                content,
+            })
         })
     }
 
@@ -746,14 +790,25 @@ impl Registry {
     /// its refusal: over the size limit, malformed, or rejected by the schema.
     #[inline(always)]
     fn admit<'a>(&self, tool: &Tool, args: &'a [u8]) -> Result<&'a [u8], String> {
+        self.check_arguments(tool, args)
+            .map_err(|errors| message::invalid_arguments(&tool.name, &errors))
+    }
+
+    /// The arguments a call on `tool` runs with (`{}` for empty ones), or every
+    /// violation: the size limit, malformed JSON, or the schema's.
+    #[inline(always)]
+    fn check_arguments<'a>(
+        &self,
+        tool: &Tool,
+        args: &'a [u8],
+    ) -> Result<&'a [u8], Vec<ValidationError>> {
         if let Some(refusal) = self.too_large(args) {
-            return Err(message::invalid_arguments(&tool.name, &[refusal]));
+            return Err(vec![refusal]);
         }
         let args = crate::schema::arguments_or_empty_object(args);
         // The fast path: a valid call never builds an error list.
         if !tool.schema.is_valid(args) {
-            let errors = tool.schema.validate_json(args);
-            return Err(message::invalid_arguments(&tool.name, &errors));
+            return Err(tool.schema.validate_json(args));
         }
         Ok(args)
     }
