@@ -2,7 +2,7 @@
 //!
 //! A call goes to the core once: [`toolgate_core::Registry::prepare`] looks the tool up,
 //! checks the arguments and words every refusal. For a call that passed, the module
-//! finds its own handler in the prepared call ([`Handler::as_any`]), builds the kwargs
+//! finds its own handler in the prepared call (`PreparedCall::handler_as`), builds the kwargs
 //! dict straight from the argument bytes and calls the Python function itself: the core
 //! never calls back into Python. The handler's failures are worded by the core too
 //! ([`PreparedCall::failure`]).
@@ -16,7 +16,6 @@
 //! any thread, or under its own lock); the registry releases the dead entries from
 //! Python afterwards ([`LiveTable::bury`]).
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -145,15 +144,11 @@ impl Handler for PyHandler {
             }
         })
     }
-
-    fn as_any(&self) -> Option<&dyn Any> {
-        Some(self)
-    }
 }
 
 /// The Python handler of a prepared call (every tool of this registry has one).
 fn entry_of<'c>(call: &'c PreparedCall<'_>) -> Option<&'c Arc<Entry>> {
-    let handler = call.handler().as_any()?.downcast_ref::<PyHandler>()?;
+    let handler = call.handler_as::<PyHandler>()?;
     Some(&handler.entry)
 }
 

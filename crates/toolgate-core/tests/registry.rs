@@ -1245,7 +1245,7 @@ fn nesting_limit_per_registry() {
     );
 }
 
-/// A handler type of the test's own, found again through `as_any`.
+/// A handler type of the test's own, found again through `handler_as`.
 struct Tagged {
     tag: &'static str,
     drops: Arc<AtomicUsize>,
@@ -1254,9 +1254,6 @@ struct Tagged {
 impl Handler for Tagged {
     fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
         Ok(self.tag.to_owned())
-    }
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
-        Some(self)
     }
 }
 
@@ -1327,7 +1324,7 @@ fn prepare_refuses_as_call_does_and_hands_back_the_handler() {
         std::ptr::eq(call.arguments(), raw),
         "the caller's bytes, not a copy"
     );
-    let tagged = call.handler().as_any().unwrap().downcast_ref::<Tagged>();
+    let tagged = call.handler_as::<Tagged>();
     assert_eq!(tagged.map(|t| t.tag), Some("weather"));
     assert_eq!(
         call.handler().call(call.arguments(), 0),
@@ -1345,10 +1342,10 @@ fn prepare_refuses_as_call_does_and_hands_back_the_handler() {
         "the tool is still registered"
     );
 
-    // Empty arguments mean {}; a handler that offers no `as_any` gives none.
+    // Empty arguments mean {}; a handler of another type is not found as `Tagged`.
     let call = reg.prepare("echo", b" \n").unwrap();
     assert_eq!(call.arguments(), b"{}");
-    assert!(call.handler().as_any().is_none());
+    assert!(call.handler_as::<Tagged>().is_none());
 }
 
 /// The texts of a failure of a handler the host ran are the registry's own: the same

@@ -68,7 +68,11 @@ pub enum NamePolicy {
 ///
 /// Dropping the handler is how its resources are released: the registry drops it
 /// exactly once, after the last call running on it has returned.
-pub trait Handler: Send + Sync + 'static {
+///
+/// A handler is [`Any`], so a host that registered handlers of its own type finds its
+/// handler again in a [`PreparedCall`] ([`PreparedCall::handler_as`]) and runs it
+/// itself (the Python binding gets its callable back this way).
+pub trait Handler: Any + Send + Sync {
     /// Runs the tool once on arguments that passed its schema.
     fn call(&self, args: &[u8], ctx: usize) -> Result<String, String>;
 
@@ -83,13 +87,6 @@ pub trait Handler: Send + Sync + 'static {
     /// both must give the same answer.
     fn call_into(&self, args: &[u8], ctx: usize, out: &mut String) -> Written {
         fill_outcome(out, self.call(args, ctx))
-    }
-
-    /// The handler as [`Any`], so that a host which registered handlers of its own type
-    /// can find its handler again in a [`PreparedCall`] and run it itself (the Python
-    /// binding gets its callable back this way). The default, `None`, offers nothing.
-    fn as_any(&self) -> Option<&dyn Any> {
-        None
     }
 }
 
@@ -728,7 +725,7 @@ impl Registry {
     /// without running the handler: for a host that runs its handlers itself (the
     /// Python binding calls a Python function, and awaits it for an async call).
     ///
-    /// `Ok` is the call to run: the tool's handler (see [`Handler::as_any`]) and the
+    /// `Ok` is the call to run: the tool's handler (see [`PreparedCall::handler_as`]) and the
     /// exact argument bytes, `{}` when the call sent empty arguments. `Err` is the
     /// refusal: why, with the violations, and the content `call` would have answered
     /// (`error: unknown tool ...`, `error: invalid arguments for ...`). Never panics.

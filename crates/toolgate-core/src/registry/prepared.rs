@@ -54,9 +54,15 @@ impl<'a> PreparedCall<'a> {
         &self.tool.name
     }
 
-    /// The tool's handler; [`Handler::as_any`] gives a host its own handler type back.
+    /// The tool's handler.
     pub fn handler(&self) -> &dyn Handler {
         &*self.tool.handler
+    }
+
+    /// The tool's handler as the host's own type `T`, when it is one: how a host that
+    /// registered handlers of its own type runs them itself.
+    pub fn handler_as<T: Handler>(&self) -> Option<&T> {
+        (self.handler() as &dyn std::any::Any).downcast_ref::<T>()
     }
 
     /// The exact bytes the handler runs on: the call's arguments as sent, or `{}` when
