@@ -18,6 +18,8 @@ DEFAULT_MAX_DEPTH: int
 MAX_DEPTH_LIMIT: int
 #: The version of the Rust core.
 version: str
+#: The core's statuses: (name, number, description), what toolgate.Status numbers.
+STATUSES: List[Tuple[str, int, str]]
 
 __all__ = [
     "Schema",
@@ -30,6 +32,7 @@ __all__ = [
     "DEFAULT_MAX_ARGUMENT_BYTES",
     "DEFAULT_MAX_DEPTH",
     "MAX_DEPTH_LIMIT",
+    "STATUSES",
     "version",
 ]
 
