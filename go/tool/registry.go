@@ -305,6 +305,7 @@ func (r *Registry) Definitions() []types.ToolDef {
 //	error: invalid arguments for NAME:\n$: missing required property "city"\n...
 //	error: TEXT                  (the tool returned an error with that text)
 //	error: tool NAME panicked
+//	error: tool NAME exited without an answer   (the tool called runtime.Goexit)
 //
 // ctx reaches the tool's Execute.
 func (r *Registry) Call(ctx context.Context, c types.ToolCall) Result {
