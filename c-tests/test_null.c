@@ -455,6 +455,7 @@ static void registry_functions(void) {
     /* reply outside a handler */
     CHECK_STATUS(tg_reply_ok(NULL, "x", 1), TG_ERR_NULL);
     CHECK_STATUS(tg_reply_error(NULL, NULL, 0), TG_ERR_NULL);
+    CHECK_STATUS(tg_reply_exited(NULL), TG_ERR_NULL);
 
     tg_registry_free(reg);
 }

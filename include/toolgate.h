@@ -1284,6 +1284,20 @@ tg_status tg_reply_error(struct tg_reply *reply,
                          size_t len);
 
 /**
+ * Reports that the handler ended without an answer: it neither replied nor failed in
+ * the ordinary way (a Go tool that called `runtime.Goexit`, as `t.Fatal` does). The
+ * call's result is `error: tool NAME exited without an answer`, whatever the handler
+ * returns or replied before; the text is the library's, as every host shows it.
+ *
+ * Errors: `TG_ERR_NULL` (`reply` NULL). Thread-safety: only from the handler that
+ * received `reply`, during that call.
+ *
+ * # Safety
+ * `reply` is NULL or the `reply` of a handler call still running.
+ */
+tg_status tg_reply_exited(struct tg_reply *reply);
+
+/**
  * Makes an empty result (empty texts, not an error) for `tg_registry_call_into` to
  * fill: a loop that reuses one result allocates nothing per call once its buffers
  * have grown to fit.

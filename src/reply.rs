@@ -55,6 +55,8 @@ pub struct tg_reply {
     text: String,
     /// What `text` holds, once the handler has written one.
     written: Option<Written>,
+    /// The handler ended without an answer (`tg_reply_exited`): outranks `written`.
+    exited: bool,
 }
 
 /// Sets the tool's answer: the library copies `text[0..len)` (not NUL-terminated; NULL
@@ -96,6 +98,28 @@ pub unsafe extern "C" fn tg_reply_error(
     // or readable for its length, as this function's `# Safety` requires: what
     // `set_reply` needs.
     unsafe { set_reply("tg_reply_error", reply, text, len, Written::Error) }
+}
+
+/// Reports that the handler ended without an answer: it neither replied nor failed in
+/// the ordinary way (a Go tool that called `runtime.Goexit`, as `t.Fatal` does). The
+/// call's result is `error: tool NAME exited without an answer`, whatever the handler
+/// returns or replied before; the text is the library's, as every host shows it.
+///
+/// Errors: `TG_ERR_NULL` (`reply` NULL). Thread-safety: only from the handler that
+/// received `reply`, during that call.
+///
+/// # Safety
+/// `reply` is NULL or the `reply` of a handler call still running.
+#[no_mangle]
+pub unsafe extern "C" fn tg_reply_exited(reply: *mut tg_reply) -> tg_status {
+    ffi_boundary("tg_reply_exited", std::ptr::null_mut(), || {
+        // SAFETY: `reply` is NULL or the reply of a handler call still running (only
+        // that handler's thread uses it), as this function's `# Safety` requires: what
+        // `arg_mut` needs.
+        let reply = unsafe { arg_mut(reply, "reply")? };
+        reply.exited = true;
+        Ok(())
+    })
 }
 
 /// # Safety
@@ -208,6 +232,7 @@ impl Handler for CHandler {
         let mut reply = tg_reply {
             text: std::mem::take(out),
             written: None,
+            exited: false,
         };
         // SAFETY: `func` is the caller's handler, called with what its contract
         // (tg_handler_fn) lists: the registration's user_data, the call's context
@@ -223,6 +248,10 @@ impl Handler for CHandler {
             )
         };
         *out = reply.text;
+        if reply.exited {
+            message::write_tool_exited(out, &self.name);
+            return Written::Error;
+        }
         match (status == tg_status::TG_OK as RawStatus, reply.written) {
             (_, Some(Written::Error)) => Written::Error,
             // With no reply, `out` is the empty buffer it arrived as: the empty answer.
@@ -237,5 +266,47 @@ impl CHandler {
     fn failed(&self, out: &mut String) -> Written {
         message::write_tool_failed(out, &self.name);
         Written::Error
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::{c_char, c_void};
+
+    use super::{tg_reply, tg_reply_exited, tg_reply_ok, CHandler};
+    use crate::ffi::status::{tg_status, RawStatus};
+    use crate::registry::{Handler, Written};
+
+    /// Answers, then reports that it ended without an answer, as a Go tool that wrote
+    /// part of a reply before `runtime.Goexit` would.
+    unsafe extern "C" fn answers_then_exits(
+        _user_data: *mut c_void,
+        _call_ctx: *mut c_void,
+        _args: *const c_char,
+        _args_len: usize,
+        reply: *mut tg_reply,
+    ) -> RawStatus {
+        // SAFETY: `reply` is the live reply of this handler call.
+        unsafe {
+            tg_reply_ok(reply, b"partial".as_ptr().cast(), 7);
+            tg_reply_exited(reply);
+        }
+        tg_status::TG_OK as RawStatus
+    }
+
+    /// The library writes the text, whatever the handler replied or returned.
+    #[test]
+    fn an_exited_handler_gets_the_librarys_text() {
+        let mut handler = CHandler::new(Some(answers_then_exits), std::ptr::null_mut(), None);
+        handler.set_name("t");
+        let mut out = String::new();
+        assert!(matches!(
+            handler.call_into(b"{}", 0, &mut out),
+            Written::Error
+        ));
+        assert_eq!(out, "tool t exited without an answer");
+        // SAFETY: NULL is what is being tested.
+        let status = unsafe { tg_reply_exited(std::ptr::null_mut()) };
+        assert_eq!(status, tg_status::TG_ERR_NULL);
     }
 }

@@ -4,7 +4,8 @@
 //! - [`reader`]: arbitrary bytes as an instance of `{}` and as tool-call arguments;
 //! - [`compile`]: arbitrary bytes as a schema, then fixed instances;
 //! - [`generate`]: a schema and an instance built together from the fuzzer's bytes,
-//!   checked against the `jsonschema` crate;
+//!   checked against the `jsonschema` crate, in the core profile and (the
+//!   `validate_full` target) the full one;
 //! - [`ffi`]: sequences of C-API calls;
 //! - [`pattern`]: a generated ECMA pattern and strings, every matcher against the
 //!   others and against the `regex` crate;

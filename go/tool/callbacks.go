@@ -6,6 +6,7 @@ package tool
 /*
 #cgo nocallback tg_reply_ok
 #cgo nocallback tg_reply_error
+#cgo nocallback tg_reply_exited
 #include "tg_go.h"
 */
 import "C"
@@ -35,7 +36,9 @@ type toolEntry struct {
 //
 // It never lets a panic unwind into C or Rust frames: a panic becomes the error
 // "tool NAME panicked" (the content "error: tool NAME panicked"), without the value or
-// the stack trace, which are for logs and not for the model.
+// the stack trace, which are for logs and not for the model. A tool that ends its
+// goroutine with runtime.Goexit (as t.Fatal does) gets the library's text, the content
+// "error: tool NAME exited without an answer" (see execute).
 //
 //export toolgateGoHandler
 func toolgateGoHandler(userData C.uintptr_t, callCtx C.uintptr_t, args *C.char, argsLen C.size_t, reply *C.tg_reply) (status C.tg_status) {
@@ -60,13 +63,56 @@ func toolgateGoHandler(userData C.uintptr_t, callCtx C.uintptr_t, args *C.char, 
 	if argsLen > 0 {
 		copy(raw, unsafe.Slice((*byte)(unsafe.Pointer(args)), int(argsLen)))
 	}
-	out, err := e.tool.Execute(ctx, raw)
-	if err != nil {
-		replyText(reply, err.Error(), false)
+	o := execute(e.tool, ctx, raw)
+	switch {
+	case o.panicked:
+		replyText(reply, "tool "+name+" panicked", false)
+		return C.TG_ERR_HANDLER
+	case o.exited:
+		C.tg_reply_exited(reply)
+		return C.TG_ERR_HANDLER
+	case o.err != nil:
+		replyText(reply, o.err.Error(), false)
 		return C.TG_ERR_HANDLER
 	}
-	replyText(reply, out, true)
+	replyText(reply, o.out, true)
 	return C.TG_OK
+}
+
+// outcome is how a tool's Execute ended.
+type outcome struct {
+	out      string
+	err      error
+	panicked bool
+	// exited: Execute neither returned nor panicked (runtime.Goexit).
+	exited bool
+}
+
+// execute runs t.Execute on a goroutine of its own and waits for it. runtime.Goexit
+// cannot be recovered: on the goroutine that called into the library it would end that
+// goroutine with the library's frames still on its stack, so the call would never
+// return, its registry would count it in flight for ever, and Close would wait for it
+// for ever. On a goroutine of its own, Goexit ends only that goroutine; its deferred
+// function reports it, and the call returns.
+func execute(t Tool, ctx context.Context, raw json.RawMessage) outcome {
+	done := make(chan outcome, 1)
+	go func() {
+		var o outcome
+		returned := false
+		defer func() {
+			// Since Go 1.21 panic(nil) recovers a *runtime.PanicNilError, so only
+			// Goexit leaves recover() nil without Execute having returned.
+			if p := recover(); p != nil {
+				o.panicked = true
+			} else if !returned {
+				o.exited = true
+			}
+			done <- o
+		}()
+		o.out, o.err = t.Execute(ctx, raw)
+		returned = true
+	}()
+	return <-done
 }
 
 // replyText hands the tool's answer (ok) or error message to the library, which

@@ -307,6 +307,7 @@ func (r *Registry) Definitions() []types.ToolDef {
 //	error: TEXT                  (the tool returned an error with that text)
 //	error: tool NAME panicked
 //	error: call cancelled        (ctx was already cancelled or past its deadline)
+//	error: tool NAME exited without an answer   (the tool called runtime.Goexit)
 //
 // ctx reaches the tool's Execute. A ctx that is already done when Call starts runs
 // nothing: the result is the error above.

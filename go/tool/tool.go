@@ -30,12 +30,13 @@ import (
 // Execute receives the call's argument bytes, unchanged, after they passed the
 // schema of Definition().Parameters ("{}" when the model sent empty arguments). Its
 // string is the tool's answer; an error becomes the content "error: " + err.Error().
-// A panic in Execute is recovered and becomes "error: tool NAME panicked".
+// A panic in Execute is recovered and becomes "error: tool NAME panicked"; a call of
+// runtime.Goexit in Execute (t.FailNow, t.Fatal) ends only Execute, and the call's
+// content is "error: tool NAME exited without an answer".
 //
-// Execute runs on the goroutine that called Registry.Call, from inside the native
-// library: it may call into registries (even its own, except Close), but it must not
-// call runtime.Goexit (t.FailNow, t.Fatal, log.Fatal-style exits are not recoverable
-// across the C frames beneath it).
+// Execute runs on a goroutine of its own, started for the call, while the goroutine
+// that called Registry.Call waits for it; it gets that call's ctx. It may call into
+// registries (even its own, except Close).
 type Tool interface {
 	Definition() types.ToolDef
 	Execute(ctx context.Context, args json.RawMessage) (string, error)

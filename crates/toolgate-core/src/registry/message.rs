@@ -110,6 +110,17 @@ pub fn write_tool_failed(out: &mut String, name: &str) {
     out.push_str(" failed");
 }
 
+/// Writes `tool NAME exited without an answer` into `out` (emptied first): the error
+/// message of a handler that ended without returning, panicking or raising (a Go tool
+/// that called `runtime.Goexit`, as `t.Fatal` does). The call's content is then
+/// `error: tool NAME exited without an answer`.
+pub fn write_tool_exited(out: &mut String, name: &str) {
+    out.clear();
+    out.push_str("tool ");
+    out.push_str(name);
+    out.push_str(" exited without an answer");
+}
+
 /// `error: tool NAME returned a value of type TYPE, which is not JSON serializable`: the
 /// content of a call whose handler answered with a value that its host cannot write as
 /// JSON (in a host whose handlers return values, not text). `type_name` is the
@@ -183,6 +194,8 @@ mod tests {
         assert_eq!(out, "tool t failed");
         write_tool_panicked(&mut out, "t");
         assert_eq!(out, "error: tool t panicked");
+        write_tool_exited(&mut out, "t");
+        assert_eq!(out, "tool t exited without an answer");
         assert_eq!(
             result_not_json("t", "set"),
             "error: tool t returned a value of type set, which is not JSON serializable"

@@ -172,14 +172,16 @@ impl Counted {
             }
         }
         let middle = &self.sets[usize::from(self.middle)];
-        let mut count = 0u32;
+        // usize: a string (with no argument limit) may hold more than u32::MAX
+        // characters.
+        let mut count = 0usize;
         for c in s[head_end..tail_start].chars() {
-            if self.max.is_some_and(|max| count >= max) || !middle.contains(c) {
+            if self.max.is_some_and(|max| count >= max as usize) || !middle.contains(c) {
                 return false;
             }
             count += 1;
         }
-        count >= self.min
+        count >= self.min as usize
     }
 }
 
