@@ -10,7 +10,7 @@ fn two_digits(b: &[u8], i: usize) -> Option<u32> {
 }
 
 fn is_leap_year(year: u32) -> bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400))
 }
 
 /// `full-date = date-fullyear "-" date-month "-" date-mday`, with the day bounded by

@@ -84,7 +84,7 @@ pub(super) fn is_double(text: &[u8]) -> bool {
 /// bits (3.5: decoders "MAY" refuse them) are accepted.
 pub(super) fn is_base64(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.len() % 4 != 0 {
+    if !b.len().is_multiple_of(4) {
         return false;
     }
     let is_digit = |c: &u8| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/';

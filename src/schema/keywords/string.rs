@@ -193,7 +193,7 @@ fn report_content<'a, S: Sink<'a>>(
 
 /// RFC 4648 section 4 base64 (standard alphabet, `=` padding to a multiple of four).
 fn decode_base64(text: &[u8]) -> Option<Vec<u8>> {
-    if text.len() % 4 != 0 {
+    if !text.len().is_multiple_of(4) {
         return None;
     }
     let value = |c: u8| -> Option<u32> {

@@ -320,8 +320,9 @@ impl Dfa {
     /// Every row offset (`start` and each entry) begins a whole row of `trans`, and
     /// every class is below the row length.
     fn rows_in_bounds(&self) -> bool {
-        let row =
-            |offset: usize| offset % self.stride == 0 && offset + self.stride <= self.trans.len();
+        let row = |offset: usize| {
+            offset.is_multiple_of(self.stride) && offset + self.stride <= self.trans.len()
+        };
         row(self.start)
             && self.trans.iter().all(|&t| row(usize::from(t)))
             && self.ascii.iter().all(|&c| usize::from(c) < self.stride)
