@@ -6,7 +6,7 @@ use super::snapshot::Snapshot;
 use super::text::quote;
 use super::{RegisterError, RegisterErrorKind, Registry, RegistryOptions};
 use crate::dialect::{
-    admit_definitions, lint_tool, render, Definitions, DefinitionsRefused, Dialect, LintProblem,
+    admit_definitions, lint_as_sent, render, Definitions, DefinitionsRefused, Dialect, LintProblem,
     McpHints, Target, ToolDefinition,
 };
 use crate::schema::Schema;
@@ -60,7 +60,7 @@ impl Registry {
         let mut problems = Vec::new();
         let mut refusing = Vec::new();
         for &target in targets {
-            let found = lint_tool(target, name, schema.to_json());
+            let found = lint_as_sent(target, name, schema.to_json());
             if !found.is_empty() {
                 refusing.push(target.name());
                 problems.extend(found);
@@ -115,13 +115,14 @@ impl Registry {
     }
 
     /// Every problem `target` finds in the registered tools, sorted by tool, pointer,
-    /// rule and message. Empty when the provider would accept them all.
+    /// rule and message. Empty when the provider would accept them all. A dotted name is
+    /// checked in the spelling the provider is sent (see [`Registry::definitions`]).
     pub fn lint(&self, target: Target) -> Vec<LintProblem> {
         let snapshot = self.current.load();
         let mut problems = Vec::new();
         for entry in snapshot.sorted() {
             let tool = entry.load();
-            problems.extend(lint_tool(target, &tool.name, tool.schema.to_json()));
+            problems.extend(lint_as_sent(target, &tool.name, tool.schema.to_json()));
         }
         problems.sort();
         problems
