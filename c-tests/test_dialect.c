@@ -111,5 +111,163 @@ int main(void) {
     CHECK(sizeof(tg_dialect) == 4 && sizeof(tg_lint_target) == 4);
 
     tg_registry_free(reg);
+
+    /* Dotted names: written with _ for OpenAI, Anthropic and Gemini; a call by that
+     * spelling reaches the tool; two tools under one spelling refuse the definitions
+     * (the texts of tests/registry_texts.json). */
+    {
+        tg_registry *dotted = NULL;
+        tg_result *result = NULL;
+        const char *kw = NULL;
+        CHECK_OK(tg_registry_new(TG_NAMES_MCP, &dotted, NULL));
+        register_tool(dotted, "db.search");
+        check_definitions(dotted, TG_DIALECT_ANTHROPIC,
+                          "[{\"name\":\"db_search\",\"description\":\"Search\",\"input_schema\":"
+                          SCHEMA "}]");
+        check_definitions(dotted, TG_DIALECT_MCP,
+                          "[{\"name\":\"db.search\",\"description\":\"Search\",\"inputSchema\":"
+                          SCHEMA ",\"annotations\":{\"idempotentHint\":false}}]");
+        CHECK_OK(tg_registry_call(dotted, "c", 1, "db_search", 9, "{}", 2, NULL, &result, NULL));
+        {
+            bool is_error = true;
+            CHECK_OK(tg_result_is_error(result, &is_error));
+            CHECK(!is_error);
+        }
+        tg_result_free(result);
+        register_tool(dotted, "db_search");
+        CHECK_STATUS(tg_registry_dialect_definitions(dotted, TG_DIALECT_OPENAI_CHAT, &text, NULL, &err),
+                     TG_ERR_NAME);
+        GET_TEXT(tg_error_message, err, &p, &n);
+        CHECK_TEXT(p, n,
+                   "definitions for openai-chat refused:\n"
+                   "db.search#: tool name \"db.search\" is written \"db_search\" for openai-chat, "
+                   "as tool \"db_search\" is: rename one [name-collision]\n"
+                   "db_search#: tool name \"db_search\" is written \"db_search\" for openai-chat, "
+                   "as tool \"db.search\" is: rename one [name-collision]");
+        GET_TEXT(tg_error_keyword, err, &kw, &n);
+        CHECK_TEXT(kw, n, "name-collision");
+        tg_error_free(err);
+        err = NULL;
+        CHECK(text == NULL);
+        tg_registry_free(dotted);
+    }
+
+    /* Gemini's subset: a closed object is refused, naming tool and rule. */
+    {
+        static const char closed[] = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
+        tg_registry *gem = NULL;
+        tg_tool_def def;
+        CHECK_OK(tg_registry_new(TG_NAMES_DEFAULT, &gem, NULL));
+        memset(&def, 0, sizeof def);
+        def.name = "read";
+        def.name_len = 4;
+        def.parameters = closed;
+        def.parameters_len = strlen(closed);
+        CHECK_OK(tg_registry_register(gem, &def, answer, NULL, NULL, 0, NULL));
+        CHECK_STATUS(tg_registry_dialect_definitions(gem, TG_DIALECT_GEMINI, &text, NULL, &err),
+                     TG_ERR_SCHEMA);
+        GET_TEXT(tg_error_message, err, &p, &n);
+        CHECK_TEXT(p, n,
+                   "definitions for gemini refused:\nread#/additionalProperties: keyword "
+                   "\"additionalProperties\" is not supported by gemini [unsupported-keyword]");
+        GET_TEXT(tg_error_pointer, err, &p, &n);
+        CHECK_TEXT(p, n, "/additionalProperties");
+        tg_error_free(err);
+        err = NULL;
+        tg_registry_free(gem);
+    }
+
+    /* Strict conversion of one schema, its report, and its refusal. */
+    {
+        static const char optional[] =
+            "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":"
+            "\"integer\"}},\"required\":[\"a\"]}";
+        static const char minlen[] =
+            "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"minLength\":1}}}";
+        tg_text *schema = NULL, *report = NULL;
+        CHECK_OK(tg_strict_schema(TG_LINT_OPENAI_STRICT, optional, strlen(optional), &schema,
+                                  &report, NULL));
+        GET_TEXT(tg_text_data, schema, &p, &n);
+        CHECK_TEXT(p, n,
+                   "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":"
+                   "[\"integer\",\"null\"]}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false}");
+        GET_TEXT(tg_text_data, report, &p, &n);
+        CHECK_TEXT(p, n, "{\"nullable\":[\"/properties/b\"],\"closed\":[\"\"]}");
+        tg_text_free(schema);
+        tg_text_free(report);
+        schema = NULL;
+        /* The report is optional. */
+        CHECK_OK(tg_strict_schema(TG_LINT_ANTHROPIC_STRICT, optional, strlen(optional), &schema,
+                                  NULL, NULL));
+        tg_text_free(schema);
+        schema = NULL;
+        CHECK_STATUS(tg_strict_schema(TG_LINT_OPENAI_STRICT, minlen, strlen(minlen), &schema,
+                                      NULL, &err),
+                     TG_ERR_SCHEMA);
+        CHECK(schema == NULL);
+        GET_TEXT(tg_error_message, err, &p, &n);
+        CHECK_TEXT(p, n,
+                   "openai-strict cannot take the schema, even converted:\n"
+                   "#/properties/a/minLength: keyword \"minLength\" is not supported by "
+                   "openai-strict [unsupported-keyword]");
+        GET_TEXT(tg_error_keyword, err, &p, &n);
+        CHECK_TEXT(p, n, "unsupported-keyword");
+        tg_error_free(err);
+        err = NULL;
+        CHECK_STATUS(tg_strict_schema(7, optional, strlen(optional), &schema, NULL, NULL),
+                     TG_ERR_ARGUMENT);
+        CHECK_STATUS(tg_strict_schema(TG_LINT_GEMINI, NULL, 3, &schema, NULL, NULL), TG_ERR_NULL);
+        CHECK_STATUS(tg_strict_schema(TG_LINT_GEMINI, "{}", 2, NULL, NULL, NULL), TG_ERR_NULL);
+
+        CHECK_OK(tg_schema_lint(TG_LINT_OPENAI_STRICT, minlen, strlen(minlen), &text, NULL));
+        GET_TEXT(tg_text_data, text, &p, &n);
+        CHECK_TEXT(p, n,
+                   "[{\"tool\":\"\",\"pointer\":\"\",\"rule\":\"additional-properties\","
+                   "\"message\":\"an object must set \\\"additionalProperties\\\": false\"},"
+                   "{\"tool\":\"\",\"pointer\":\"/properties/a\",\"rule\":\"required-all\","
+                   "\"message\":\"property \\\"a\\\" must be listed in \\\"required\\\" (to keep it "
+                   "optional, make it nullable)\"},"
+                   "{\"tool\":\"\",\"pointer\":\"/properties/a/minLength\",\"rule\":"
+                   "\"unsupported-keyword\",\"message\":\"keyword \\\"minLength\\\" is not supported "
+                   "by openai-strict\"}]");
+        tg_text_free(text);
+        text = NULL;
+        CHECK_STATUS(tg_schema_lint(TG_LINT_OPENAI_STRICT, "\xff", 1, &text, NULL), TG_ERR_UTF8);
+    }
+
+    /* Target dialects on a registry: tg_registry_options.targets. */
+    {
+        tg_registry_options options;
+        tg_registry *strict = NULL;
+        tg_tool_def def;
+        memset(&options, 0, sizeof options);
+        options.size = sizeof options;
+        options.targets = TG_TARGET_OPENAI_STRICT;
+        CHECK_OK(tg_registry_new_with(&options, &strict, NULL));
+        memset(&def, 0, sizeof def);
+        def.name = "search";
+        def.name_len = 6;
+        def.parameters = SCHEMA;
+        def.parameters_len = strlen(SCHEMA);
+        CHECK_STATUS(tg_registry_register(strict, &def, answer, NULL, NULL, 0, &err), TG_ERR_SCHEMA);
+        GET_TEXT(tg_error_message, err, &p, &n);
+        {
+            static const char want[] = "tool \"search\" is refused by openai-strict:\n";
+            CHECK(n > sizeof want - 1 && strncmp(p, want, sizeof want - 1) == 0);
+        }
+        tg_error_free(err);
+        err = NULL;
+        tg_registry_free(strict);
+        options.targets = 1u << 5;
+        CHECK_STATUS(tg_registry_new_with(&options, &strict, &err), TG_ERR_ARGUMENT);
+        GET_TEXT(tg_error_message, err, &p, &n);
+        CHECK(n > 0 && strstr(p, "options->targets") != NULL);
+        tg_error_free(err);
+        err = NULL;
+    }
+
+    /* The content a binding gives a call its host cancelled. */
+    CHECK(strcmp(tg_call_cancelled_content(), "error: call cancelled") == 0);
+
     return tu_finish("test_dialect");
 }

@@ -20,7 +20,8 @@ die() {
     exit 1
 }
 need() { command -v "$1" >/dev/null 2>&1 || die "$1 is required ($2)"; }
-release_lib() { cargo build --release -p toolgate --lib >&2; }
+# The library and the command (target/release/toolgate), as the README's first steps use.
+release_lib() { cargo build --release -p toolgate --lib >&2 && cargo build --release -p toolgate-cli --bin toolgate >&2; }
 
 case "${1:-c}" in
 c)

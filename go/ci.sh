@@ -21,7 +21,7 @@ command -v go >/dev/null 2>&1 || die "go is required (Go >= 1.24, https://go.dev
 command -v pkg-config >/dev/null 2>&1 || die "pkg-config is required (Debian package pkg-config)"
 
 echo "== cargo build --release (libtoolgate.a)"
-(cd "$root" && cargo build --release --lib)
+(cd "$root" && cargo build --release --lib --bin toolgate)
 test -f "$root/target/release/libtoolgate.a"
 
 cd "$here"

@@ -732,6 +732,12 @@ struct RegistryOptions {
     /// JSON Schema draft 2020-12 and draft-07), the default draft, resources, annotation
     /// formats. The default is the core profile.
     CompileOptions schema;
+    /// The target dialects every tool must pass the lint of, as TG_TARGET_* bits
+    /// (TG_TARGET_OPENAI_STRICT | TG_TARGET_GEMINI; 0, the default: none). A tool one of
+    /// them would refuse is refused (TG_ERR_SCHEMA, every problem in the message), and
+    /// the definitions of OpenAI (Anthropic) say "strict": true when its strict target
+    /// is among them.
+    std::uint32_t targets = 0;
 
     /// max_argument_bytes for a registry that reads arguments of any size.
     static constexpr std::size_t no_limit = SIZE_MAX;
@@ -760,6 +766,7 @@ private:
         c_.max_argument_bytes = o.max_argument_bytes;
         c_.max_depth = o.max_depth;
         c_.schema = schema_.get();
+        c_.targets = o.targets;
     }
 
     CCompileOptions schema_;
@@ -767,6 +774,72 @@ private:
 };
 
 inline CRegistryOptions RegistryOptions::c_options() const { return CRegistryOptions(*this); }
+
+/// A parameters schema converted to the form a target accepts (strict_schema).
+struct StrictSchema {
+    /// The converted schema, compact JSON.
+    std::string schema;
+    /// What the conversion did: {"nullable":[POINTER...],"closed":[POINTER...]}, the
+    /// optional properties made required and nullable (the tool receives null for
+    /// them) and the objects closed with "additionalProperties": false.
+    std::string report;
+};
+
+/// Converts one parameters schema (JSON) to the form `target` accepts, keeping what it
+/// means except for what the report states. When no such form exists: std::nullopt,
+/// and `err` is TG_ERR_SCHEMA with one "#POINTER: MESSAGE [RULE]" line per reason, its
+/// pointer and keyword the first reason's pointer and rule.
+[[nodiscard]] inline std::optional<StrictSchema> strict_schema(tg_lint_target target,
+                                                               std::string_view json,
+                                                               Error& err) noexcept {
+    tg_text* schema = nullptr;
+    tg_text* report = nullptr;
+    tg_error* e = nullptr;
+    const tg_status st = tg_strict_schema(target, json.data(), json.size(), &schema, &report, &e);
+    if (st != TG_OK) {
+        err = detail::take_error(st, e);
+        return std::nullopt;
+    }
+    err = Error();
+    StrictSchema out;
+    out.schema = detail::take_text(schema);
+    out.report = detail::take_text(report);
+    return out;
+}
+
+/// Every problem `target` finds in one parameters schema on its own (no tool name to
+/// check): a compact JSON array of {tool: "", pointer, rule, message}, sorted ("[]" when
+/// there is none).
+[[nodiscard]] inline std::optional<std::string> lint_schema(tg_lint_target target,
+                                                            std::string_view json,
+                                                            Error& err) noexcept {
+    tg_text* t = nullptr;
+    tg_error* e = nullptr;
+    const tg_status st = tg_schema_lint(target, json.data(), json.size(), &t, &e);
+    if (st != TG_OK) {
+        err = detail::take_error(st, e);
+        return std::nullopt;
+    }
+    err = Error();
+    return detail::take_text(t);
+}
+
+#if TOOLGATE_THROWING_API
+/// strict_schema that throws Error when no strict form exists.
+inline StrictSchema strict_schema(tg_lint_target target, std::string_view json) {
+    Error err;
+    auto out = strict_schema(target, json, err);
+    if (!out) throw err;
+    return std::move(*out);
+}
+/// lint_schema that throws Error (an unknown target, text that is not UTF-8).
+inline std::string lint_schema(tg_lint_target target, std::string_view json) {
+    Error err;
+    auto out = lint_schema(target, json, err);
+    if (!out) throw err;
+    return std::move(*out);
+}
+#endif
 
 /// A registry of tools. Move-only; destroying it (or assigning another registry to it)
 /// destroys every tool's callable, once. No call may be running on it then, in
@@ -999,6 +1072,10 @@ public:
 
     /// The tools in a provider's shape (`dialect`), sorted by name, byte-stable, and
     /// the SHA-256 of those bytes (64 hex digits), for a prompt-cache key.
+    /// Never what the provider would refuse: a dotted name is written with "_" for each
+    /// "." for OpenAI, Anthropic and Gemini (a call by that spelling reaches the tool);
+    /// anything else the provider's rules find fails with TG_ERR_NAME or TG_ERR_SCHEMA,
+    /// the message naming each tool and rule.
     struct DialectDefinitions {
         std::string json;
         std::string fingerprint;

@@ -11,6 +11,11 @@
 #     (b) consumers/cpp, copied out of the tree, configured with
 #         CMAKE_PREFIX_PATH=PREFIX (find_package(toolgate 0.1 CONFIG REQUIRED)): the
 #         shared and the static program are built and run;
+#     (c) the stack stays non-executable: no object in libtoolgate.a lacks a
+#         .note.GNU-stack section, and the static C consumer and a Go program linked
+#         through the binding (toolgate-static) link without the linker's
+#         "executable stack" warning and carry a GNU_STACK header without E;
+#     (d) the command: PREFIX/bin/toolgate runs and names this version;
 #  3. cpp-tests under ctest against the installed package: plain, then with
 #     -fsanitize=address,undefined (and once more linked statically, plain).
 #
@@ -21,7 +26,7 @@
 # containers) the script sets ASAN_OPTIONS=detect_leaks=0 and says so.
 #
 # Needs: cargo, cmake (>= 3.16), a C and a C++ compiler, pkg-config, readelf and nm
-# (binutils); a missing one stops the check with its name. Environment: TOOLGATE_CI_KEEP=1 keeps the
+# (binutils), go (Go >= 1.24); a missing one stops the check with its name. Environment: TOOLGATE_CI_KEEP=1 keeps the
 # temporary directory; JOBS (default 2) is the build parallelism.
 set -euo pipefail
 
@@ -48,6 +53,7 @@ need "${CC:-cc}" gcc
 need "${CXX:-c++}" g++
 need readelf binutils
 need nm binutils
+need go "golang-go (Go >= 1.24)"
 CC="${CC:-cc}"
 CXX="${CXX:-c++}"
 
@@ -72,7 +78,7 @@ say "installed files"
 VERSION="$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\([^"]*\)".*/\1/p' "$ROOT/Cargo.toml" | head -n1)"
 MAJOR="${VERSION%%.*}"
 L="$PREFIX/lib"
-for f in "$L/libtoolgate.so.$VERSION" "$L/libtoolgate.a" "$PREFIX/include/toolgate.h" \
+for f in "$L/libtoolgate.so.$VERSION" "$L/libtoolgate.a" "$PREFIX/bin/toolgate" "$PREFIX/include/toolgate.h" \
     "$PREFIX/include/toolgate.hpp" "$L/pkgconfig/toolgate.pc" "$L/pkgconfig/toolgate-static.pc" \
     "$L/cmake/toolgate/toolgateConfig.cmake" "$L/cmake/toolgate/toolgateConfigVersion.cmake"; do
     [ -f "$f" ] && [ ! -L "$f" ] || die "$f is not an installed file"
@@ -127,13 +133,67 @@ STATIC_LIBS="$(pkg-config --static --libs toolgate | sed 's/-ltoolgate\b/-Wl,-Bs
 echo "link: $STATIC_LIBS"
 # shellcheck disable=SC2046,SC2086
 "$CC" -std=c11 -Wall -Wextra -Wpedantic -Werror main.c $(pkg-config --cflags toolgate) $STATIC_LIBS \
-    -o consumer_static
+    -o consumer_static 2>"$WORK/consumer_static.link.log" || { cat "$WORK/consumer_static.link.log" >&2; die "consumer_static does not link"; }
+cat "$WORK/consumer_static.link.log" >&2
 deps="$(ldd consumer_static)"
 sed 's/^/  /' <<<"$deps"
 if contains "$deps" libtoolgate || contains "$(readelf -d consumer_static)" 'NEEDED.*libtoolgate'; then
     die "consumer_static still needs libtoolgate.so"
 fi
 ./consumer_static
+
+# --- 2c. the stack stays non-executable -------------------------------------------------------
+# An object without a .note.GNU-stack section makes the linker give every program that
+# links it an executable stack (GNU_STACK RWE), switching that protection off.
+say "non-executable stack: libtoolgate.a, the static C consumer, a Go program"
+missing="$(readelf -SW "$L/libtoolgate.a" | awk '
+    /^File: / { if (file != "" && !note) print file; file = $2; note = 0 }
+    /\.note\.GNU-stack/ { note = 1 }
+    END { if (file != "" && !note) print file }')"
+objects="$(readelf -SW "$L/libtoolgate.a" | grep -c '^File: ' || true)"
+[ "$objects" -gt 0 ] || die "readelf finds no object in $L/libtoolgate.a"
+[ -z "$missing" ] || die "objects of libtoolgate.a without .note.GNU-stack (an executable stack for every program linking them):
+$missing"
+echo "libtoolgate.a: all $objects objects carry .note.GNU-stack"
+# The linker's warning, and the program header it decides.
+check_stack() { # program, link log
+    if grep -qi 'executable stack' "$2"; then
+        cat "$2" >&2
+        die "linking $(basename "$1") warned of an executable stack"
+    fi
+    local line
+    line="$(readelf -lW "$1" | grep GNU_STACK)" || die "$1 has no GNU_STACK header"
+    echo "$(basename "$1"): $line"
+    # The flags are the field before the alignment: RW, or RWE for an executable stack.
+    case "$(awk '{ print $(NF - 1) }' <<<"$line")" in
+    *E*) die "$1 has an executable stack: $line" ;;
+    esac
+}
+check_stack "$WORK/consumer-c/consumer_static" "$WORK/consumer_static.link.log"
+# A Go program through the binding, linked with toolgate-static.pc as a user's would be.
+# Its own prefix at a fixed path under build/: the go command caches the compiled
+# binding with the flags pkg-config gave when it was first built, so a prefix that
+# changed from run to run would be linked from a stale path (see go/ci.sh).
+GO_PREFIX="$ROOT/build/packaging-go-prefix"
+rm -rf "$GO_PREFIX"
+"$ROOT/scripts/install.sh" --prefix "$GO_PREFIX" --no-build >/dev/null
+mkdir -p "$WORK/consumer-go"
+cp "$ROOT/examples/go/main.go" "$WORK/consumer-go/"
+(
+    cd "$WORK/consumer-go"
+    go mod init example.com/stackcheck >/dev/null 2>&1
+    go mod edit -require=toolgate@v0.0.0 -replace=toolgate="$ROOT/go"
+    PKG_CONFIG_PATH="$GO_PREFIX/lib/pkgconfig" go build -o consumer_go . >"$WORK/consumer_go.link.log" 2>&1
+) || { cat "$WORK/consumer_go.link.log" >&2; die "the Go program does not build"; }
+check_stack "$WORK/consumer-go/consumer_go" "$WORK/consumer_go.link.log"
+"$WORK/consumer-go/consumer_go" >/dev/null || die "the Go program does not run"
+
+# --- 2d. the command ---------------------------------------------------------------------------
+say "the command: $PREFIX/bin/toolgate"
+[ -x "$PREFIX/bin/toolgate" ] || die "$PREFIX/bin/toolgate is not executable"
+[ "$("$PREFIX/bin/toolgate" --version)" = "toolgate $VERSION" ] ||
+    die "$PREFIX/bin/toolgate --version does not say toolgate $VERSION"
+echo "$("$PREFIX/bin/toolgate" --version)"
 
 # --- 2b. C++ consumer through find_package ------------------------------------------------
 say "C++ consumer (find_package(toolgate 0.1 CONFIG REQUIRED))"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds toolgate (cargo build --release) and installs it into a prefix the way a C
-# library is installed:
+# Builds toolgate (cargo build --release: the library and the command) and installs it
+# into a prefix the way a C library is installed:
 #
+#   PREFIX/bin/toolgate                      the command (check, lint, definitions, convert)
 #   PREFIX/lib/libtoolgate.so.X.Y.Z          the shared library (SONAME libtoolgate.so.X)
 #   PREFIX/lib/libtoolgate.so.X -> libtoolgate.so.X.Y.Z     what programs load
 #   PREFIX/lib/libtoolgate.so   -> libtoolgate.so.X         what `-ltoolgate` links
@@ -84,13 +85,15 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$ROOT/$TARGET_DIR" ;; esac
 if [ "$BUILD" = 1 ]; then
     echo "install.sh: cargo build --release"
-    (cd "$ROOT" && "${CARGO:-cargo}" build --release --lib)
+    (cd "$ROOT" && "${CARGO:-cargo}" build --release --lib --bin toolgate)
 fi
 OUT="$TARGET_DIR/release"
 SO="$OUT/libtoolgate.so"
 A="$OUT/libtoolgate.a"
 [ -f "$SO" ] || die "$SO is missing (run without --no-build)"
 [ -f "$A" ] || die "$A is missing (run without --no-build)"
+BIN="$OUT/toolgate"
+[ -f "$BIN" ] || die "$BIN is missing (run without --no-build, or cargo build --release --bin toolgate)"
 for h in toolgate.h toolgate.hpp; do
     [ -f "$ROOT/include/$h" ] || die "include/$h is missing"
 done
@@ -142,13 +145,16 @@ done
 D="${DESTDIR}${PREFIX}"
 L="$D/$LIBDIR"
 echo "install.sh: installing toolgate $VERSION into ${DESTDIR:+$DESTDIR }$PREFIX"
-install -d "$L" "$D/include" "$L/pkgconfig" "$L/cmake/toolgate"
+install -d "$L" "$D/bin" "$D/include" "$L/pkgconfig" "$L/cmake/toolgate"
+
+install -m 0755 "$BIN" "$D/bin/toolgate"
 
 install -m 0755 "$SO" "$L/$SHARED_FILE"
 install -m 0644 "$A" "$L/libtoolgate.a"
 if [ "$STRIP" = 1 ]; then
     strip --strip-unneeded "$L/$SHARED_FILE"
     strip --strip-debug "$L/libtoolgate.a"
+    strip --strip-unneeded "$D/bin/toolgate"
 fi
 ln -sfn "$SHARED_FILE" "$L/$SONAME"
 ln -sfn "$SONAME" "$L/libtoolgate.so"
@@ -183,6 +189,7 @@ subst "$ROOT/packaging/toolgateConfig.cmake.in" "$L/cmake/toolgate/toolgateConfi
 subst "$ROOT/packaging/toolgateConfigVersion.cmake.in" "$L/cmake/toolgate/toolgateConfigVersion.cmake"
 
 echo "install.sh: installed toolgate $VERSION (SONAME $SONAME):"
+echo "  the command: $PREFIX/bin/toolgate   (toolgate --help)"
 echo "  C:   pkg-config --cflags --libs toolgate   (PKG_CONFIG_PATH=$PREFIX/$LIBDIR/pkgconfig)"
 echo "  C++: find_package(toolgate $MAJOR.$MINOR CONFIG REQUIRED)   (CMAKE_PREFIX_PATH=$PREFIX)"
 echo "  Go:  the toolgate module (go/) links toolgate-static through pkg-config (PKG_CONFIG_PATH as for C)"

@@ -18,13 +18,19 @@
 #   examples  the example host of every language, run and checked against
 #             examples/expected/
 #   fuzz      the fuzz targets (nightly, cargo-fuzz, ASan), each for FUZZ_SECONDS
-#             (default 60): fuzz/ci.sh
+#             (default 60): fuzz/ci.sh; SKIPPED where the nightly toolchain is not
+#             installed (TOOLGATE_REQUIRE_FUZZ=1, which CI sets, makes that a failure)
+#
+# Every requested part runs, whatever the ones before it did; the script ends with one
+# line per part (passed, FAILED, or SKIPPED and why) and how long it took, and exits 1
+# when any part failed.
 #
 # Changes nothing outside the checkout: builds go to target/ and build/, the Python
-# package into a venv under build/, the suite (when neither $TOOLGATE_SUITE nor
-# ../shared/testdata has it) is fetched once into build/ (scripts/fetch-suite.sh).
-# Installs no system package: a missing tool stops the part that needs it with a
-# message naming it (docs/testing.md lists what to install; .ci/run installs it in CI).
+# package into a venv under build/ (maturin into another), cargo-fuzz (when missing)
+# into build/tools, the suite (when neither $TOOLGATE_SUITE nor ../shared/testdata has
+# it) is fetched once into build/ by pip (scripts/fetch-suite.sh). Installs no system
+# package: a missing tool fails the part that needs it with a message naming it
+# (docs/testing.md lists what to install; .ci/run installs it in CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,7 +73,7 @@ need_suite() {
     suite_ready=1
 }
 
-if want rust; then
+part_rust() {
     step "rust: fmt, clippy, tests"
     need_suite
     cargo fmt --all -- --check
@@ -75,46 +81,91 @@ if want rust; then
     cargo clippy --workspace --all-targets -- -D warnings
     cargo test --workspace
     # The vector paths are x86-64 only; the others must build lint-free too.
-    cross=aarch64-unknown-linux-gnu
+    local cross=aarch64-unknown-linux-gnu
     # The stack-growth dependency (psm) assembles a file for the target: the lint needs
     # the cross C compiler too (Debian: gcc-aarch64-linux-gnu).
-    cross_cc=aarch64-linux-gnu-gcc
+    local cross_cc=aarch64-linux-gnu-gcc
     if rustup target list --installed 2>/dev/null | grep -qx "$cross" && command -v "$cross_cc" >/dev/null; then
         step "rust: clippy for $cross (the code paths of CPUs without x86-64 vectors)"
         CC_aarch64_unknown_linux_gnu="$cross_cc" cargo clippy -p toolgate -p toolgate-core --lib --tests --target "$cross" -- -D warnings
     elif [ -n "${TOOLGATE_REQUIRE_CROSS:-}" ]; then
         echo "the lint for $cross needs its standard library and C compiler: rustup target add $cross; apt-get install gcc-aarch64-linux-gnu" >&2
-        exit 1
+        return 1
     else
         echo "SKIPPED: clippy for $cross (rustup target add $cross and a $cross_cc to run it)"
     fi
-fi
-if want header; then
+}
+part_header() {
     step "header: committed include/toolgate.h equals cbindgen output"
     bash scripts/check-header.sh
-fi
-if want c; then
+}
+part_c() {
     step "c: ctest plain, valgrind memcheck, ASan+UBSan"
     bash c-tests/run.sh
-fi
-if want go; then
+}
+part_go() {
     step "go: vet, test, race, cgocheck2, bounded fuzz, installed-library build"
     bash go/ci.sh
-fi
-if want python; then
+}
+part_python() {
     step "python: package into a venv under build/, pytest"
     bash python/ci.sh
-fi
-if want install; then
-    step "install: prefix install, pkg-config and find_package consumers, C++ tests"
+}
+part_install() {
+    step "install: prefix install, pkg-config and find_package consumers, non-executable stack, C++ tests"
     bash packaging/ci.sh
-fi
-if want examples; then
+}
+part_examples() {
     step "examples: every language's host, output checked"
     bash examples/check.sh
-fi
-if want fuzz; then
+}
+part_fuzz() {
     step "fuzz: each target for ${FUZZ_SECONDS:-60}s (nightly, cargo-fuzz, ASan)"
+    # The seeds include the suite's documents (fuzz/seed-corpora.sh reads TOOLGATE_SUITE);
+    # without nightly the part skips before it needs them.
+    if cargo +nightly --version >/dev/null 2>&1; then
+        need_suite
+    fi
     bash fuzz/ci.sh
+}
+
+# A part that cannot run here exits with SKIP_STATUS after writing why to the file
+# $TOOLGATE_SKIP_FILE (fuzz/ci.sh without the nightly toolchain).
+SKIP_STATUS=77
+summary=()
+failed=0
+skip_file=$(mktemp "${TMPDIR:-/tmp}/toolgate-skip.XXXXXX")
+trap 'rm -f "$skip_file"' EXIT
+started=$SECONDS
+for part in "${PARTS[@]}"; do
+    want "$part" || continue
+    : >"$skip_file"
+    start=$SECONDS
+    # A subshell per part: its `set -e` stops the part at its first failing command,
+    # and only the part.
+    set +e
+    (
+        set -e
+        export TOOLGATE_SKIP_FILE="$skip_file"
+        "part_$part"
+    )
+    status=$?
+    set -e
+    took="$((SECONDS - start)) s"
+    if [ "$status" = 0 ]; then
+        summary+=("$(printf '%-9s passed   (%s)' "$part" "$took")")
+    elif [ "$status" = "$SKIP_STATUS" ]; then
+        summary+=("$(printf '%-9s SKIPPED  (%s; %s)' "$part" "$(head -n1 "$skip_file")" "$took")")
+    else
+        failed=$((failed + 1))
+        summary+=("$(printf '%-9s FAILED   (exit status %s; %s)' "$part" "$status" "$took")")
+    fi
+done
+
+step "summary ($((SECONDS - started)) s)"
+printf '%s\n' "${summary[@]}"
+if [ "$failed" -gt 0 ]; then
+    echo "test-all.sh: $failed of ${#summary[@]} parts FAILED" >&2
+    exit 1
 fi
-step "all requested parts passed: ${parts[*]}"
+echo "test-all.sh: no part failed"

@@ -87,3 +87,18 @@ def test_targets_refuse_a_tool_and_mark_definitions_strict():
     assert registry.dialect_definitions("openai-chat")[0].endswith('"strict":true}}]')
     with pytest.raises(toolgate.InvalidArgumentError, match="unknown lint target"):
         toolgate.ToolRegistry(targets=["mcp"])
+
+
+def test_targets_take_dotted_names_as_sent():
+    # Python's default policy is dotted: the strict lint checks "db_get_user", the name
+    # OpenAI is sent, and a call by that name reaches the tool.
+    registry = toolgate.ToolRegistry(targets=["openai-strict"])
+    registry.register(
+        "db.get_user",
+        {"type": "object", "properties": {}, "additionalProperties": False},
+        lambda: "user",
+    )
+    assert registry.lint("openai-strict") == []
+    definitions, _ = registry.dialect_definitions("openai-chat")
+    assert '"name":"db_get_user"' in definitions
+    assert registry.call("c1", "db_get_user", "{}").content == "user"

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use toolgate_core::{Draft, Options, Profile, Schema, SchemaDialect, ValidationError};
 use toolgate_dialect::{
-    admit_definitions, fingerprint, lint_tool, provider_name, read_tools, render,
-    strict_parameters, strict_refusal, strict_schema, Dialect, LintProblem, Target,
+    admit_definitions, dotted_spelling, fingerprint, lint_as_sent, provider_name, read_tools,
+    render, strict_parameters, strict_refusal, strict_schema, Dialect, LintProblem, Target,
 };
 
 const USAGE: &str = "\
@@ -307,11 +307,11 @@ fn lint(args: &[String]) -> Result<u8, Usage> {
     let mut problems = Vec::new();
     let (mut pass, mut pass_converted) = (0usize, 0usize);
     for t in &tools {
-        let found = lint_tool(target, &t.name, &t.parameters);
+        let found = lint_as_sent(target, &t.name, &t.parameters);
         if found.is_empty() {
             pass += 1;
             pass_converted += 1;
-        } else if strict_schema(target, &t.name, &t.parameters).is_ok() {
+        } else if strict_schema(target, &dotted_spelling(&t.name), &t.parameters).is_ok() {
             pass_converted += 1;
         }
         problems.extend(found);

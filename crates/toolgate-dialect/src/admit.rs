@@ -32,6 +32,21 @@ pub fn provider_name(dialect: Dialect, name: &str) -> Cow<'_, str> {
 
 pub use toolgate_core::registry::dotted_spelling;
 
+/// Every problem `target` finds in a tool as its provider is sent it: the name in the
+/// spelling [`provider_name`] gives (each `.` as `_`; every target's provider refuses
+/// or rewrites dots the same way), the problems naming the tool by its own name. What a
+/// registry's lint and its target dialects check, so that a dotted name is not
+/// reported for what the rewrite fixes.
+pub fn lint_as_sent(target: Target, name: &str, parameters: &str) -> Vec<LintProblem> {
+    let mut found = lint_tool(target, &dotted_spelling(name), parameters);
+    if name.contains('.') {
+        for p in &mut found {
+            name.clone_into(&mut p.tool);
+        }
+    }
+    found
+}
+
 /// The lint target whose rules decide what `dialect`'s definitions may hold, and
 /// whether all of its rules apply (`false`: only its tool-name rule).
 fn rules(dialect: Dialect, strict: bool) -> Option<(Target, bool)> {
@@ -172,6 +187,28 @@ mod tests {
         }
         let mcp = admit_definitions(Dialect::Mcp, &tools, false).unwrap();
         assert_eq!(mcp[0].name, "db.get_user");
+    }
+
+    #[test]
+    fn the_lint_as_sent_checks_the_spelling_and_names_the_tool() {
+        let schema = r#"{"type":"object","additionalProperties":false}"#;
+        assert_eq!(
+            lint_as_sent(Target::OpenAiStrict, "db.get_user", schema),
+            []
+        );
+        let found = lint_as_sent(Target::Gemini, "1st.tool", r#"{"type":"object"}"#);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (found[0].tool.as_str(), found[0].rule),
+            ("1st.tool", "tool-name")
+        );
+        assert!(
+            found[0]
+                .message
+                .starts_with("tool name \"1st_tool\" must start"),
+            "{}",
+            found[0].message
+        );
     }
 
     #[test]

@@ -27,7 +27,9 @@ pub mod strict;
 #[cfg(test)]
 mod strict_tests;
 
-pub use admit::{admit_definitions, dotted_spelling, provider_name, DefinitionsRefused};
+pub use admit::{
+    admit_definitions, dotted_spelling, lint_as_sent, provider_name, DefinitionsRefused,
+};
 pub use fingerprint::fingerprint;
 pub use lint::{lint_schema, lint_tool, LintProblem};
 pub use read::read_tools;

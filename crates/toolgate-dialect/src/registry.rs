@@ -10,7 +10,7 @@ use toolgate_core::schema::Schema;
 use toolgate_core::{Registry, RegistryOptions};
 
 use crate::{
-    admit_definitions, lint_tool, render, Definitions, DefinitionsRefused, Dialect, LintProblem,
+    admit_definitions, lint_as_sent, render, Definitions, DefinitionsRefused, Dialect, LintProblem,
     McpHints, Target, ToolDefinition,
 };
 
@@ -31,7 +31,7 @@ impl ToolCheck for Targets {
         let mut problems = Vec::new();
         let mut refusing = Vec::new();
         for &target in &self.0 {
-            let found = lint_tool(target, name, schema.to_json());
+            let found = lint_as_sent(target, name, schema.to_json());
             if !found.is_empty() {
                 refusing.push(target.name());
                 problems.extend(found);
@@ -148,7 +148,7 @@ impl RegistryExt for Registry {
         let mut problems = Vec::new();
         for name in self.names() {
             if let Some(tool) = self.describe(&name) {
-                problems.extend(lint_tool(target, &tool.name, &tool.parameters));
+                problems.extend(lint_as_sent(target, &tool.name, &tool.parameters));
             }
         }
         problems.sort();

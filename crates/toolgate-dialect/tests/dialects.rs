@@ -362,3 +362,27 @@ fn registry_texts_are_the_shared_ones() {
     }
     assert_eq!(seen.len(), 5, "every kind of case is in the file: {seen:?}");
 }
+
+/// A dotted name is checked as the provider is sent it: a strict registry takes
+/// `db.get_user` (sent as `db_get_user`), and its lint does not report the dot.
+#[test]
+fn targets_check_the_spelling_a_provider_is_sent() {
+    let registry = Registry::with_options(
+        RegistryOptions::default()
+            .with_names(toolgate_core::NamePolicy::Dotted)
+            .with_targets([Target::OpenAiStrict]),
+    );
+    register(&registry, spec("db.get_user", CLOSED)).unwrap();
+    assert_eq!(registry.lint(Target::OpenAiStrict), []);
+    let defs = registry.definitions(Dialect::OpenAiChat).unwrap();
+    assert!(
+        defs.json().contains(r#""name":"db_get_user""#),
+        "{}",
+        defs.json()
+    );
+    assert!(
+        defs.json().ends_with(r#""strict":true}}]"#),
+        "{}",
+        defs.json()
+    );
+}

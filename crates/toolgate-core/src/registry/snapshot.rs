@@ -205,7 +205,8 @@ impl Snapshot {
         }
     }
 
-    #[cold]
+    /// The dotted tool sent as `name`; the map is built on the first such look per
+    /// snapshot (a registry whose calls arrive in that spelling makes it once per change).
     fn get_spelled(&self, name: &str) -> Option<&Entry> {
         let spelled = self.spelled.get_or_init(|| {
             let mut map: HashMap<String, Arc<Entry>> = HashMap::new();
