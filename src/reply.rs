@@ -274,8 +274,8 @@ mod tests {
     use std::ffi::{c_char, c_void};
 
     use super::{tg_reply, tg_reply_exited, tg_reply_ok, CHandler};
-    use crate::ffi::status::{tg_status, RawStatus};
-    use crate::registry::{Handler, Written};
+    use crate::status::{tg_status, RawStatus};
+    use toolgate_core::registry::{Handler, Written};
 
     /// Answers, then reports that it ended without an answer, as a Go tool that wrote
     /// part of a reply before `runtime.Goexit` would.
