@@ -198,35 +198,33 @@ fn definitions_refuse_what_the_provider_would() {
     let tools = file(
         "defs-refuse",
         "tools.json",
-        r#"[{"name":"db.find","description":"d","parameters":{"type":"object","properties":{"q":{"type":["string","null"]}}}},{"name":"db:find","description":"d"}]"#,
+        r#"[{"name":"db.find","description":"d","parameters":{"type":"object","properties":{"q":{"type":["string","null"]}}}}]"#,
     );
-    // Anthropic's name rule refuses the colon (no rewrite fixes it).
-    let o = run(&["definitions", "--dialect", "anthropic", s(&tools)]);
+    let o = run(&["definitions", "--dialect", "gemini", s(&tools)]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "");
     assert_eq!(
         stderr(&o),
-        "toolgate: definitions for anthropic refused:\ndb:find#: tool name \"db:find\" must match ^[a-zA-Z0-9_-]{1,64}$ [tool-name]\n"
+        "toolgate: definitions for gemini refused:\ndb.find#/properties/q/type: \"type\" must be one type name (for null, write \"nullable\": true) [type-list]\n"
     );
     let o = run(&[
         "definitions",
         "--dialect",
-        "anthropic",
+        "gemini",
         "--allow-lint-problems",
         s(&tools),
     ]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(stderr(&o).contains("[tool-name]"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("[type-list]"), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains(r#"{"name":"db_find","#),
+        stdout(&o).starts_with(r#"{"functionDeclarations":[{"name":"db_find","#),
         "{}",
         stdout(&o)
     );
-    // Gemini takes dots and colons, and JSON Schema (type lists) in parametersJsonSchema.
-    let o = run(&["definitions", "--dialect", "gemini", s(&tools)]);
+    let o = run(&["definitions", "--dialect", "anthropic", s(&tools)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).starts_with(r#"{"functionDeclarations":[{"name":"db.find","#),
+        stdout(&o).starts_with(r#"[{"name":"db_find","#),
         "{}",
         stdout(&o)
     );
