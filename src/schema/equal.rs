@@ -230,16 +230,19 @@ fn hash_with(r: &mut Reader<'_>, depth: usize, keys: &RandomState) -> u64 {
                     for run in c.digit_runs() {
                         h.write(run);
                     }
-                    match &c.scale {
-                        Scale::Small(e) => {
+                    match (c.scale, c.scale.wide_digits()) {
+                        (Scale::Small(e), _) => {
                             h.write_u8(0);
-                            h.write_i64(*e);
+                            h.write_i64(e);
                         }
-                        Scale::Large { neg, digits } => {
-                            h.write_u8(1 + u8::from(*neg));
-                            h.write_usize(digits.len());
-                            h.write(digits);
+                        (_, Some((neg, digits))) => {
+                            h.write_u8(1 + u8::from(neg));
+                            h.write_usize(digits.digit_count());
+                            for d in digits {
+                                h.write_u8(d);
+                            }
                         }
+                        (_, None) => {}
                     }
                 }
             }
