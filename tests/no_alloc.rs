@@ -191,6 +191,27 @@ fn full_profile_is_valid_allocates_nothing() {
     }
 }
 
+/// Values nested a few levels, skipped (a property no keyword names) and compared
+/// with an `enum` and a `const` of nested values: no allocation either.
+#[test]
+fn nested_values_skipped_and_compared_allocate_nothing() {
+    let schema = Schema::compile(
+        br#"{"type":"object","properties":{
+            "e":{"enum":[{"a":[1,{"b":[2.50,-0]}]},3]},
+            "c":{"const":[[1,[2]],{"d":{"e":null}}]}}}"#,
+    )
+    .unwrap();
+    let input: &[u8] = br#"{"x":{"y":[[1],{"z":{"w":[2,{"v":[true]}]}}]},"e":{"a":[1.0,{"b":[25e-1,0]}]},"c":[[1,[2e0]],{"d":{"e":null}}]}"#;
+    assert!(schema.is_valid(input));
+    let before = allocations();
+    for _ in 0..100 {
+        assert!(schema.is_valid(input));
+    }
+    assert_eq!(allocations() - before, 0, "is_valid allocated");
+    assert!(!schema.is_valid(br#"{"e":{"a":[1,{"b":[2.5,1]}]}}"#));
+    assert!(!schema.is_valid(br#"{"c":[[1,[2]],{"d":{"e":0}}]}"#));
+}
+
 const WEATHER: &str = r#"{"type": "object","properties": {"city": {"type": "string", "minLength": 1},"days": {"type": "integer", "minimum": 1, "maximum": 7},"unit": {"enum": ["c", "f"]}},"required": ["city"], "additionalProperties": false}"#;
 
 /// Writes its answer into the caller's buffer.

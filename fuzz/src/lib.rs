@@ -9,9 +9,12 @@
 //! - [`ffi`]: sequences of C-API calls;
 //! - [`pattern`]: a generated ECMA pattern and strings, every matcher against the
 //!   others and against the `regex` crate;
+//! - [`equality`]: values written in many spellings under `uniqueItems`, `enum` and
+//!   `const`, against a reference comparison of canonical decimals;
 //! - [`errors`]: the invariants of every list of violations.
 
 pub mod compile;
+pub mod equality;
 pub mod errors;
 pub mod ffi;
 pub mod generate;

@@ -269,7 +269,7 @@ pub(crate) struct Canonical<'a> {
     runs: [&'a [u8]; 2],
     /// Their count.
     len: usize,
-    pub scale: Scale,
+    pub scale: Scale<'a>,
 }
 
 impl Canonical<'_> {
@@ -299,90 +299,232 @@ impl PartialEq for Canonical<'_> {
 }
 
 /// The power of ten of a canonical form's last digit: an integer of any size, as an
-/// i64 whenever it fits one (so each value has one form).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Scale {
+/// i64 whenever it fits one, else its sign and decimal digits, read without
+/// allocating (so comparing numbers never allocates, whatever their exponents).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Scale<'a> {
     Small(i64),
-    /// Beyond an i64: the sign and the decimal digits (ASCII, no leading zero).
-    Large {
+    /// Past an i64, within an i128 (a short written exponent plus the digit count).
+    Wide(i128),
+    /// `±E + offset`, for a written exponent `E` of more than 37 digits (ASCII, no
+    /// leading zero; `neg` its sign): far past an i64.
+    Long {
         neg: bool,
-        digits: Vec<u8>,
+        digits: &'a [u8],
+        offset: i128,
     },
 }
 
-impl Scale {
-    fn from_i128(v: i128) -> Scale {
+/// The last digits of a long exponent that are added to as an integer: the offset (a
+/// digit count, below 10^19) changes them by at most one carry or borrow into the rest.
+const LOW_DIGITS: usize = 20;
+const LOW: i128 = 10i128.pow(LOW_DIGITS as u32);
+
+impl<'a> Scale<'a> {
+    fn from_i128(v: i128) -> Scale<'a> {
         match i64::try_from(v) {
             Ok(v) => Scale::Small(v),
-            Err(_) => Scale::Large {
-                neg: v < 0,
-                digits: v.unsigned_abs().to_string().into_bytes(),
+            Err(_) => Scale::Wide(v),
+        }
+    }
+
+    /// `±E + offset`, for a written exponent `E` of more than 18 digits.
+    fn sum(neg: bool, digits: &'a [u8], offset: i128) -> Scale<'a> {
+        if digits.len() <= 37 {
+            // Below 10^37: exact in an i128, with the offset (below 10^19).
+            let e = digits
+                .iter()
+                .fold(0i128, |v, &d| v * 10 + i128::from(d - b'0'));
+            return Scale::from_i128(if neg { -e } else { e } + offset);
+        }
+        Scale::Long {
+            neg,
+            digits,
+            offset,
+        }
+    }
+
+    /// The sign and the decimal digits (ASCII, most significant first, no leading
+    /// zero) of a scale past an i64; `None` for a small one.
+    pub(crate) fn wide_digits(&self) -> Option<(bool, ScaleDigits<'a>)> {
+        match *self {
+            Scale::Small(_) => None,
+            Scale::Wide(v) => {
+                let mut buf = [0u8; 40];
+                let mut start = buf.len();
+                let mut m = v.unsigned_abs();
+                while m > 0 {
+                    start -= 1;
+                    buf[start] = b'0' + (m % 10) as u8;
+                    m /= 10;
+                }
+                Some((v < 0, ScaleDigits::Wide { buf, start }))
+            }
+            Scale::Long {
+                neg,
+                digits,
+                offset,
+            } => {
+                // E = high × 10^20 + low; ±E + offset = ±(high × 10^20 + low'), with
+                // low' = low ± offset, one carry or borrow at most.
+                let (high, low) = digits.split_at(digits.len() - LOW_DIGITS);
+                let low = low
+                    .iter()
+                    .fold(0i128, |v, &d| v * 10 + i128::from(d - b'0'));
+                let low = if neg { low - offset } else { low + offset };
+                let (carry, low) = if low >= LOW {
+                    (1, low - LOW)
+                } else if low < 0 {
+                    (-1, low + LOW)
+                } else {
+                    (0, low)
+                };
+                Some((
+                    neg,
+                    ScaleDigits::Long {
+                        high: HighDigits::new(high, carry),
+                        low,
+                        low_at: 0,
+                    },
+                ))
+            }
+        }
+    }
+}
+
+impl PartialEq for Scale<'_> {
+    /// By value, whatever the variant.
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Scale::Small(a), Scale::Small(b)) => a == b,
+            (Scale::Small(_), _) | (_, Scale::Small(_)) => false,
+            _ => match (self.wide_digits(), other.wide_digits()) {
+                (Some((na, a)), Some((nb, b))) => na == nb && a.eq(b),
+                _ => false,
             },
         }
     }
+}
 
-    /// `±E + offset`, for a written exponent `E` of more than 18 digits (ASCII, no
-    /// leading zero; `neg` its sign) and an offset that counts digits.
-    fn sum(neg: bool, digits: &[u8], offset: i128) -> Scale {
-        let small = offset.unsigned_abs().to_string().into_bytes();
-        let (neg, magnitude) = if offset == 0 || (offset < 0) == neg {
-            (neg, add_digits(digits, &small))
-        } else if (digits.len(), digits) >= (small.len(), &small[..]) {
-            (neg, sub_digits(digits, &small))
-        } else {
-            (!neg, sub_digits(&small, digits))
-        };
-        let lead = magnitude.iter().take_while(|&&d| d == b'0').count();
-        let magnitude = &magnitude[lead..];
-        if magnitude.len() <= 20 {
-            let v = magnitude
-                .iter()
-                .fold(0i128, |v, &d| v * 10 + i128::from(d - b'0'));
-            return Scale::from_i128(if neg { -v } else { v });
-        }
-        Scale::Large {
-            neg,
-            digits: magnitude.to_vec(),
+/// The digits of a scale past an i64 (see [`Scale::wide_digits`]).
+#[derive(Clone, Debug)]
+pub(crate) enum ScaleDigits<'a> {
+    Wide {
+        buf: [u8; 40],
+        start: usize,
+    },
+    /// The high digits of a long exponent (plus a carry or borrow), then the 20 low
+    /// digits.
+    Long {
+        high: HighDigits<'a>,
+        low: i128,
+        low_at: u32,
+    },
+}
+
+impl ScaleDigits<'_> {
+    /// How many digits there are.
+    pub(crate) fn digit_count(&self) -> usize {
+        match self {
+            ScaleDigits::Wide { buf, start } => buf.len() - start,
+            ScaleDigits::Long { high, .. } => high.digit_count() + LOW_DIGITS,
         }
     }
 }
 
-/// `a + b`, decimal ASCII digit strings.
-fn add_digits(a: &[u8], b: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(a.len().max(b.len()) + 1);
-    let mut carry = 0;
-    for k in 0..a.len().max(b.len()) {
-        let at = |x: &[u8]| x.len().checked_sub(k + 1).map_or(0, |i| x[i] - b'0');
-        let t = at(a) + at(b) + carry;
-        out.push(b'0' + t % 10);
-        carry = t / 10;
+impl Iterator for ScaleDigits<'_> {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        match self {
+            ScaleDigits::Wide { buf, start } => {
+                let d = *buf.get(*start)?;
+                *start += 1;
+                Some(d)
+            }
+            ScaleDigits::Long { high, low, low_at } => {
+                if let Some(d) = high.next() {
+                    return Some(d);
+                }
+                if *low_at as usize >= LOW_DIGITS {
+                    return None;
+                }
+                let place = 10i128.pow(LOW_DIGITS as u32 - 1 - *low_at);
+                *low_at += 1;
+                Some(b'0' + ((*low / place) % 10) as u8)
+            }
+        }
     }
-    if carry > 0 {
-        out.push(b'0' + carry);
-    }
-    out.reverse();
-    out
 }
 
-/// `a - b` for `a >= b`, decimal ASCII digit strings (leading zeros kept).
-fn sub_digits(a: &[u8], b: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(a.len());
-    let mut borrow = 0i8;
-    for k in 0..a.len() {
-        let at = |x: &[u8]| {
-            x.len()
-                .checked_sub(k + 1)
-                .map_or(0, |i| (x[i] - b'0') as i8)
+/// The digits of `high + carry` (`carry` -1, 0 or 1; `high` at least 10^17, ASCII
+/// without leading zero), most significant first: a carry turns the trailing nines
+/// into zeros and adds one to the digit before them (a leading one when all are
+/// nines); a borrow turns the trailing zeros into nines and takes one from the digit
+/// before them (dropped when that leaves a leading zero).
+#[derive(Clone, Debug)]
+pub(crate) struct HighDigits<'a> {
+    digits: &'a [u8],
+    carry: i8,
+    /// The index of the digit the carry or borrow changes (the last one not a nine,
+    /// or not a zero), `None` when there is none (all nines, with a carry).
+    pivot: Option<usize>,
+    /// The next digit to give, counting a leading one first when the carry adds a
+    /// digit (index `usize::MAX` stands for it).
+    at: usize,
+}
+
+impl<'a> HighDigits<'a> {
+    fn new(digits: &'a [u8], carry: i8) -> HighDigits<'a> {
+        let pivot = match carry {
+            1 => digits.iter().rposition(|&d| d != b'9'),
+            -1 => digits.iter().rposition(|&d| d != b'0'),
+            _ => None,
         };
-        let mut t = at(a) - at(b) - borrow;
-        borrow = i8::from(t < 0);
-        if t < 0 {
-            t += 10;
+        let at = match (carry, pivot) {
+            (1, None) => usize::MAX,
+            // The leading digit 1 borrowed from, with nothing before it: dropped.
+            (-1, Some(0)) if digits[0] == b'1' && digits.len() > 1 => 1,
+            _ => 0,
+        };
+        HighDigits {
+            digits,
+            carry,
+            pivot,
+            at,
         }
-        out.push(b'0' + t as u8);
     }
-    out.reverse();
-    out
+
+    fn digit_count(&self) -> usize {
+        match self.at {
+            usize::MAX => self.digits.len() + 1,
+            at => self.digits.len() - at,
+        }
+    }
+}
+
+impl Iterator for HighDigits<'_> {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        if self.at == usize::MAX {
+            self.at = 0;
+            return Some(b'1');
+        }
+        let i = self.at;
+        let d = *self.digits.get(i)?;
+        self.at += 1;
+        Some(match (self.carry, self.pivot) {
+            (0, _) => d,
+            // All nines, carried: a leading one, then zeros.
+            (1, None) => b'0',
+            (1, Some(p)) if i == p => d + 1,
+            (1, Some(p)) if i > p => b'0',
+            (-1, Some(p)) if i == p => d - 1,
+            (-1, Some(p)) if i > p => b'9',
+            _ => d,
+        })
+    }
 }
 
 /// How `a + a_shift` compares with `b + b_shift`, exactly for exponents of any length.
@@ -650,12 +792,36 @@ mod tests {
             d("1000e-1000000000000000002").canonical().scale,
             Scale::Small(-999_999_999_999_999_999)
         );
+        let wide = |s: &str| {
+            let scale = d(s).canonical().scale;
+            let (neg, digits) = scale.wide_digits().expect("past an i64");
+            let count = digits.digit_count();
+            let text = String::from_utf8(digits.collect()).unwrap();
+            assert_eq!(count, text.len(), "{s}");
+            (neg, text)
+        };
         assert_eq!(
-            d("1e9223372036854775808").canonical().scale,
-            Scale::Large {
-                neg: false,
-                digits: b"9223372036854775808".to_vec()
-            }
+            wide("1e9223372036854775808"),
+            (false, "9223372036854775808".to_owned())
+        );
+        // Exponents past 37 digits, with a carry or borrow through their high digits.
+        let nines = "9".repeat(40);
+        assert_eq!(
+            wide(&format!("10e{nines}")),
+            (false, format!("1{}", "0".repeat(40)))
+        );
+        assert_eq!(wide(&format!("1e-{nines}")), (true, nines.clone()));
+        assert_eq!(
+            wide(&format!("0.1e1{}", "0".repeat(40))),
+            (false, nines.clone())
+        );
+        assert_eq!(
+            wide(&format!("123.4e{}", "5".repeat(45))),
+            (false, format!("{}54", "5".repeat(43)))
+        );
+        assert_eq!(
+            wide(&format!("0.001e-{}", "7".repeat(41))),
+            (true, format!("{}80", "7".repeat(39)))
         );
         assert_eq!(
             d("-12.50e3").canonical().digits().collect::<Vec<_>>(),

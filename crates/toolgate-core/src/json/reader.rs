@@ -1,4 +1,4 @@
-use super::{JsonStr, KeySet, NameTable, SyntaxError, SyntaxErrorKind as E};
+use super::{JsonStr, KeySet, NameTable, Stack, SyntaxError, SyntaxErrorKind as E};
 
 /// A number token: its text, and a fast summary when it has no exponent and at most
 /// 18 integer digits (the common case), so that type checks and integer bounds need
@@ -658,12 +658,11 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Reader::skip_value`] of an array or object, without recursion: the open
-    /// containers inside it are kept on a heap stack (an object with the keys it has
-    /// had so far, an array with none), so skipping needs the same small stack at any
-    /// depth. The outermost container's keys stay on the call's own stack, so a flat
-    /// object or array allocates nothing.
+    /// containers inside it are kept on a [`Stack`] (an object with the keys it has
+    /// had so far, an array with none), so skipping needs the same small call stack at
+    /// any depth, and allocates only past eight levels inside the value.
     fn skip_container(&mut self, depth: usize) -> R<()> {
-        let mut inner: Vec<Option<KeySet<'a>>> = Vec::new();
+        let mut inner: Stack<Option<KeySet<'a>>, 8> = Stack::new();
         // Open the container at the cursor; false when it was empty (closed already).
         let open = |r: &mut Self, depth: usize| -> R<Option<Option<KeySet<'a>>>> {
             if r.peek_kind()? == Kind::Array {

@@ -4,14 +4,15 @@
 //! arrays element by element, objects by their members whatever the order.
 //!
 //! Nothing here recurses: the values may be nested as deep as the depth limit allows,
-//! and each function keeps its open arrays and objects on a heap stack, so a call needs
-//! the same small stack at any depth.
+//! and each function keeps its open arrays and objects on a [`Stack`] (inline for the
+//! first levels, so a shallow value allocates nothing), so a call needs the same small
+//! call stack at any depth.
 
 use std::borrow::Cow;
 use std::collections::hash_map::{DefaultHasher, RandomState};
 use std::hash::{BuildHasher, Hasher};
 
-use crate::json::{Decimal, JsonStr, KeySet, Kind, Reader, Scale, Value};
+use crate::json::{Decimal, JsonStr, KeySet, Kind, Reader, Scale, Stack, Value};
 
 #[cfg(test)]
 thread_local! {
@@ -54,8 +55,8 @@ enum Within<'v> {
 
 /// Reads one (well-formed) value and compares it with `v`.
 pub(crate) fn equals<'a>(r: &mut Reader<'a>, v: &Value, depth: usize) -> bool {
-    let mut open: Vec<Within<'_>> = Vec::new();
-    let mut key_sets: Vec<KeySet<'a>> = Vec::new();
+    let mut open: Stack<Within<'_>, 8> = Stack::new();
+    let mut key_sets: Stack<KeySet<'a>, 8> = Stack::new();
     let mut want = v;
     'value: loop {
         count_value();
@@ -165,8 +166,10 @@ fn member<'v, 'a>(
 /// members' order). Keyed per process (SipHash with a random key), so a model cannot
 /// choose thousands of distinct elements that collide; and the bytes hashed are a
 /// prefix-free encoding of the value (each number's canonical form with its digit
-/// counts, each string closed by a byte UTF-8 never holds), so two distinct values
-/// never feed the hasher the same bytes.
+/// counts, each string closed by a byte UTF-8 never holds, each object as the sum and
+/// count of its members' own keyed hashes), so two distinct values feed the hasher the
+/// same bytes only when two objects' member hashes collide, which a model cannot
+/// arrange without the key.
 pub(crate) fn hash_value(r: &mut Reader<'_>, depth: usize) -> u64 {
     thread_local! {
         static KEYS: RandomState = RandomState::new();
@@ -185,11 +188,11 @@ struct HashedObject {
 fn hash_with(r: &mut Reader<'_>, depth: usize, keys: &RandomState) -> u64 {
     let mut root = keys.build_hasher();
     // The open containers, innermost last (true: an object), and the open objects.
-    let mut open: Vec<bool> = Vec::new();
-    let mut objects: Vec<HashedObject> = Vec::new();
+    let mut open: Stack<bool, 16> = Stack::new();
+    let mut objects: Stack<HashedObject, 8> = Stack::new();
     // The hasher the value at the cursor goes into: the innermost open member's.
     fn into<'h>(
-        objects: &'h mut [HashedObject],
+        objects: &'h mut Stack<HashedObject, 8>,
         root: &'h mut DefaultHasher,
     ) -> &'h mut DefaultHasher {
         match objects.last_mut() {
@@ -230,16 +233,19 @@ fn hash_with(r: &mut Reader<'_>, depth: usize, keys: &RandomState) -> u64 {
                     for run in c.digit_runs() {
                         h.write(run);
                     }
-                    match &c.scale {
-                        Scale::Small(e) => {
+                    match (c.scale, c.scale.wide_digits()) {
+                        (Scale::Small(e), _) => {
                             h.write_u8(0);
-                            h.write_i64(*e);
+                            h.write_i64(e);
                         }
-                        Scale::Large { neg, digits } => {
-                            h.write_u8(1 + u8::from(*neg));
-                            h.write_usize(digits.len());
-                            h.write(digits);
+                        (_, Some((neg, digits))) => {
+                            h.write_u8(1 + u8::from(neg));
+                            h.write_usize(digits.digit_count());
+                            for d in digits {
+                                h.write_u8(d);
+                            }
                         }
+                        (_, None) => {}
                     }
                 }
             }
@@ -275,7 +281,7 @@ fn hash_with(r: &mut Reader<'_>, depth: usize, keys: &RandomState) -> u64 {
         }
         // Next value, closing what ends here.
         loop {
-            match open.last() {
+            match open.last_mut().copied() {
                 None => break 'value,
                 Some(false) => {
                     if let Ok(true) = r.next_element() {

@@ -132,11 +132,13 @@ impl MultipleOf {
         // zeros. If ea < eb, n / divisor = (a / b) × 10^(ea - eb) needs a divisible by
         // 10, which a (no trailing zero) is not.
         let shift = match n.scale {
-            Scale::Large { neg: true, .. } => return false,
-            // Far above: shifted more than any divisor needs (see below).
-            Scale::Large { neg: false, .. } => u64::MAX,
             Scale::Small(ea) if ea < self.exponent => return false,
             Scale::Small(ea) => ea.abs_diff(self.exponent),
+            // Past an i64 below: far below the divisor's last digit.
+            Scale::Wide(e) if e < 0 => return false,
+            Scale::Long { neg: true, .. } => return false,
+            // Far above: shifted more than any divisor needs (see below).
+            Scale::Wide(_) | Scale::Long { .. } => u64::MAX,
         };
         // a × 10^shift ≡ 0 (mod b). b = 2^x × 5^y × c with c prime to 10, and x or y
         // is 0 (b's last digit is not 0); once the shift reaches x + y, more zeros
