@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 seconds="${FUZZ_SECONDS:-60}"
-targets=(${FUZZ_TARGETS:-reader compile validate ffi pattern})
+targets=(${FUZZ_TARGETS:-reader compile validate ffi pattern refs})
 cargo_fuzz_version="${CARGO_FUZZ_VERSION:-0.13.2}"
 
 if ! cargo +nightly --version >/dev/null 2>&1; then

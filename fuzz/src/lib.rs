@@ -8,6 +8,8 @@
 //! - [`ffi`]: sequences of C-API calls;
 //! - [`pattern`]: a generated ECMA pattern and strings, every matcher against the
 //!   others and against the `regex` crate;
+//! - [`refs`]: a generated graph of `$ref`/`$dynamicRef` schemas and nested
+//!   instances, the validation's work bounded;
 //! - [`errors`]: the invariants of every list of violations.
 
 pub mod compile;
@@ -16,6 +18,7 @@ pub mod ffi;
 pub mod generate;
 pub mod pattern;
 pub mod reader;
+pub mod refs;
 
 /// `n` pseudo-random bytes from xorshift64 (Marsaglia, "Xorshift RNGs", 2003: shifts
 /// 13, 7, 17) advancing `seed`: fixed inputs for the unit tests that run a target's

@@ -40,6 +40,8 @@ pub use error::{CompileError, SchemaProblem, ValidationError};
 pub use options::{Draft, Options, Profile, SchemaDialect};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use pattern::{every_matcher, Matcher};
+#[cfg(feature = "fuzz-internals")]
+pub(crate) use walk::VISITS;
 
 use crate::json::{Reader, Value};
 use program::{Node, Program};

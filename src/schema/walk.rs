@@ -151,9 +151,10 @@ impl<'p> Cx<'p> {
     }
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzz-internals"))]
 thread_local! {
-    /// Values walked against a node, in tests: the work the adversarial tests bound.
+    /// Values walked against a node, in tests and fuzzing: the work the adversarial
+    /// tests and the `refs` fuzz target bound.
     pub(crate) static VISITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
@@ -181,7 +182,7 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
-    #[cfg(test)]
+    #[cfg(any(test, feature = "fuzz-internals"))]
     VISITS.with(|v| v.set(v.get() + 1));
     let prog = cx.prog;
     let kind = r.peek_kind()?;
