@@ -43,9 +43,9 @@ pub(crate) struct Cx<'p> {
 
 /// Levels a walk goes without looking at the stack: what tool arguments nest, so their
 /// walk never pays for the check. A debug build's frames are far larger (some tens of
-/// KiB per level of a recursive schema under `unevaluatedItems`), so it looks at every
-/// level.
-const UNCHECKED_LEVELS: usize = if cfg!(debug_assertions) { 0 } else { 8 };
+/// KiB per level of a recursive schema under `unevaluatedItems`), so it looks from the
+/// second level on.
+const UNCHECKED_LEVELS: usize = if cfg!(debug_assertions) { 1 } else { 8 };
 
 impl<'p> Cx<'p> {
     pub(crate) fn new(prog: &'p Program) -> Self {
