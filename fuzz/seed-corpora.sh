@@ -6,7 +6,7 @@
 #   compile <- every schema of tests/vectors.json, of the official suite (draft2020-12
 #              and draft7: most use keywords the core profile refuses, which is a path
 #              to cover too) and of the real-world tool definitions
-# validate, validate_full, ffi, pattern and equality read their inputs as generator choices, not JSON: they get fixed
+# validate, validate_full, ffi, pattern, equality and refs read their inputs as generator choices, not JSON: they get fixed
 # pseudo-random seeds of a few hundred bytes, long enough for nested schemas and
 # sequences of calls from the start (libFuzzer would otherwise begin at a few bytes).
 #
@@ -70,12 +70,12 @@ if tools.is_file():
 else:
     missing(tools, "TOOLGATE_REQUIRE_TESTDATA")
 
-for target in ("validate", "validate_full", "ffi", "pattern", "equality"):
+for target in ("validate", "validate_full", "ffi", "pattern", "equality", "refs"):
     for i in range(48):
         stream = b"".join(hashlib.sha256(f"{target}/{i}/{k}".encode()).digest() for k in range(8 + i))
         put(target, stream)
 
-for target in ("reader", "compile", "validate", "validate_full", "ffi", "pattern", "equality"):
+for target in ("reader", "compile", "validate", "validate_full", "ffi", "pattern", "equality", "refs"):
     (pathlib.Path("corpus") / target).mkdir(parents=True, exist_ok=True)
     print(f"corpus/{target}: {counts.get(target, 0)} new seeds")
 EOF

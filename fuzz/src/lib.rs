@@ -11,6 +11,8 @@
 //!   others and against the `regex` crate;
 //! - [`equality`]: values written in many spellings under `uniqueItems`, `enum` and
 //!   `const`, against a reference comparison of canonical decimals;
+//! - [`refs`]: a generated graph of `$ref`/`$dynamicRef` schemas and nested
+//!   instances, the validation's work bounded;
 //! - [`errors`]: the invariants of every list of violations.
 
 pub mod compile;
@@ -20,6 +22,7 @@ pub mod ffi;
 pub mod generate;
 pub mod pattern;
 pub mod reader;
+pub mod refs;
 
 /// `n` pseudo-random bytes from xorshift64 (Marsaglia, "Xorshift RNGs", 2003: shifts
 /// 13, 7, 17) advancing `seed`: fixed inputs for the unit tests that run a target's

@@ -47,6 +47,14 @@ pub mod fuzz_internals {
         }
     }
 
+    /// Runs `f` and returns what it returned with how many values the walk took
+    /// against a node meanwhile, on this thread: the work a validation did.
+    pub fn walk_visits<T>(f: impl FnOnce() -> T) -> (T, u64) {
+        let before = crate::schema::VISITS.with(|v| v.get());
+        let out = f();
+        (out, crate::schema::VISITS.with(|v| v.get()) - before)
+    }
+
     /// Every matcher `pattern` can be given, named, the one compiling chooses first;
     /// `Err` says why the pattern has no ECMA meaning here.
     pub fn pattern_matchers(pattern: &str) -> Result<Vec<(&'static str, PatternMatcher)>, String> {

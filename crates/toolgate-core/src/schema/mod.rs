@@ -43,6 +43,8 @@ pub use options::{Draft, Options, Profile, SchemaDialect, UnknownName};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use pattern::{every_matcher, Matcher};
 pub use resolve::positions::{is_schema, subschemas_of, Holds};
+#[cfg(feature = "fuzz-internals")]
+pub(crate) use walk::VISITS;
 
 use crate::json::{Reader, Value};
 use program::{Node, Program};

@@ -43,9 +43,9 @@ pub(crate) struct Cx<'p> {
 
 /// Levels a walk goes without looking at the stack: what tool arguments nest, so their
 /// walk never pays for the check. A debug build's frames are far larger (some tens of
-/// KiB per level of a recursive schema under `unevaluatedItems`), so it looks at every
-/// level.
-const UNCHECKED_LEVELS: usize = if cfg!(debug_assertions) { 0 } else { 8 };
+/// KiB per level of a recursive schema under `unevaluatedItems`), so it looks from the
+/// second level on.
+const UNCHECKED_LEVELS: usize = if cfg!(debug_assertions) { 1 } else { 8 };
 
 impl<'p> Cx<'p> {
     pub(crate) fn new(prog: &'p Program) -> Self {
@@ -153,9 +153,10 @@ impl<'p> Cx<'p> {
     }
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzz-internals"))]
 thread_local! {
-    /// Values walked against a node, in tests: the work the adversarial tests bound.
+    /// Values walked against a node, in tests and fuzzing: the work the adversarial
+    /// tests and the `refs` fuzz target bound.
     pub(crate) static VISITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
@@ -183,7 +184,7 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
-    #[cfg(test)]
+    #[cfg(any(test, feature = "fuzz-internals"))]
     VISITS.with(|v| v.set(v.get() + 1));
     let prog = cx.prog;
     let kind = r.peek_kind()?;
