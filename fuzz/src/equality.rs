@@ -12,7 +12,7 @@
 //! nodes, [`MAX_DIGITS`] digits and depth [`MAX_DEPTH`].
 
 use arbitrary::{Result, Unstructured};
-use toolgate::{Options, Profile, Schema};
+use toolgate_core::{Options, Profile, Schema};
 
 /// Values in one array (or enum).
 pub const MAX_ITEMS: usize = 12;

@@ -8,7 +8,7 @@
 //! the instance's values, so no reference graph can make it exponential.
 
 use arbitrary::{Result, Unstructured};
-use toolgate::{Options, Profile, Schema};
+use toolgate_core::{Options, Profile, Schema};
 
 /// At most this many `$defs` entries.
 const DEFS: u32 = 4;
