@@ -30,6 +30,11 @@ pub mod schema;
 mod stack;
 mod status;
 mod suggest;
+/// Where the test data outside the repository is, and the loud skip when it is missing:
+/// the same file the integration tests use, so the unit tests find the suite alike.
+#[cfg(test)]
+#[path = "../tests/support/test_data.rs"]
+pub(crate) mod test_data;
 
 /// What the fuzz targets (`fuzz/`) drive below the API. Not part of it: compiled only
 /// with the `fuzz-internals` feature, which nothing but the fuzz crate enables, and
