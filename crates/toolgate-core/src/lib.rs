@@ -26,6 +26,11 @@ pub mod value {
     pub use crate::schema::path::push_pointer_token;
     pub use crate::schema::resolve::pointer_get;
 }
+/// The unit-test binary's global allocator, counting allocations per thread (the one
+/// copy, shared with the C library's allocation tests).
+#[cfg(test)]
+#[path = "../tests/support/counting_alloc.rs"]
+pub(crate) mod counting_alloc;
 pub mod schema;
 mod stack;
 mod status;
