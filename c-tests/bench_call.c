@@ -4,7 +4,8 @@
  *      against tg_schema_is_valid alone, on the same input: target <= 1.3x; and the
  *      same call through tg_registry_call_into, into one result reused across calls.
  *      Two inputs: the short get_weather example call and the 432-byte search_flights
- *      call of the Rust benchmark;
+ *      call, read from benches/inputs.jsonl, the file the Rust and Python benchmarks
+ *      read ($TOOLGATE_BENCH_INPUTS names another; CMake configures the default);
  *   2. per-call cost with 10 and with 10,000 registered tools: target flat within 10%;
  *   3. throughput of 2 threads calling in parallel against 1: target >= 1.8x.
  * Prints ns/op and the ratios. Not run by ctest or CI (timings on a shared 2-core
@@ -34,46 +35,142 @@
 
 #include "toolgate.h"
 
-#define WEATHER_SCHEMA                                                                 \
-    "{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\", \"minLength\": 1}, " \
-    "\"days\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 7}, "              \
-    "\"unit\": {\"enum\": [\"c\", \"f\"]}}, \"required\": [\"city\"], "                \
-    "\"additionalProperties\": false}"
+/* One benchmark input: the tool it calls and its argument bytes. */
+typedef struct input {
+    const char *tool;
+    const char *args;
+    size_t len;
+} input;
 
-static const char ARGS[] = "{\"city\":\"Paris\",\"days\":3,\"unit\":\"c\"}";
-/* The realistic call of the Rust benchmark (benches/src/lib.rs, search_flights): a
- * 432-byte call with nested objects, an array of objects, enums, patterns, bounds. */
-static const char FLIGHT_SCHEMA[] =
-    "{\"type\":\"object\",\"description\":\"Search for flights between two airports on give"
-    "n dates.\",\"properties\":{\"origin\":{\"type\":\"string\",\"description\":\"IATA code"
-    " of the departure airport\",\"pattern\":\"^[A-Z]{3}$\"},\"destination\":{\"type\":\"st"
-    "ring\",\"description\":\"IATA code of the arrival airport\",\"pattern\":\"^[A-Z]{3}$\""
-    "},\"departure_date\":{\"type\":\"string\",\"description\":\"YYYY-MM-DD\",\"pattern\":\""
-    "^\\\\d{4}-\\\\d{2}-\\\\d{2}$\"},\"return_date\":{\"type\":\"string\",\"description\":\""
-    "YYYY-MM-DD; omit for one way\",\"pattern\":\"^\\\\d{4}-\\\\d{2}-\\\\d{2}$\"},\"cabin\""
-    ":{\"enum\":[\"economy\",\"premium_economy\",\"business\",\"first\"],\"default\":\"econ"
-    "omy\"},\"passengers\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":9,\"items\":{\"t"
-    "ype\":\"object\",\"properties\":{\"type\":{\"enum\":[\"adult\",\"child\",\"infant\"]},"
-    "\"age\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":120},\"name\":{\"type\":\"stri"
-    "ng\",\"minLength\":1,\"maxLength\":100}},\"required\":[\"type\"],\"additionalPropertie"
-    "s\":false}},\"max_price\":{\"type\":\"number\",\"minimum\":0,\"maximum\":100000},\"cur"
-    "rency\":{\"type\":\"string\",\"pattern\":\"^[A-Z]{3}$\"},\"filters\":{\"type\":\"objec"
-    "t\",\"properties\":{\"max_stops\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3},\""
-    "airlines\":{\"type\":\"array\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"patter"
-    "n\":\"^[A-Z0-9]{2}$\"}},\"refundable\":{\"type\":\"boolean\"},\"departure_window\":{\""
-    "type\":\"object\",\"properties\":{\"earliest\":{\"type\":\"string\",\"pattern\":\"^\\\\"
-    "d{2}:\\\\d{2}$\"},\"latest\":{\"type\":\"string\",\"pattern\":\"^\\\\d{2}:\\\\d{2}$\"}"
-    "},\"additionalProperties\":false}},\"additionalProperties\":false}},\"required\":[\"or"
-    "igin\",\"destination\",\"departure_date\",\"passengers\"],\"additionalProperties\":fal"
-    "se}";
+/* The inputs, from benches/inputs.jsonl (the file the Rust and Python benchmarks read,
+ * so every host measures the same bytes): get_weather's schema and its call giving
+ * every property, search_flights' schema and its 432-byte valid call. */
+static char *weather_schema, *flight_schema;
+static input WEATHER, FLIGHT;
 
-static const char FLIGHT_ARGS[] =
-    "{\"origin\":\"CDG\",\"destination\":\"JFK\",\"departure_date\":\"2025-06-14\",\"return"
-    "_date\":\"2025-06-28\",\"cabin\":\"economy\",\"passengers\":[{\"type\":\"adult\",\"age"
-    "\":34,\"name\":\"Marie Curie\"},{\"type\":\"adult\",\"age\":36,\"name\":\"Pierre Curie"
-    "\"},{\"type\":\"child\",\"age\":7,\"name\":\"Irene Curie\"}],\"max_price\":1450.5,\"cu"
-    "rrency\":\"EUR\",\"filters\":{\"max_stops\":1,\"airlines\":[\"AF\",\"DL\",\"KL\"],\"re"
-    "fundable\":true,\"departure_window\":{\"earliest\":\"08:00\",\"latest\":\"20:30\"}}}";
+static void die_inputs(const char *path, const char *what) {
+    fprintf(stderr, "benchmark inputs %s: %s\n", path, what);
+    exit(1);
+}
+
+/* The string member `key` of `line`, one flat JSON object, unescaped into a new
+ * NUL-terminated buffer; NULL when the line has no such member. The file is ours: one
+ * object per line whose members are strings, booleans or numbers, so a key is the only
+ * place `"key"` appears unescaped followed by a colon. */
+static char *string_member(const char *line, const char *key, const char *path) {
+    size_t key_len = strlen(key);
+    const char *p = line;
+    while ((p = strchr(p, '"')) != NULL) {
+        const char *after = p + 1 + key_len;
+        char *out, *o;
+        if (strncmp(p + 1, key, key_len) != 0 || *after != '"') {
+            p++;
+            continue;
+        }
+        after++;
+        while (*after == ' ') {
+            after++;
+        }
+        if (*after != ':') {
+            p++;
+            continue;
+        }
+        after++;
+        while (*after == ' ') {
+            after++;
+        }
+        if (*after != '"') {
+            die_inputs(path, "a text member is not a string");
+        }
+        out = o = malloc(strlen(after) + 1);
+        if (out == NULL) {
+            die_inputs(path, "out of memory");
+        }
+        for (p = after + 1; *p != '"'; p++) {
+            if (*p == '\0' || *p == '\n') {
+                die_inputs(path, "unterminated string");
+            }
+            if (*p != '\\') {
+                *o++ = *p;
+                continue;
+            }
+            switch (*++p) {
+            case '"': *o++ = '"'; break;
+            case '\\': *o++ = '\\'; break;
+            case '/': *o++ = '/'; break;
+            case 'b': *o++ = '\b'; break;
+            case 'f': *o++ = '\f'; break;
+            case 'n': *o++ = '\n'; break;
+            case 'r': *o++ = '\r'; break;
+            case 't': *o++ = '\t'; break;
+            default:
+                /* \u escapes: the inputs are ASCII and written without them. */
+                die_inputs(path, "an escape other than \\\" \\\\ \\/ \\b \\f \\n \\r \\t");
+            }
+        }
+        *o = '\0';
+        return out;
+    }
+    return NULL;
+}
+
+/* Reads the inputs file: $TOOLGATE_BENCH_INPUTS, else the path CMake configured. */
+static void load_inputs(void) {
+    const char *path = getenv("TOOLGATE_BENCH_INPUTS");
+    char *text = NULL, *line, *next;
+    size_t len = 0, got;
+    char chunk[8192];
+    FILE *f;
+    if (path == NULL || path[0] == '\0') {
+        path = TOOLGATE_BENCH_INPUTS_DEFAULT;
+    }
+    f = fopen(path, "rb");
+    if (f == NULL) {
+        die_inputs(path, "cannot be read");
+    }
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        char *grown = realloc(text, len + got + 1);
+        if (grown == NULL) {
+            die_inputs(path, "out of memory");
+        }
+        text = grown;
+        memcpy(text + len, chunk, got);
+        len += got;
+    }
+    fclose(f);
+    if (text == NULL) {
+        die_inputs(path, "is empty");
+    }
+    text[len] = '\0';
+    for (line = text; *line != '\0'; line = next) {
+        char *tool;
+        next = strchr(line, '\n');
+        next = next != NULL ? next + 1 : line + strlen(line);
+        tool = string_member(line, "tool", path);
+        if (tool == NULL) {
+            continue;
+        }
+        if (strcmp(tool, "get_weather") == 0) {
+            weather_schema = string_member(line, "schema", path);
+            WEATHER.tool = tool;
+            WEATHER.args = string_member(line, "valid_with_unit", path);
+        } else if (strcmp(tool, "search_flights") == 0) {
+            flight_schema = string_member(line, "schema", path);
+            FLIGHT.tool = tool;
+            FLIGHT.args = string_member(line, "valid", path);
+        } else {
+            free(tool);
+        }
+    }
+    free(text);
+    if (weather_schema == NULL || WEATHER.args == NULL || flight_schema == NULL ||
+        FLIGHT.args == NULL) {
+        die_inputs(path, "lacks get_weather (schema, valid_with_unit) or search_flights "
+                         "(schema, valid)");
+    }
+    WEATHER.len = strlen(WEATHER.args);
+    FLIGHT.len = strlen(FLIGHT.args);
+}
 
 static double seconds_per_run = 0.5;
 
@@ -108,8 +205,8 @@ static tg_registry *registry_with(size_t tools) {
         die("tg_registry_new", s);
     }
     memset(&def, 0, sizeof def);
-    def.parameters = WEATHER_SCHEMA;
-    def.parameters_len = strlen(WEATHER_SCHEMA);
+    def.parameters = weather_schema;
+    def.parameters_len = strlen(weather_schema);
     for (i = 0; i < tools; i++) {
         if (i == tools / 2) {
             snprintf(name, sizeof name, "get_weather");
@@ -125,8 +222,8 @@ static tg_registry *registry_with(size_t tools) {
     }
     def.name = "search_flights";
     def.name_len = strlen(def.name);
-    def.parameters = FLIGHT_SCHEMA;
-    def.parameters_len = sizeof FLIGHT_SCHEMA - 1;
+    def.parameters = flight_schema;
+    def.parameters_len = strlen(flight_schema);
     s = tg_registry_register(reg, &def, answer, NULL, NULL, 0, NULL);
     if (s != TG_OK) {
         die("tg_registry_register search_flights", s);
@@ -134,15 +231,6 @@ static tg_registry *registry_with(size_t tools) {
     return reg;
 }
 
-/* One benchmark input: the tool it calls and its argument bytes. */
-typedef struct input {
-    const char *tool;
-    const char *args;
-    size_t len;
-} input;
-
-static const input WEATHER = {"get_weather", ARGS, sizeof ARGS - 1};
-static const input FLIGHT = {"search_flights", FLIGHT_ARGS, sizeof FLIGHT_ARGS - 1};
 
 typedef struct job {
     const tg_registry *reg;
@@ -313,6 +401,7 @@ int main(int argc, char **argv) {
     tg_status s;
     int round;
 
+    load_inputs();
     if (argc > 2 && (strcmp(argv[1], "--calls") == 0 || strcmp(argv[1], "--calls-into") == 0)) {
         /* For an instruction count (c-tests/run.sh bench-instructions): N full calls on
          * the get_weather input (into one reused result with --calls-into) and nothing
@@ -345,13 +434,13 @@ int main(int argc, char **argv) {
         seconds_per_run = atof(argv[1]);
     }
     printf("toolgate %s C micro-benchmark\n", tg_version());
-    printf("get_weather input (%zu bytes): %s\n", sizeof ARGS - 1, ARGS);
-    printf("search_flights input: %zu bytes\n", sizeof FLIGHT_ARGS - 1);
-    s = tg_schema_compile(WEATHER_SCHEMA, strlen(WEATHER_SCHEMA), 0, &weather, NULL);
+    printf("get_weather input (%zu bytes): %s\n", WEATHER.len, WEATHER.args);
+    printf("search_flights input: %zu bytes\n", FLIGHT.len);
+    s = tg_schema_compile(weather_schema, strlen(weather_schema), 0, &weather, NULL);
     if (s != TG_OK) {
         die("tg_schema_compile", s);
     }
-    s = tg_schema_compile(FLIGHT_SCHEMA, sizeof FLIGHT_SCHEMA - 1, 0, &flight, NULL);
+    s = tg_schema_compile(flight_schema, strlen(flight_schema), 0, &flight, NULL);
     if (s != TG_OK) {
         die("tg_schema_compile search_flights", s);
     }

@@ -2,8 +2,6 @@
 //! input, and a registry call into a reused result (`Registry::call_into`, and
 //! `tg_registry_call_into` with a C handler) once the result's buffers have grown.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::ffi::{c_char, c_void};
 
 use toolgate::registry::{
@@ -16,45 +14,10 @@ use toolgate_core::{
     CallResult, Handler, NamePolicy, Options, Profile, Registry, Schema, ToolSpec, Written,
 };
 
-struct Counting;
+#[path = "../crates/toolgate-core/tests/support/counting_alloc.rs"]
+mod counting_alloc;
 
-thread_local! {
-    /// Allocations made by this thread: each test counts its own, whatever the
-    /// tests running beside it do.
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
-
-fn count() {
-    // `try_with`: a thread being torn down still allocates, without a counter.
-    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-}
-
-// SAFETY: every method forwards to `System` with the caller's arguments unchanged;
-// the counter is a thread-local cell (const-initialized, so reading it never
-// allocates) with no effect on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System.alloc` above with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use counting_alloc::allocations;
 
 /// Its patterns take each of the validator's matchers: `start` is fixed-width (one
 /// vector check), `until` a few fixed shapes, `email` an automaton walked by shuffles.

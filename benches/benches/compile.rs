@@ -9,8 +9,8 @@ use toolgate_bench::*;
 
 fn compile(c: &mut Criterion) {
     for (name, schema) in [
-        ("search_flights", FLIGHT_SCHEMA),
-        ("create_calendar_event", EVENT_SCHEMA),
+        ("search_flights", flight().schema),
+        ("create_calendar_event", event().schema),
     ] {
         let bytes = schema.as_bytes();
         let value: Value = serde_json::from_slice(bytes).expect("schema is JSON");

@@ -7,7 +7,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use toolgate_bench::*;
 
 fn validate(c: &mut Criterion) {
-    for case in CASES {
+    for case in cases() {
         let compiled = Compiled::new(case.schema);
         let input = case.instance.as_bytes();
         let mut g = c.benchmark_group(case.name.replace(' ', "_"));

@@ -9,6 +9,7 @@
 //! this module, so they measure exactly the same work.
 
 use std::hint::black_box;
+use std::sync::LazyLock;
 
 use serde_json::Value;
 use toolgate_core::{
@@ -20,125 +21,102 @@ pub mod full;
 pub mod instances;
 pub mod mix;
 
-/// The `get_weather` example's parameters.
-pub const WEATHER_SCHEMA: &str = r#"{"type": "object", "properties": {"city": {"type": "string", "minLength": 1}, "days": {"type": "integer", "minimum": 1, "maximum": 7}, "unit": {"enum": ["c", "f"]}}, "required": ["city"], "additionalProperties": false}"#;
-/// The `get_weather` example's corrected call.
-pub const WEATHER_VALID: &str = r#"{"city":"Paris","days":3}"#;
-/// The `get_weather` example's hand-worked invalid call: four violations.
-pub const WEATHER_INVALID: &str = r#"{"days": "3", "unit": "kelvin", "country": "FR"}"#;
+/// One tool of the benchmark inputs: its schema, a valid and an invalid call. The texts
+/// live in `benches/inputs.jsonl` (one tool per line, every text a JSON string so its
+/// bytes are exact), which the Python (`python/bench/inputs.py`) and C
+/// (`c-tests/bench_call.c`) benchmarks read too, so every host measures the same bytes.
+#[derive(Debug)]
+pub struct Tool {
+    /// The tool's name, as registered.
+    pub name: &'static str,
+    /// A hand-sized example (`get_weather`) or a realistic provider tool.
+    pub realistic: bool,
+    /// The tool's parameters: a JSON Schema document.
+    pub schema: &'static str,
+    /// A call the schema accepts.
+    pub valid: &'static str,
+    /// A call the schema refuses, with [`Tool::invalid_violations`] violations.
+    pub invalid: &'static str,
+    /// How many errors `validate_json` reports on [`Tool::invalid`].
+    pub invalid_violations: usize,
+    /// `get_weather` only: a valid call giving every property (the C benchmark's input).
+    pub valid_with_unit: Option<&'static str>,
+}
+
+/// The benchmark inputs file, one tool per line.
+pub const INPUTS_JSONL: &str = include_str!("../inputs.jsonl");
+
+/// Every tool of [`INPUTS_JSONL`], in file order, parsed once.
+pub fn tools() -> &'static [Tool] {
+    static TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| {
+        INPUTS_JSONL
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(parse_tool)
+            .collect()
+    });
+    &TOOLS
+}
+
+/// One line of [`INPUTS_JSONL`]. The texts are leaked: they live as long as the
+/// benchmark, like the constants they replace.
+fn parse_tool(line: &str) -> Tool {
+    let v: Value = serde_json::from_str(line).expect("benches/inputs.jsonl: a line is JSON");
+    let text = |key: &str| -> Option<&'static str> {
+        v.get(key).map(|t| {
+            let t = t
+                .as_str()
+                .unwrap_or_else(|| panic!("benches/inputs.jsonl: {key} is not a string"));
+            &*String::leak(t.to_string())
+        })
+    };
+    let required = |key: &str| text(key).unwrap_or_else(|| panic!("inputs.jsonl: no {key}"));
+    Tool {
+        name: required("tool"),
+        realistic: v["realistic"].as_bool().expect("inputs.jsonl: realistic"),
+        schema: required("schema"),
+        valid: required("valid"),
+        invalid: required("invalid"),
+        invalid_violations: v["invalid_violations"]
+            .as_u64()
+            .expect("inputs.jsonl: invalid_violations") as usize,
+        valid_with_unit: text("valid_with_unit"),
+    }
+}
+
+/// The tool of [`tools`] called `name`; panics if the inputs file lacks it.
+pub fn tool(name: &str) -> &'static Tool {
+    tools()
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("benches/inputs.jsonl has no {name}"))
+}
+
+/// The `get_weather` example: its corrected call and its hand-worked invalid call
+/// (four violations).
+pub fn weather() -> &'static Tool {
+    tool("get_weather")
+}
 
 /// A realistic ~2 KB tool schema (`search_flights`): nested objects, an array of
 /// objects, enums, patterns, integer and number bounds, `required`,
 /// `additionalProperties: false`, descriptions as providers send them. It is also the
-/// compile benchmark's input.
-pub const FLIGHT_SCHEMA: &str = r#"{
-  "type": "object",
-  "description": "Search for flights between two airports on given dates.",
-  "properties": {
-    "origin": {"type": "string", "description": "IATA code of the departure airport", "pattern": "^[A-Z]{3}$"},
-    "destination": {"type": "string", "description": "IATA code of the arrival airport", "pattern": "^[A-Z]{3}$"},
-    "departure_date": {"type": "string", "description": "YYYY-MM-DD", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"},
-    "return_date": {"type": "string", "description": "YYYY-MM-DD; omit for one way", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"},
-    "cabin": {"enum": ["economy", "premium_economy", "business", "first"], "default": "economy"},
-    "passengers": {
-      "type": "array", "minItems": 1, "maxItems": 9,
-      "items": {
-        "type": "object",
-        "properties": {
-          "type": {"enum": ["adult", "child", "infant"]},
-          "age": {"type": "integer", "minimum": 0, "maximum": 120},
-          "name": {"type": "string", "minLength": 1, "maxLength": 100}
-        },
-        "required": ["type"],
-        "additionalProperties": false
-      }
-    },
-    "max_price": {"type": "number", "minimum": 0, "maximum": 100000},
-    "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
-    "filters": {
-      "type": "object",
-      "properties": {
-        "max_stops": {"type": "integer", "minimum": 0, "maximum": 3},
-        "airlines": {"type": "array", "maxItems": 10, "items": {"type": "string", "pattern": "^[A-Z0-9]{2}$"}},
-        "refundable": {"type": "boolean"},
-        "departure_window": {
-          "type": "object",
-          "properties": {
-            "earliest": {"type": "string", "pattern": "^\\d{2}:\\d{2}$"},
-            "latest": {"type": "string", "pattern": "^\\d{2}:\\d{2}$"}
-          },
-          "additionalProperties": false
-        }
-      },
-      "additionalProperties": false
-    }
-  },
-  "required": ["origin", "destination", "departure_date", "passengers"],
-  "additionalProperties": false
-}"#;
-
-/// A valid `search_flights` call (~400 bytes).
-pub const FLIGHT_VALID: &str = r#"{"origin":"CDG","destination":"JFK","departure_date":"2025-06-14","return_date":"2025-06-28","cabin":"economy","passengers":[{"type":"adult","age":34,"name":"Marie Curie"},{"type":"adult","age":36,"name":"Pierre Curie"},{"type":"child","age":7,"name":"Irene Curie"}],"max_price":1450.5,"currency":"EUR","filters":{"max_stops":1,"airlines":["AF","DL","KL"],"refundable":true,"departure_window":{"earliest":"08:00","latest":"20:30"}}}"#;
-
-/// An invalid `search_flights` call of the same shape with five violations:
-/// `origin` fails its pattern, `cabin` its enum, `passengers[1].age` its minimum,
-/// `filters.max_stops` its type, and `loyalty_id` is an unexpected property.
-pub const FLIGHT_INVALID: &str = r#"{"origin":"Paris","destination":"JFK","departure_date":"2025-06-14","return_date":"2025-06-28","cabin":"luxury","passengers":[{"type":"adult","age":34,"name":"Marie Curie"},{"type":"adult","age":-3,"name":"Pierre Curie"},{"type":"child","age":7,"name":"Irene Curie"}],"max_price":1450.5,"currency":"EUR","filters":{"max_stops":"1","airlines":["AF","DL","KL"],"refundable":true},"loyalty_id":"AF123456"}"#;
+/// compile benchmark's input. Its valid call is 432 bytes; its invalid call has five
+/// violations: `origin` fails its pattern, `cabin` its enum, `passengers[1].age` its
+/// minimum, `filters.max_stops` its type, and `loyalty_id` is an unexpected property.
+pub fn flight() -> &'static Tool {
+    tool("search_flights")
+}
 
 /// A second realistic tool (`create_calendar_event`) whose patterns are not fixed-width
 /// (an RFC 3339-like date-time with optional seconds, an e-mail shape), so the regex
-/// engine is exercised as well as the fixed-width shapes of `search_flights`.
-pub const EVENT_SCHEMA: &str = r#"{
-  "type": "object",
-  "description": "Create an event in the user's calendar.",
-  "properties": {
-    "title": {"type": "string", "minLength": 1, "maxLength": 200},
-    "start": {"type": "string", "description": "RFC 3339 date-time", "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?(Z|[+-]\\d{2}:\\d{2})$"},
-    "duration_minutes": {"type": "integer", "minimum": 5, "maximum": 1440},
-    "attendees": {
-      "type": "array", "maxItems": 50,
-      "items": {
-        "type": "object",
-        "properties": {
-          "email": {"type": "string", "pattern": "^[^@\\s]+@[^@\\s]+\\.[A-Za-z]{2,}$"},
-          "optional": {"type": "boolean"},
-          "response": {"enum": ["needs_action", "accepted", "declined", "tentative"]}
-        },
-        "required": ["email"],
-        "additionalProperties": false
-      }
-    },
-    "location": {
-      "type": "object",
-      "properties": {
-        "name": {"type": "string", "minLength": 1},
-        "address": {"type": "string", "maxLength": 300},
-        "lat": {"type": "number", "minimum": -90, "maximum": 90},
-        "lon": {"type": "number", "minimum": -180, "maximum": 180}
-      },
-      "required": ["name"],
-      "additionalProperties": false
-    },
-    "reminders": {"type": "array", "maxItems": 5, "items": {"type": "integer", "minimum": 0, "maximum": 40320}},
-    "visibility": {"enum": ["default", "public", "private"]},
-    "color": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"}
-  },
-  "required": ["title", "start", "duration_minutes"],
-  "additionalProperties": false
-}"#;
-
-/// A valid `create_calendar_event` call (~400 bytes).
-pub const EVENT_VALID: &str = r##"{"title":"Quarterly planning","start":"2025-07-01T09:30:00+02:00","duration_minutes":90,"attendees":[{"email":"ada@example.com","response":"accepted"},{"email":"grace.hopper@navy.example.org","optional":true},{"email":"linus@kernel.example"}],"location":{"name":"Room 4.01","address":"12 rue de la Paix, Paris","lat":48.8686,"lon":2.3314},"reminders":[10,60],"visibility":"private","color":"#3366ff"}"##;
-
-/// An invalid `create_calendar_event` call with five violations: `start` fails its
-/// pattern, `duration_minutes` its minimum, `attendees[1].email` its pattern,
-/// `location` lacks `name`, and `priority` is an unexpected property.
-pub const EVENT_INVALID: &str = r##"{"title":"Quarterly planning","start":"tomorrow 9:30","duration_minutes":0,"attendees":[{"email":"ada@example.com","response":"accepted"},{"email":"grace hopper","optional":true},{"email":"linus@kernel.example"}],"location":{"address":"12 rue de la Paix, Paris","lat":48.8686,"lon":2.3314},"reminders":[10,60],"visibility":"private","color":"#3366ff","priority":"high"}"##;
-
-/// The number of violations in [`FLIGHT_INVALID`].
-pub const FLIGHT_INVALID_VIOLATIONS: usize = 5;
-/// The number of violations in [`WEATHER_INVALID`].
-pub const WEATHER_INVALID_VIOLATIONS: usize = 4;
+/// engine is exercised as well as the fixed-width shapes of `search_flights`. Its
+/// invalid call has five violations: `start` fails its pattern, `duration_minutes` its
+/// minimum, `attendees[1].email` its pattern, `location` lacks `name`, and `priority`
+/// is an unexpected property.
+pub fn event() -> &'static Tool {
+    tool("create_calendar_event")
+}
 
 /// One benchmark input: a schema with an instance, and the expected verdict.
 #[derive(Clone, Copy, Debug)]
@@ -149,44 +127,26 @@ pub struct Case {
     pub valid: bool,
 }
 
-pub const CASES: [Case; 6] = [
-    Case {
-        name: "get_weather valid",
-        schema: WEATHER_SCHEMA,
-        instance: WEATHER_VALID,
-        valid: true,
-    },
-    Case {
-        name: "get_weather invalid",
-        schema: WEATHER_SCHEMA,
-        instance: WEATHER_INVALID,
-        valid: false,
-    },
-    Case {
-        name: "search_flights valid",
-        schema: FLIGHT_SCHEMA,
-        instance: FLIGHT_VALID,
-        valid: true,
-    },
-    Case {
-        name: "search_flights invalid",
-        schema: FLIGHT_SCHEMA,
-        instance: FLIGHT_INVALID,
-        valid: false,
-    },
-    Case {
-        name: "create_calendar_event valid",
-        schema: EVENT_SCHEMA,
-        instance: EVENT_VALID,
-        valid: true,
-    },
-    Case {
-        name: "create_calendar_event invalid",
-        schema: EVENT_SCHEMA,
-        instance: EVENT_INVALID,
-        valid: false,
-    },
-];
+/// Every tool's valid and invalid call, in file order ("get_weather valid",
+/// "get_weather invalid", ...).
+pub fn cases() -> &'static [Case] {
+    static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
+        let mut cases = Vec::new();
+        for t in tools() {
+            for (kind, instance, valid) in [("valid", t.valid, true), ("invalid", t.invalid, false)]
+            {
+                cases.push(Case {
+                    name: String::leak(format!("{} {kind}", t.name)),
+                    schema: t.schema,
+                    instance,
+                    valid,
+                });
+            }
+        }
+        cases
+    });
+    &CASES
+}
 
 /// A schema compiled by every contender.
 pub struct Compiled {
@@ -469,12 +429,12 @@ impl Handler for FixedAnswer {
 fn bench_tools(total: usize) -> impl Iterator<Item = (String, &'static str)> {
     assert!(total >= 2);
     let named = [
-        ("get_weather".to_string(), WEATHER_SCHEMA),
-        ("search_flights".to_string(), FLIGHT_SCHEMA),
+        ("get_weather".to_string(), weather().schema),
+        ("search_flights".to_string(), flight().schema),
     ];
     named
         .into_iter()
-        .chain((0..total - 2).map(|i| (format!("filler_tool_{i:05}"), WEATHER_SCHEMA)))
+        .chain((0..total - 2).map(|i| (format!("filler_tool_{i:05}"), weather().schema)))
 }
 
 /// A registry holding [`bench_tools`]`(total)`. Every handler returns
@@ -616,7 +576,7 @@ pub fn registry_call_into(
 /// benchmark that measures a wrong answer measures nothing.
 pub fn sanity_report() -> String {
     let mut report = String::new();
-    for case in CASES {
+    for case in cases() {
         let c = Compiled::new(case.schema);
         let input = case.instance.as_bytes();
         assert!(floor_parse(input), "{}: input is not JSON", case.name);
@@ -646,6 +606,16 @@ pub fn sanity_report() -> String {
         }
         if !case.valid {
             use std::fmt::Write as _;
+            let stated = tools()
+                .iter()
+                .find(|t| t.invalid == case.instance)
+                .map(|t| t.invalid_violations);
+            assert_eq!(
+                Some(toolgate_validate_json(&c.toolgate, input)),
+                stated,
+                "{}: toolgate's error count is not the inputs file's",
+                case.name
+            );
             let _ = writeln!(report, "{} — `{}`:", case.name, case.instance);
             let tg: Vec<String> = c
                 .toolgate

@@ -395,7 +395,7 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
     let mut targets: Vec<Target> = Vec::new();
 
     // ---------------------------------------------------------------- validation
-    let compiled: Vec<(Case, Compiled)> = CASES
+    let compiled: Vec<(Case, Compiled)> = cases()
         .iter()
         .map(|c| (*c, Compiled::new(c.schema)))
         .collect();
@@ -500,8 +500,11 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
 
     // ---------------------------------------------------------------- compile
     let compile_inputs: [(&str, &[u8]); 2] = [
-        ("search_flights", FLIGHT_SCHEMA.as_bytes()),
-        ("create_calendar_event", EVENT_SCHEMA.as_bytes()),
+        ("search_flights", toolgate_bench::flight().schema.as_bytes()),
+        (
+            "create_calendar_event",
+            toolgate_bench::event().schema.as_bytes(),
+        ),
     ];
     let values: Vec<Value> = compile_inputs
         .iter()
@@ -563,19 +566,19 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
     let reg10 = registry_with(10);
     let reg10k = registry_with(10_000);
     let (bare10, bare10k) = (BareDispatch::with(10), BareDispatch::with(10_000));
-    let weather = Compiled::new(WEATHER_SCHEMA);
-    let flights = Compiled::new(FLIGHT_SCHEMA);
+    let weather = Compiled::new(toolgate_bench::weather().schema);
+    let flights = Compiled::new(toolgate_bench::flight().schema);
     let reg_inputs: [(&str, &str, &[u8], &toolgate_core::Schema); 2] = [
         (
             "get_weather valid",
             "get_weather",
-            WEATHER_VALID.as_bytes(),
+            toolgate_bench::weather().valid.as_bytes(),
             &weather.toolgate,
         ),
         (
             "search_flights valid",
             "search_flights",
-            FLIGHT_VALID.as_bytes(),
+            toolgate_bench::flight().valid.as_bytes(),
             &flights.toolgate,
         ),
     ];
@@ -691,7 +694,7 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
     // a schema each thread borrows): the control shows what this machine's two cores
     // give to any work, so a low registry figure can be told from a slow machine.
     let per_thread = ((cfg.slice.as_nanos() as f64 / one_call_ns) as u64).max(1000);
-    let flights_valid = FLIGHT_VALID.as_bytes();
+    let flights_valid = toolgate_bench::flight().valid.as_bytes();
     let call_op = || registry_call(&reg10, "search_flights", black_box(flights_valid));
     let control_op = || toolgate_is_valid(&flights.toolgate, black_box(flights_valid));
     let (mut c1, mut c2, mut k1, mut k2) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());

@@ -3,8 +3,6 @@
 //! generated call that every contender accepts, validated in turn as a registry
 //! holding all of them sees its calls.
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 use toolgate_core::{NamePolicy, Options, Registry, RegistryOptions, Schema, ToolSpec};
 
@@ -24,37 +22,24 @@ pub struct RealTool {
     pub schema_bytes: Vec<u8>,
 }
 
-/// `TOOLGATE_TESTDATA`, else `../shared/testdata` beside the repository (this crate
-/// is `benches/` inside it).
-pub fn testdata_dir() -> PathBuf {
-    std::env::var_os("TOOLGATE_TESTDATA")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata"))
-}
+/// Where the test data is, and the loud skip when it is missing: the core's tests' copy.
+#[path = "../../crates/toolgate-core/tests/support/test_data.rs"]
+mod test_data;
+
+/// The data file, inside the `testdata` folder.
+const REALWORLD: &str = "realworld-tools/tools.jsonl";
 
 /// The tools of `realworld-tools/tools.jsonl` for a test: `None` after a loud
-/// "SKIPPED" banner on standard error when they cannot be read, and a panic instead
-/// when `TOOLGATE_REQUIRE_TESTDATA=1` (CI) makes their absence a failure.
+/// "SKIPPED" banner on standard error when the file is missing, and a panic instead
+/// when `TOOLGATE_REQUIRE_TESTDATA=1` (CI) makes its absence a failure.
 pub fn realworld_or_skip() -> Option<Vec<RealTool>> {
-    match load_realworld() {
-        Ok(tools) => Some(tools),
-        Err(e) => {
-            if std::env::var("TOOLGATE_REQUIRE_TESTDATA").as_deref() == Ok("1") {
-                panic!("realworld-tools cannot be read ({e}); TOOLGATE_REQUIRE_TESTDATA=1 makes this a failure");
-            }
-            let banner = "*".repeat(78);
-            eprintln!(
-                "\n{banner}\n*** SKIPPED: realworld-tools not found ({e})\n*** (set TOOLGATE_TESTDATA to the folder holding realworld-tools/)\n{banner}\n"
-            );
-            None
-        }
-    }
+    test_data::testdata_or_skip("realworld-tools", REALWORLD)?;
+    Some(load_realworld().unwrap_or_else(|e| panic!("realworld-tools: {e}")))
 }
 
 /// The tools of `realworld-tools/tools.jsonl`, or why they cannot be read.
 pub fn load_realworld() -> Result<Vec<RealTool>, String> {
-    let path = testdata_dir().join("realworld-tools").join("tools.jsonl");
+    let path = test_data::testdata_dir().join(REALWORLD);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -1,6 +1,6 @@
 //! What a `pattern` costs on top of the strings it checks: the calendar tool's three
-//! patterns (`benches/src/lib.rs`, `EVENT_SCHEMA`), each on an array of three strings
-//! of different lengths (the call's three e-mails; three date-times with and without
+//! patterns (`create_calendar_event` in `benches/inputs.jsonl`), each on an array of three
+//! strings of different lengths (the call's three e-mails; three date-times with and without
 //! seconds and offset; three colours), against the same array whose items are checked
 //! by `{"type":"string","minLength":1}`. Three lengths, as in a real call: a single
 //! string repeated lets the branch predictor learn where every loop ends. The two

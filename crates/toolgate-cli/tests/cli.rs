@@ -5,6 +5,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+#[path = "../../toolgate-core/tests/support/test_data.rs"]
+mod test_data;
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_toolgate"))
         .args(args)
@@ -322,26 +325,10 @@ fn clear_errors() {
 }
 
 fn testdata() -> Option<PathBuf> {
-    let dir = match std::env::var_os("TOOLGATE_TESTDATA") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata"),
-    };
-    let path = dir.join("realworld-tools/tools.jsonl");
-    if path.exists() {
-        return Some(path);
-    }
-    if std::env::var("TOOLGATE_REQUIRE_TESTDATA").as_deref() == Ok("1") {
-        panic!(
-            "{} is missing; TOOLGATE_REQUIRE_TESTDATA=1 makes this a failure",
-            path.display()
-        );
-    }
-    let banner = "*".repeat(78);
-    eprintln!(
-        "\n{banner}\n*** SKIPPED: {} not found (set TOOLGATE_TESTDATA)\n{banner}\n",
-        path.display()
-    );
-    None
+    test_data::testdata_or_skip(
+        "lint of the real-world tools",
+        "realworld-tools/tools.jsonl",
+    )
 }
 
 #[test]

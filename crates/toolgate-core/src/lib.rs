@@ -26,10 +26,20 @@ pub mod value {
     pub use crate::schema::path::push_pointer_token;
     pub use crate::schema::resolve::pointer_get;
 }
+/// The unit-test binary's global allocator, counting allocations per thread (the one
+/// copy, shared with the C library's allocation tests).
+#[cfg(test)]
+#[path = "../tests/support/counting_alloc.rs"]
+pub(crate) mod counting_alloc;
 pub mod schema;
 mod stack;
 mod status;
 mod suggest;
+/// Where the test data outside the repository is, and the loud skip when it is missing:
+/// the same file the integration tests use, so the unit tests find the suite alike.
+#[cfg(test)]
+#[path = "../tests/support/test_data.rs"]
+pub(crate) mod test_data;
 
 /// What the fuzz targets (`fuzz/`) drive below the API. Not part of it: compiled only
 /// with the `fuzz-internals` feature, which nothing but the fuzz crate enables, and

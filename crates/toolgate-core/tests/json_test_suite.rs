@@ -8,8 +8,10 @@
 //! (`TOOLGATE_TESTDATA` names another `testdata` folder). When it is missing the test
 //! says SKIPPED loudly, and fails when `TOOLGATE_REQUIRE_TESTDATA=1` (CI).
 
-use std::io::Write as _;
 use std::path::PathBuf;
+
+#[path = "support/test_data.rs"]
+mod test_data;
 
 use toolgate_core::Schema;
 
@@ -23,39 +25,12 @@ const STRICTER: &[(&str, &str)] = &[
     ),
 ];
 
-/// Writes to the process's stderr directly: libtest captures `eprintln!`, not this, so
-/// a skip shows in every `cargo test` run.
-fn say(text: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
-}
-
-fn suite_dir() -> PathBuf {
-    let root = std::env::var_os("TOOLGATE_TESTDATA")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata")
-        });
-    root.join("json-test-suite").join("test_parsing")
-}
-
 #[test]
 fn json_test_suite_parsing() {
-    let dir = suite_dir();
-    if !dir.is_dir() {
-        if std::env::var("TOOLGATE_REQUIRE_TESTDATA").as_deref() == Ok("1") {
-            panic!(
-                "JSONTestSuite not found at {} (TOOLGATE_REQUIRE_TESTDATA=1 makes this a failure)",
-                dir.display()
-            );
-        }
-        let banner = "*".repeat(78);
-        say(&format!(
-            "\n{banner}\n*** SKIPPED: JSONTestSuite not found at {}\n*** (set TOOLGATE_TESTDATA to the folder holding json-test-suite/)\n{banner}\n",
-            dir.display()
-        ));
+    let Some(dir) = test_data::testdata_or_skip("JSONTestSuite", "json-test-suite/test_parsing")
+    else {
         return;
-    }
+    };
     let schema = Schema::compile(b"{}").unwrap();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -105,7 +80,7 @@ fn json_test_suite_parsing() {
             _ => counts[2] += 1,
         }
     }
-    say(&format!(
+    test_data::say(&format!(
         "JSONTestSuite test_parsing: {} y_ accepted ({} refused on purpose), {} n_ refused, {} i_ with one verdict",
         counts[0] - STRICTER.len(),
         STRICTER.len(),

@@ -17,13 +17,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::path::PathBuf;
 
 use serde_json::Value;
 use toolgate_core::{
     Handler, NamePolicy, Options, Profile, Registry, RegistryOptions, Schema, ToolSpec,
 };
+
+#[path = "support/test_data.rs"]
+mod test_data;
 
 /// Schemas refused under the full profile because they are not valid JSON Schema:
 /// (tool, origin, a part of the refusal's text that says what to fix).
@@ -45,20 +46,6 @@ const EXPECTED_REFUSALS: &[(&str, &str, &str)] = &[
 /// How many of the schemas the core profile compiles.
 const CORE_COMPILES: usize = 318;
 
-fn say(text: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
-}
-
-fn data_file() -> PathBuf {
-    let root = std::env::var_os("TOOLGATE_TESTDATA")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata")
-        });
-    root.join("realworld-tools").join("tools.jsonl")
-}
-
 struct Tool {
     line: usize,
     source: String,
@@ -69,24 +56,9 @@ struct Tool {
 
 /// The tools of the data file, or `None` after a loud skip.
 fn tools() -> Option<Vec<Tool>> {
-    let path = data_file();
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) => {
-            if std::env::var("TOOLGATE_REQUIRE_TESTDATA").as_deref() == Ok("1") {
-                panic!(
-                    "{} cannot be read ({e}); TOOLGATE_REQUIRE_TESTDATA=1 makes this a failure",
-                    path.display()
-                );
-            }
-            let banner = "*".repeat(78);
-            say(&format!(
-                "\n{banner}\n*** SKIPPED: {} not found ({e})\n*** (set TOOLGATE_TESTDATA to the folder holding realworld-tools/)\n{banner}\n",
-                path.display()
-            ));
-            return None;
-        }
-    };
+    let path = test_data::testdata_or_skip("real-world tools", "realworld-tools/tools.jsonl")?;
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -278,7 +250,7 @@ fn realworld_tool_schemas() {
         report,
         "  registered as tools (parameters accept only objects): full {full_registered}, core {core_registered}"
     );
-    say(&report);
+    test_data::say(&report);
 
     // Every published root says "type": "object", so every schema that compiles is a
     // tool's parameters a registry accepts.

@@ -55,6 +55,8 @@ use toolgate_core::{CompileError, Draft, Options, Profile, Schema, ValidationErr
 
 #[path = "support/generated_doc.rs"]
 mod generated_doc;
+#[path = "support/test_data.rs"]
+mod test_data;
 
 /// Writes to the process's stderr directly: libtest captures `print!`/`eprint!`, not
 /// this, so the tables show in every `cargo test` run.
@@ -550,49 +552,6 @@ fn full_walk(
 // ---------------------------------------------------------------------------------
 // Running the groups
 // ---------------------------------------------------------------------------------
-
-/// Where the suite is: `TOOLGATE_SUITE`, else `../shared/testdata/json-schema-test-suite`
-/// relative to the crate root. Accepts the suite root or its `tests/` directory;
-/// returns (root, tests directory).
-fn suite_location() -> (PathBuf, PathBuf) {
-    let root = match std::env::var_os("TOOLGATE_SUITE") {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/testdata/json-schema-test-suite"),
-    };
-    if root.join("tests").is_dir() {
-        let tests = root.join("tests");
-        return (root, tests);
-    }
-    if root.file_name().is_some_and(|n| n == "tests") {
-        let parent = root.parent().map(Path::to_path_buf).unwrap_or_default();
-        return (parent, root);
-    }
-    let tests = root.join("tests");
-    (root, tests)
-}
-
-/// The suite's tests directory, or `None` after a loud skip (a panic when
-/// `TOOLGATE_REQUIRE_SUITE=1`).
-fn suite_or_skip(draft_dir: &str) -> Option<(PathBuf, PathBuf)> {
-    let (root, tests) = suite_location();
-    if tests.join(draft_dir).is_dir() {
-        return Some((root, tests));
-    }
-    let missing = tests.join(draft_dir);
-    if std::env::var("TOOLGATE_REQUIRE_SUITE").as_deref() == Ok("1") {
-        panic!(
-            "JSON-Schema-Test-Suite not found at {} (TOOLGATE_REQUIRE_SUITE=1 makes this a failure; set TOOLGATE_SUITE to its location, or run scripts/fetch-suite.sh, which prints it)",
-            missing.display()
-        );
-    }
-    let banner = "*".repeat(78);
-    say!(
-        "\n{banner}\n*** SKIPPED: JSON-Schema-Test-Suite not found at {}\n*** (set TOOLGATE_SUITE=/path/to/JSON-Schema-Test-Suite, or TOOLGATE_SUITE=$(scripts/fetch-suite.sh);\n*** scripts/test-all.sh does that and sets TOOLGATE_REQUIRE_SUITE=1)\n{banner}\n",
-        missing.display()
-    );
-    None
-}
 
 fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -1256,7 +1215,10 @@ fn check_doc_block(part: &str, block: &str, digest: &str) -> Result<(), String> 
 
 fn run_suite(profile: Profile, draft: Draft) {
     let draft_dir = draft_label(draft);
-    let Some((root, tests)) = suite_or_skip(draft_dir) else {
+    let needed = format!("tests/{draft_dir}");
+    let Some(test_data::Suite { root, tests }) =
+        test_data::suite_or_skip(&format!("suite cases ({draft_dir})"), &[&needed])
+    else {
         return;
     };
     let dir = tests.join(draft_dir);

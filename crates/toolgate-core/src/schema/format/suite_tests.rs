@@ -14,27 +14,15 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{Format, FormatDraft};
+use crate::test_data::{suite_or_skip, Suite};
 
 /// The `regex` cases the syntax check gets wrong, by file and description: none since
 /// the pattern module's ECMA-262 parser decides (a case that changes either way is
 /// reported).
 const REGEX_STAND_IN_MISSES: &[(&str, &str)] = &[];
 
-fn suite_root() -> PathBuf {
-    match std::env::var_os("TOOLGATE_SUITE") {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/testdata/json-schema-test-suite"),
-    }
-}
-
-fn format_dir(root: &Path, draft: &str) -> PathBuf {
-    let nested = root.join("tests").join(draft).join("optional/format");
-    if nested.is_dir() {
-        nested
-    } else {
-        root.join(draft).join("optional/format")
-    }
+fn format_dir(suite: &Suite, draft: &str) -> PathBuf {
+    suite.tests.join(draft).join("optional/format")
 }
 
 #[derive(Default)]
@@ -105,32 +93,20 @@ fn run_file(
 
 #[test]
 fn official_suite_format_cases() {
-    let root = suite_root();
+    let Some(suite) = suite_or_skip("format cases", &["tests/draft2020-12/optional/format"]) else {
+        return;
+    };
     let drafts = [
         ("draft2020-12", FormatDraft::Draft2020_12),
         ("draft7", FormatDraft::Draft7),
     ];
-    if !format_dir(&root, "draft2020-12").is_dir() {
-        if std::env::var("TOOLGATE_REQUIRE_SUITE").is_ok_and(|v| v == "1") {
-            panic!(
-                "JSON-Schema-Test-Suite not found at {} (TOOLGATE_REQUIRE_SUITE=1 makes this a failure; set TOOLGATE_SUITE to its location)",
-                root.display()
-            );
-        }
-        let banner = "*".repeat(78);
-        eprintln!(
-            "\n{banner}\n*** SKIPPED: format cases: JSON-Schema-Test-Suite not found at {}\n*** (set TOOLGATE_SUITE=/path/to/JSON-Schema-Test-Suite; CI sets TOOLGATE_REQUIRE_SUITE=1)\n{banner}\n",
-            root.display()
-        );
-        return;
-    }
 
     let mut failures = Vec::new();
     // Which formats of each draft had a group, so that a partial suite fails.
     let mut covered = BTreeSet::new();
     let mut table: BTreeMap<String, Count> = BTreeMap::new();
     for (dir_name, draft) in drafts {
-        let dir = format_dir(&root, dir_name);
+        let dir = format_dir(&suite, dir_name);
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
             .map(|e| e.expect("directory entry").path())

@@ -23,27 +23,12 @@ const DRAFTS: [&str; 2] = ["draft2020-12", "draft7"];
 
 /// The draft's directory of the suite, or `None` (said loudly) when it is missing.
 fn draft_dir(draft: &str) -> Option<PathBuf> {
-    let root = match std::env::var_os("TOOLGATE_SUITE") {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/testdata/json-schema-test-suite"),
-    };
-    let found = [root.join("tests").join(draft), root.join(draft)]
-        .into_iter()
-        .find(|d| d.is_dir());
-    if found.is_none() {
-        let required = std::env::var("TOOLGATE_REQUIRE_SUITE").is_ok_and(|v| v == "1");
-        assert!(
-            !required,
-            "JSON-Schema-Test-Suite ({draft}) not found at {} and TOOLGATE_REQUIRE_SUITE=1",
-            root.display()
-        );
-        eprintln!(
-            "\n*** SKIPPED: JSON-Schema-Test-Suite ({draft}) not found at {}\n*** (set TOOLGATE_SUITE; CI sets TOOLGATE_REQUIRE_SUITE=1)\n",
-            root.display()
-        );
-    }
-    found
+    let needed = format!("tests/{draft}");
+    let suite = crate::test_data::suite_or_skip(
+        &format!("pattern module suite cases ({draft})"),
+        &[&needed],
+    )?;
+    Some(suite.tests.join(draft))
 }
 
 /// The groups of a suite file.
