@@ -22,7 +22,7 @@ pub(crate) struct Cx<'p> {
     /// The verdicts of recursive nodes at a position, in first-error walks: where the
     /// value ends when it passed, `None` when it failed.
     /// Made on first use: a walk of a schema without recursion never pays for it.
-    verdicts: Option<std::collections::HashMap<(u32, u32, u32), Option<usize>>>,
+    verdicts: Option<Verdicts>,
     /// What a memo node (`SpecialKind::Memo`) evaluated in a value that passes it, for
     /// `unevaluated*`: (node, position, scope id, items rather than members) → the
     /// members or items. Made on first use.
@@ -39,6 +39,33 @@ pub(crate) struct Cx<'p> {
     scope: Vec<u32>,
     pub(crate) scope_id: u32,
     scope_ids: Option<std::collections::HashMap<(u32, u32), u32>>,
+}
+
+/// The verdicts of memo nodes: (node, position, scope id) → where a passing value
+/// ends, `None` when it failed.
+type Verdicts = std::collections::HashMap<(u32, u32, u32), Option<usize>>;
+
+thread_local! {
+    /// The verdict table of this thread's last walk, emptied, kept for the next: a
+    /// schema whose walk needs one (a `$defs` entry applied from two places) allocates
+    /// it once per thread, not once per call, so `is_valid` stays allocation-free.
+    static SPARE_VERDICTS: std::cell::Cell<Option<Verdicts>> = const { std::cell::Cell::new(None) };
+}
+
+/// The largest verdict table kept for the next walk: an adversarial call's huge table
+/// is freed instead of held by the thread.
+const SPARE_VERDICTS_MAX: usize = 4096;
+
+impl Drop for Cx<'_> {
+    fn drop(&mut self) {
+        if let Some(mut verdicts) = self.verdicts.take() {
+            if verdicts.capacity() <= SPARE_VERDICTS_MAX {
+                verdicts.clear();
+                // A thread being torn down has no slot left: the table is then freed.
+                let _ = SPARE_VERDICTS.try_with(|spare| spare.set(Some(verdicts)));
+            }
+        }
+    }
 }
 
 /// Levels a walk goes without looking at the stack: what tool arguments nest, so their
@@ -404,7 +431,13 @@ fn walk_memo<'a, S: Sink<'a>>(
                 Err(super::sink::Stop::Syntax(_)) => return outcome,
             };
             cx.verdicts
-                .get_or_insert_with(Default::default)
+                .get_or_insert_with(|| {
+                    SPARE_VERDICTS
+                        .try_with(|spare| spare.take())
+                        .ok()
+                        .flatten()
+                        .unwrap_or_default()
+                })
                 .insert(key, verdict);
             outcome
         }

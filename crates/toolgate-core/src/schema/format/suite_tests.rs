@@ -125,7 +125,7 @@ fn official_suite_format_cases() {
     // them; the full profile asserts them there too, with the same predicates, checked
     // on draft 2020-12's cases.
     for name in ["duration", "uuid"] {
-        let path = format_dir(&root, "draft2020-12").join(format!("{name}.json"));
+        let path = format_dir(&suite, "draft2020-12").join(format!("{name}.json"));
         let label = format!("draft7/{name}.json (draft2020-12's)");
         let count = run_file(
             &path,
