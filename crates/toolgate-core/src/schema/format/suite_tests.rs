@@ -196,20 +196,11 @@ fn official_suite_format_cases() {
         got, want,
         "the regex cases the stand-in misses changed (see REGEX_STAND_IN_MISSES)"
     );
-    const LATER_FORMATS_IN_DRAFT7: [&str; 2] = ["duration", "uuid"];
     for (dir_name, draft) in drafts {
         let missing: Vec<&str> = Format::names(draft)
             .iter()
             .copied()
             .filter(|name| !covered.contains(&(dir_name, *name)))
-            // Formats a later draft defined that toolgate asserts under draft-07 too
-            // (zod writes draft-07 schemas with `uuid`): the draft-07 folder has no
-            // group for them, the 2020-12 folder's groups check the same checker.
-            .filter(|name| {
-                !(dir_name == "draft7"
-                    && LATER_FORMATS_IN_DRAFT7.contains(name)
-                    && covered.contains(&("draft2020-12", *name)))
-            })
             .collect();
         assert!(
             missing.is_empty(),
