@@ -407,10 +407,7 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
-    if !cx.shallow(depth) {
-        return cx.deeper_checked(|cx| walk_any(cx, o, r, start, depth, sink));
-    }
-    walk_any(cx, o, r, start, depth, sink)
+    cx.deeper(depth, |cx| walk_any(cx, o, r, start, depth, sink))
 }
 
 #[inline(always)]
