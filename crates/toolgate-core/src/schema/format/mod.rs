@@ -95,34 +95,12 @@ pub(crate) enum FormatDraft {
     Draft2020_12,
 }
 
-/// Draft 2020-12's formats (validation 7.3), sorted.
-const NAMES_2020_12: [&str; 19] = [
-    "date",
-    "date-time",
-    "duration",
-    "email",
-    "hostname",
-    "idn-email",
-    "idn-hostname",
-    "ipv4",
-    "ipv6",
-    "iri",
-    "iri-reference",
-    "json-pointer",
-    "regex",
-    "relative-json-pointer",
-    "time",
-    "uri",
-    "uri-reference",
-    "uri-template",
-    "uuid",
-];
-
-/// Draft-07's formats (validation 7.3), and `duration` and `uuid`: draft-07's list
-/// predates them, but they have one meaning, which every other validator asserts under
-/// draft-07 too, and the schemas real tools write (zod-to-json-schema's draft-07
-/// output with `"format": "uuid"`) depend on it. So both drafts know the same names.
-const NAMES_7: [&str; 19] = [
+/// The formats of draft 2020-12 (validation 7.3), sorted: draft-07's list and
+/// `duration` and `uuid`. Draft-07 knows them too: its list predates them, but they have
+/// one meaning, which every other validator asserts under draft-07 too, and the schemas
+/// real tools write (zod-to-json-schema's draft-07 output with `"format": "uuid"`)
+/// depend on it. So both drafts know the same names.
+const NAMES: [&str; 19] = [
     "date",
     "date-time",
     "duration",
@@ -170,7 +148,7 @@ impl Format {
     pub(crate) const OPENAPI_ANNOTATIONS: [&'static str; 2] = ["binary", "password"];
 
     /// The format a JSON Schema `"format"` names in that draft (draft-07 knows
-    /// `duration` and `uuid` too, see [`NAMES_7`]), or None.
+    /// `duration` and `uuid` too, see [`NAMES`]), or None.
     pub(crate) fn json_schema(name: &str, draft: FormatDraft) -> Option<Format> {
         use Format::*;
         let format = match name {
@@ -201,12 +179,10 @@ impl Format {
         Some(format)
     }
 
-    /// The known names of that draft, sorted, for `unknown format "x" (known: ...)`.
-    pub(crate) fn names(draft: FormatDraft) -> &'static [&'static str] {
-        match draft {
-            FormatDraft::Draft7 => &NAMES_7,
-            FormatDraft::Draft2020_12 => &NAMES_2020_12,
-        }
+    /// The known names of that draft, sorted, for `unknown format "x" (known: ...)`:
+    /// the same in both drafts (see [`NAMES`]).
+    pub(crate) fn names(_draft: FormatDraft) -> &'static [&'static str] {
+        &NAMES
     }
 
     /// OpenAPI 3.0's formats that assert: `int32`, `int64`, `float`, `double`,
