@@ -401,44 +401,16 @@ impl<'a> Linter<'a> {
         self.children(members, ptr, depth);
     }
 
-    /// Every subschema of this schema's keywords, where the core says keywords hold
-    /// them in any draft (`subschemas_of(None, ..)`): a tool list does not say its
-    /// draft, and the lint must miss nothing. A keyword whose value is one schema is
-    /// linted when that schema is an object (`true`/`false` there say nothing a
-    /// provider refuses); members and elements whatever they are.
+    /// Every subschema of this schema's keywords (see [`subschema_slots`]).
     fn children(&mut self, members: &[(String, Value)], ptr: &mut String, depth: usize) {
         for (key, value) in members {
-            let Some(holds) = subschemas_of(None, key) else {
-                continue;
-            };
-            let mark = ptr.len();
-            push_pointer_token(ptr, key);
-            match (holds, value) {
-                (Holds::Map | Holds::MapOfSchemasOrNames, Value::Object(map)) => {
-                    for (name, sub) in map {
-                        if holds == Holds::MapOfSchemasOrNames && !is_schema(sub) {
-                            continue;
-                        }
-                        let inner = ptr.len();
-                        push_pointer_token(ptr, name);
-                        self.schema(sub, ptr, depth);
-                        ptr.truncate(inner);
-                    }
-                }
-                (Holds::Array | Holds::SchemaOrArray, Value::Array(list)) => {
-                    for (i, sub) in list.iter().enumerate() {
-                        let inner = ptr.len();
-                        push_pointer_token(ptr, &i.to_string());
-                        self.schema(sub, ptr, depth);
-                        ptr.truncate(inner);
-                    }
-                }
-                (Holds::Schema | Holds::SchemaOrArray, sub @ Value::Object(_)) => {
-                    self.schema(sub, ptr, depth)
-                }
-                _ => {}
+            for slot in subschema_slots(key, value) {
+                let mark = ptr.len();
+                push_pointer_token(ptr, key);
+                let sub = slot.get(value, ptr);
+                self.schema(sub, ptr, depth);
+                ptr.truncate(mark);
             }
-            ptr.truncate(mark);
         }
     }
 
@@ -658,6 +630,74 @@ fn unsupported_pattern_feature(pattern: &str) -> Option<&'static str> {
         i += 1;
     }
     None
+}
+
+/// Where a subschema sits in a keyword's value (see [`subschema_slots`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// The value itself.
+    Itself,
+    /// The member at that index of an object value.
+    Member(usize),
+    /// The element at that index of an array value.
+    Element(usize),
+}
+
+impl Slot {
+    /// The subschema in `value`, its pointer token pushed on `ptr`.
+    pub(crate) fn get<'v>(self, value: &'v Value, ptr: &mut String) -> &'v Value {
+        match (self, value) {
+            (Slot::Member(i), Value::Object(map)) => {
+                push_pointer_token(ptr, &map[i].0);
+                &map[i].1
+            }
+            (Slot::Element(i), Value::Array(list)) => {
+                push_pointer_token(ptr, &i.to_string());
+                &list[i]
+            }
+            _ => value,
+        }
+    }
+
+    /// [`Slot::get`], for a walk that rewrites the subschema.
+    pub(crate) fn get_mut<'v>(self, value: &'v mut Value, ptr: &mut String) -> &'v mut Value {
+        match (self, value) {
+            (Slot::Member(i), Value::Object(map)) => {
+                push_pointer_token(ptr, &map[i].0);
+                &mut map[i].1
+            }
+            (Slot::Element(i), Value::Array(list)) => {
+                push_pointer_token(ptr, &i.to_string());
+                &mut list[i]
+            }
+            (_, value) => value,
+        }
+    }
+}
+
+/// The subschemas of `key`'s value, where the core says a keyword holds them in any
+/// draft (`subschemas_of(None, ..)`: a tool list does not say its draft, and neither
+/// the lint nor the strict conversion may miss one). A keyword whose value is one
+/// schema counts when that schema is an object (`true`/`false` there say nothing a
+/// provider refuses); under draft-07's `dependencies`, only the members that are
+/// schemas.
+pub(crate) fn subschema_slots(key: &str, value: &Value) -> Vec<Slot> {
+    let Some(holds) = subschemas_of(None, key) else {
+        return Vec::new();
+    };
+    match (holds, value) {
+        (Holds::Map | Holds::MapOfSchemasOrNames, Value::Object(map)) => map
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, sub))| holds == Holds::Map || is_schema(sub))
+            .map(|(i, _)| Slot::Member(i))
+            .collect(),
+        (Holds::Array | Holds::SchemaOrArray, Value::Array(list)) => {
+            (0..list.len()).map(Slot::Element).collect()
+        }
+        (Holds::Schema | Holds::SchemaOrArray, Value::Object(_)) => vec![Slot::Itself],
+        _ => Vec::new(),
+    }
 }
 
 /// `ptr` with one more RFC 6901 token.

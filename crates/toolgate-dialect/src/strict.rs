@@ -27,9 +27,9 @@
 //! Nothing that asserts is ever dropped or loosened: a keyword the target does not
 //! support stays, and the lint of the converted schema names it as the reason.
 
-use super::lint::{child, declares_object, lint, recursive_ref, LintProblem};
+use super::lint::{child, declares_object, lint, recursive_ref, subschema_slots, LintProblem};
 use super::Target;
-use toolgate_core::schema::{is_schema, subschemas_of, Draft, Holds, Options};
+use toolgate_core::schema::{Draft, Options};
 use toolgate_core::value::push_pointer_token;
 use toolgate_core::value::Value;
 
@@ -185,37 +185,13 @@ impl Converter<'_> {
         let Value::Object(members) = v else { return };
         // Where subschemas are: the core's table, in any draft (see the lint).
         for (key, value) in members.iter_mut() {
-            let Some(holds) = subschemas_of(None, key) else {
-                continue;
-            };
-            let mark = ptr.len();
-            push_pointer_token(ptr, key);
-            match (holds, value) {
-                (Holds::Map | Holds::MapOfSchemasOrNames, Value::Object(map)) => {
-                    for (name, sub) in map.iter_mut() {
-                        if holds == Holds::MapOfSchemasOrNames && !is_schema(sub) {
-                            continue;
-                        }
-                        let inner = ptr.len();
-                        push_pointer_token(ptr, name);
-                        self.schema(sub, ptr, false);
-                        ptr.truncate(inner);
-                    }
-                }
-                (Holds::Array | Holds::SchemaOrArray, Value::Array(list)) => {
-                    for (i, sub) in list.iter_mut().enumerate() {
-                        let inner = ptr.len();
-                        push_pointer_token(ptr, &i.to_string());
-                        self.schema(sub, ptr, false);
-                        ptr.truncate(inner);
-                    }
-                }
-                (Holds::Schema | Holds::SchemaOrArray, sub @ Value::Object(_)) => {
-                    self.schema(sub, ptr, false)
-                }
-                _ => {}
+            for slot in subschema_slots(key, value) {
+                let mark = ptr.len();
+                push_pointer_token(ptr, key);
+                let sub = slot.get_mut(value, ptr);
+                self.schema(sub, ptr, false);
+                ptr.truncate(mark);
             }
-            ptr.truncate(mark);
         }
         self.drop_annotations(v, root);
         self.one_of(v, ptr);
