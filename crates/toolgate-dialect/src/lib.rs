@@ -11,18 +11,25 @@
 //!   each dialect, and the targets it refuses tools for.
 //! - [`admit`]: what a dialect's definitions may hold (names in the provider's
 //!   spelling), or a [`DefinitionsRefused`] naming each tool and rule;
+//! - [`calls`]: the tool calls of a provider's response, read in its shape
+//!   ([`read_calls`]);
+//! - [`results`]: a call's result written as each provider takes it back
+//!   ([`result_json`], [`results_message_json`]).
 
 use std::fmt;
 use std::str::FromStr;
 
 pub mod admit;
+pub mod calls;
 pub mod fingerprint;
 pub mod lint;
 #[cfg(test)]
 mod lint_tests;
 pub mod read;
 mod registry;
+pub mod results;
 pub mod shape;
+mod span;
 pub mod strict;
 #[cfg(test)]
 mod strict_tests;
@@ -30,10 +37,12 @@ mod strict_tests;
 pub use admit::{
     admit_definitions, dotted_spelling, lint_as_sent, provider_name, DefinitionsRefused,
 };
+pub use calls::{read_calls, CallsError, ToolCall};
 pub use fingerprint::fingerprint;
 pub use lint::{lint_schema, lint_tool, LintProblem};
 pub use read::read_tools;
 pub use registry::{RegistryExt, RegistryOptionsExt, Targets};
+pub use results::{result_json, results_message_json, ResultView, Violation, MCP_VIOLATIONS_KEY};
 pub use shape::{render, Definitions, McpHints, ToolDefinition};
 pub use strict::{strict_parameters, strict_refusal, strict_schema, StrictSchema};
 
