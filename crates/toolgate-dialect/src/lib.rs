@@ -3,7 +3,7 @@
 //! and a strict conversion that keeps what a schema means.
 //!
 //! - [`shape`]: the definitions bytes of each [`Dialect`];
-//! - [`fingerprint`]: SHA-256 hex of those bytes;
+//! - [`fingerprint`](mod@fingerprint): SHA-256 hex of those bytes;
 //! - [`lint`]: every problem a [`Target`] would refuse, as [`LintProblem`]s;
 //! - [`strict`]: a schema rewritten so a strict target accepts it, meaning kept;
 //! - [`read`]: a tool list in any provider's shape, read back;

@@ -68,7 +68,7 @@ impl<'a> Owned<'a> {
 }
 
 /// Every expected text of an entry is compact JSON and names every dialect.
-fn expected<'a>(entry: &'a Json, dialect: Dialect) -> &'a str {
+fn expected(entry: &Json, dialect: Dialect) -> &str {
     let text = str_of(&entry["expected"], dialect.name());
     let parsed: Json = serde_json::from_str(text)
         .unwrap_or_else(|e| panic!("{dialect} of {:?} is not JSON: {e}", entry["case"]));
