@@ -24,9 +24,11 @@ pub const MCP_VIOLATIONS_KEY: &str = "dev.toolgate/violations";
 
 /// One call's result, as a provider's result item is written from it: a borrowed view,
 /// so a result held in any shape (the core's `CallResult`, a C result's buffers, a
-/// binding's object) is written without copying.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ResultView<'a> {
+/// binding's object) is written without copying. Its violations are a slice of any
+/// type that reads as a [`Violation`] ([`AsViolation`]): [`Violation`]s themselves by
+/// default, or the items of a result's own list.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ResultView<'a, V: AsViolation = Violation<'a>> {
     /// The id of the call this result answers, as the provider sent it (for MCP, the
     /// JSON-RPC id's JSON text, as [`read_calls`](crate::read_calls) reads it).
     pub call_id: &'a str,
@@ -46,7 +48,40 @@ pub struct ResultView<'a> {
     /// The violations of a refused call: its arguments against the tool's parameters,
     /// or its answer against the tool's output schema. Written by the MCP dialect only
     /// (under `_meta`); every dialect's content already lists them as text.
-    pub violations: &'a [Violation<'a>],
+    pub violations: &'a [V],
+}
+
+impl<V: AsViolation> Clone for ResultView<'_, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V: AsViolation> Copy for ResultView<'_, V> {}
+
+impl Default for ResultView<'_> {
+    fn default() -> Self {
+        ResultView {
+            call_id: "",
+            name: "",
+            content: "",
+            is_error: false,
+            structured: false,
+            violations: &[],
+        }
+    }
+}
+
+/// What reads as a [`Violation`]: the item type of a [`ResultView`]'s violations.
+pub trait AsViolation {
+    /// The violation's fields, borrowed.
+    fn as_violation(&self) -> Violation<'_>;
+}
+
+impl AsViolation for Violation<'_> {
+    fn as_violation(&self) -> Violation<'_> {
+        *self
+    }
 }
 
 /// One violation of a schema, borrowed: where and which rule.
@@ -64,7 +99,7 @@ pub struct Violation<'a> {
     pub schema_location: &'a str,
 }
 
-impl ResultView<'_> {
+impl<V: AsViolation> ResultView<'_, V> {
     /// Whether the answer is written as JSON (structured, and not a failure).
     fn json_answer(&self) -> bool {
         self.structured && !self.is_error
@@ -86,7 +121,7 @@ impl ResultView<'_> {
 /// - `gemini`: a `functionResponse` part, `id` written when the call had one. Its
 ///   `response` is an object: `{"output":ANSWER}` (the answer's JSON when structured,
 ///   else its text as a string), or `{"error":CONTENT}` for a failure.
-pub fn result_json(dialect: Dialect, result: &ResultView<'_>) -> String {
+pub fn result_json<V: AsViolation>(dialect: Dialect, result: &ResultView<'_, V>) -> String {
     let mut out = String::with_capacity(result.call_id.len() + result.content.len() + 64);
     write_result(&mut out, dialect, result);
     out
@@ -104,7 +139,10 @@ pub fn result_json(dialect: Dialect, result: &ResultView<'_>) -> String {
 ///   `{"jsonrpc":"2.0","id":ID,"result":CallToolResult}` (send each as its own message).
 ///   `ID` is the call id as JSON text (what [`read_calls`](crate::read_calls) gives); an
 ///   id that is not a JSON number or string is written as a string.
-pub fn results_message_json(dialect: Dialect, results: &[ResultView<'_>]) -> String {
+pub fn results_message_json<V: AsViolation>(
+    dialect: Dialect,
+    results: &[ResultView<'_, V>],
+) -> String {
     let mut out = String::new();
     match dialect {
         Dialect::Anthropic => out.push_str(r#"{"role":"user","content":["#),
@@ -132,7 +170,7 @@ pub fn results_message_json(dialect: Dialect, results: &[ResultView<'_>]) -> Str
     out
 }
 
-fn write_result(out: &mut String, dialect: Dialect, r: &ResultView<'_>) {
+fn write_result<V: AsViolation>(out: &mut String, dialect: Dialect, r: &ResultView<'_, V>) {
     match dialect {
         Dialect::OpenAiChat => {
             out.push_str(r#"{"role":"tool","tool_call_id":"#);
@@ -173,6 +211,7 @@ fn write_result(out: &mut String, dialect: Dialect, r: &ResultView<'_>) {
                 write_json_string(out, MCP_VIOLATIONS_KEY);
                 out.push_str(":[");
                 for (i, v) in r.violations.iter().enumerate() {
+                    let v = v.as_violation();
                     if i > 0 {
                         out.push(',');
                     }
@@ -326,6 +365,54 @@ mod tests {
         );
     }
 
+    /// A result's own violation type (owned strings, as the core's errors hold them)
+    /// is written as the borrowed [`Violation`] it reads as.
+    #[test]
+    fn violations_of_any_type_that_reads_as_one() {
+        struct Owned {
+            pointer: String,
+            keyword: &'static str,
+            message: String,
+            location: String,
+        }
+        impl AsViolation for Owned {
+            fn as_violation(&self) -> Violation<'_> {
+                Violation {
+                    pointer: &self.pointer,
+                    keyword: self.keyword,
+                    message: &self.message,
+                    schema_location: &self.location,
+                }
+            }
+        }
+        let owned = [Owned {
+            pointer: DAYS.pointer.into(),
+            keyword: "type",
+            message: DAYS.message.into(),
+            location: DAYS.schema_location.into(),
+        }];
+        let base = ResultView {
+            content: "error: invalid arguments",
+            is_error: true,
+            ..answered("", false)
+        };
+        let theirs = ResultView {
+            call_id: base.call_id,
+            name: base.name,
+            content: base.content,
+            is_error: true,
+            structured: false,
+            violations: &owned[..],
+        };
+        let ours = ResultView {
+            violations: &[DAYS],
+            ..base
+        };
+        for d in Dialect::ALL {
+            assert_eq!(result_json(d, &theirs), result_json(d, &ours), "{d}");
+        }
+    }
+
     #[test]
     fn gemini_output_and_error() {
         assert_eq!(
@@ -384,10 +471,10 @@ mod tests {
                 results_message_json(d, &both),
                 format!("[{},{}]", result_json(d, &a), result_json(d, &b))
             );
-            assert_eq!(results_message_json(d, &[]), "[]");
+            assert_eq!(results_message_json::<Violation>(d, &[]), "[]");
         }
         assert_eq!(
-            results_message_json(Dialect::Anthropic, &[]),
+            results_message_json::<Violation>(Dialect::Anthropic, &[]),
             r#"{"role":"user","content":[]}"#
         );
     }
