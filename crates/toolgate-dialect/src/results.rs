@@ -10,7 +10,7 @@
 //! | `openai-chat` | `{"role":"tool","tool_call_id":ID,"content":CONTENT}` |
 //! | `openai-responses` | `{"type":"function_call_output","call_id":ID,"output":CONTENT}` |
 //! | `anthropic` | `{"type":"tool_result","tool_use_id":ID,"content":CONTENT}`, with `"is_error":true` added for a failure |
-//! | `mcp` | `{"content":[{"type":"text","text":CONTENT}],"structuredContent":ANSWER?,"isError":BOOL,"_meta":{"dev.toolgate/violations":[...]}?}` |
+//! | `mcp` | `{"content":[{"type":"text","text":CONTENT}],"structuredContent":ANSWER?,"isError":BOOL,"_meta":{"toolgate/violations":[...]}?}` |
 //! | `gemini` | `{"functionResponse":{"id":ID?,"name":NAME,"response":{"output":ANSWER}}}`, or `{"error":CONTENT}` for a failure |
 
 use toolgate_core::value::{write_json_string, Value};
@@ -19,8 +19,9 @@ use super::Dialect;
 
 /// The `_meta` key under which an MCP result lists the violations of a refused call
 /// (its arguments, or the tool's answer, against the tool's schema). Namespaced with a
-/// reverse-DNS prefix, as MCP asks of keys that are not the protocol's own.
-pub const MCP_VIOLATIONS_KEY: &str = "dev.toolgate/violations";
+/// prefix (`toolgate/`), as MCP asks of keys that are not the protocol's own; the
+/// prefix is one label, so it claims no domain name.
+pub const MCP_VIOLATIONS_KEY: &str = "toolgate/violations";
 
 /// One call's result, as a provider's result item is written from it: a borrowed view,
 /// so a result held in any shape (the core's `CallResult`, a C result's buffers, a
@@ -361,7 +362,7 @@ mod tests {
         };
         assert_eq!(
             result_json(Dialect::Mcp, &refused),
-            r##"{"content":[{"type":"text","text":"error: invalid arguments for get_weather:\n$.days: expected integer, got string"}],"isError":true,"_meta":{"dev.toolgate/violations":[{"pointer":"/days","keyword":"type","message":"expected integer, got string","schemaLocation":"#/properties/days/type"}]}}"##
+            r##"{"content":[{"type":"text","text":"error: invalid arguments for get_weather:\n$.days: expected integer, got string"}],"isError":true,"_meta":{"toolgate/violations":[{"pointer":"/days","keyword":"type","message":"expected integer, got string","schemaLocation":"#/properties/days/type"}]}}"##
         );
     }
 
