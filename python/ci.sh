@@ -114,6 +114,12 @@ rm -f "$out"
 say "type stubs against the installed module (stubtest)"
 (cd "$work" && "$venv/bin/python" -m mypy.stubtest toolgate)
 
+# The MCP results toolgate writes (the shared vectors every host compares its bytes
+# with) against the official MCP Python SDK's own types.
+say "MCP results against the MCP Python SDK"
+"${pip[@]}" "mcp>=1.10"
+"$venv/bin/python" "$root/scripts/check-mcp-results.py"
+
 # An interpreter of version $1 (3.9, ...): pythonX.Y on PATH when it runs, else one
 # that pyenv installed (its shims only run the versions it was told to).
 find_python() {

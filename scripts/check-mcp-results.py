@@ -18,7 +18,7 @@ What it checks, for every MCP text the vectors hold:
 * `isError` is the result's `is_error`; `structuredContent` is there exactly when the
   result is structured, not a failure, and its answer is an object, and then it is that
   answer; the violations are under `_meta`, at a key the MCP rules for `_meta` names
-  allow (a dotted reverse-DNS prefix not reserved for MCP, a slash, a name);
+  allow (an optional prefix of dot-separated labels not reserved for MCP, a slash, a name);
 * each JSON-RPC response of an MCP results message validates with
   `mcp.types.JSONRPCResponse`, its result as a `CallToolResult`;
 * each `tools/call` request of tests/calls.json that reads as calls validates with
