@@ -303,6 +303,7 @@ mod tests {
             pointer: pointer.into(),
             keyword,
             message: message.into(),
+            schema_location: format!("#/{keyword}"),
         }
     }
 
@@ -323,7 +324,7 @@ mod tests {
         );
         assert_eq!(
             list.json().as_str(),
-            r#"[{"path":"$","pointer":"/city","keyword":"required","message":"missing required property \"city\""},{"path":"$.days","pointer":"/days","keyword":"type","message":"expected integer, got string"}]"#
+            r##"[{"path":"$","pointer":"/city","keyword":"required","message":"missing required property \"city\"","schemaLocation":"#/required"},{"path":"$.days","pointer":"/days","keyword":"type","message":"expected integer, got string","schemaLocation":"#/type"}]"##
         );
         let empty = tg_errors::new(Vec::new());
         assert_eq!(empty.text().as_str(), "");

@@ -12,6 +12,7 @@ fn spec(name: &str, parameters: &str) -> ToolSpec {
         name: name.into(),
         description: format!("The {name} tool"),
         parameters: Some(parameters.as_bytes().to_vec()),
+        output_schema: None,
         idempotent: name == "read",
         timeout_ms: 0,
     }
