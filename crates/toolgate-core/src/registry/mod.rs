@@ -28,6 +28,8 @@ use arc_swap::ArcSwap;
 use crate::schema::{CompileError, Options, Schema, ValidationError};
 use text::push_json_string;
 
+#[cfg(test)]
+mod alloc_tests;
 mod batch;
 mod check;
 pub mod message;
