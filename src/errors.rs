@@ -261,8 +261,9 @@ pub unsafe extern "C" fn tg_errors_text(
 }
 
 /// Every violation as a compact JSON array of objects
-/// `{"path":..,"pointer":..,"keyword":..,"message":..}` in list order (`[]` when
-/// there are none). Same ownership and rules as `tg_errors_text`.
+/// `{"path":..,"pointer":..,"keyword":..,"message":..,"schemaLocation":..}` in list
+/// order (`[]` when there are none); `schemaLocation` is where the failing rule is
+/// written in the schema (`#/properties/days/type`, `#` for malformed input). Same ownership and rules as `tg_errors_text`.
 ///
 /// # Safety
 /// As `tg_errors_text`.
@@ -303,6 +304,7 @@ mod tests {
             pointer: pointer.into(),
             keyword,
             message: message.into(),
+            schema_location: format!("#/{keyword}"),
         }
     }
 
@@ -323,7 +325,7 @@ mod tests {
         );
         assert_eq!(
             list.json().as_str(),
-            r#"[{"path":"$","pointer":"/city","keyword":"required","message":"missing required property \"city\""},{"path":"$.days","pointer":"/days","keyword":"type","message":"expected integer, got string"}]"#
+            r##"[{"path":"$","pointer":"/city","keyword":"required","message":"missing required property \"city\"","schemaLocation":"#/required"},{"path":"$.days","pointer":"/days","keyword":"type","message":"expected integer, got string","schemaLocation":"#/type"}]"##
         );
         let empty = tg_errors::new(Vec::new());
         assert_eq!(empty.text().as_str(), "");
