@@ -41,6 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             name: "get_weather".into(),
             description: "Weather forecast for a city, 1 to 7 days ahead.".into(),
             parameters: Some(WEATHER_SCHEMA.into()),
+            output_schema: None,
             idempotent: true,
             timeout_ms: 5000,
         },

@@ -87,7 +87,8 @@ fn register_failure(error: RegisterError) -> Failure {
         RegisterErrorKind::InvalidName
         | RegisterErrorKind::Duplicate
         | RegisterErrorKind::NotObject => {}
-        RegisterErrorKind::InvalidSchema(compile) => {
+        RegisterErrorKind::InvalidSchema(compile)
+        | RegisterErrorKind::InvalidOutputSchema(compile) => {
             let located = compile_failure(compile.clone());
             return Failure::new(status, error.message).at(&located.pointer, &located.keyword);
         }
@@ -475,6 +476,7 @@ unsafe fn read_def(def: &tg_tool_def, prefix: &str) -> FfiResult<ToolSpec> {
         name: name.to_owned(),
         description: description.to_owned(),
         parameters,
+        output_schema: None,
         idempotent: def.idempotent,
         timeout_ms: def.timeout_ms,
     })

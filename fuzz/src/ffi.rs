@@ -594,6 +594,7 @@ unsafe fn step(st: &mut State, op: &Op) {
                 name: tool_name.clone(),
                 description: description.str().unwrap().to_owned(),
                 parameters: parameters.map(<[u8]>::to_vec),
+                output_schema: None,
                 idempotent: *idempotent,
                 timeout_ms: *timeout_ms,
             };
@@ -606,9 +607,9 @@ unsafe fn step(st: &mut State, op: &Op) {
                 Err(e) => match e.kind {
                     RegisterErrorKind::InvalidName => TG_ERR_NAME,
                     RegisterErrorKind::Duplicate => TG_ERR_DUPLICATE,
-                    RegisterErrorKind::InvalidSchema(_) | RegisterErrorKind::Refused(_) => {
-                        TG_ERR_SCHEMA
-                    }
+                    RegisterErrorKind::InvalidSchema(_)
+                    | RegisterErrorKind::InvalidOutputSchema(_)
+                    | RegisterErrorKind::Refused(_) => TG_ERR_SCHEMA,
                     RegisterErrorKind::NotObject => TG_ERR_NOT_OBJECT,
                 },
             };

@@ -414,7 +414,8 @@ fn register_error(py: Python<'_>, e: &toolgate_core::RegisterError) -> PyErr {
             "",
             "",
         ),
-        RegisterErrorKind::InvalidSchema(compile) => schema_error(py, compile, &e.message),
+        RegisterErrorKind::InvalidSchema(compile)
+        | RegisterErrorKind::InvalidOutputSchema(compile) => schema_error(py, compile, &e.message),
         // A target dialect refused the parameters: a schema refusal at its first problem.
         RegisterErrorKind::Refused(problems) => {
             let (pointer, rule) = problems
@@ -1179,6 +1180,7 @@ impl Registry {
             name: name_text.to_owned(),
             description: description_text.to_owned(),
             parameters,
+            output_schema: None,
             idempotent,
             timeout_ms: timeout,
         };

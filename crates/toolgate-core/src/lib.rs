@@ -77,7 +77,7 @@ pub mod fuzz_internals {
 }
 
 pub use registry::{
-    CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterError,
+    CallOutcome, CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterError,
     RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
 };
 pub use schema::{

@@ -75,6 +75,34 @@ where
     best.map(|(_, name)| name)
 }
 
+/// The one candidate closest to `wanted` by the rule of [`closest`], when no other is
+/// as close: with two equally close (`cit` for `city` and `cite`), which was meant
+/// cannot be told, and nothing is suggested. For an unexpected property among the
+/// declared ones, which come in the author's order (so a tie has no natural winner).
+pub(crate) fn closest_unambiguous<'a, I>(wanted: &str, candidates: I) -> Option<&'a str>
+where
+    I: IntoIterator<Item = &'a str> + Clone,
+{
+    let best = closest(wanted, candidates.clone())?;
+    let best_rank = rank(wanted, best);
+    let ties = candidates
+        .into_iter()
+        .filter(|&name| rank(wanted, name) == best_rank)
+        .count();
+    (ties == 1).then_some(best)
+}
+
+/// The rank [`closest`] gives a candidate it accepts: 0 for a case-only difference,
+/// else the distance plus one.
+fn rank(wanted: &str, name: &str) -> u8 {
+    let wanted: Vec<char> = wanted.chars().collect();
+    if eq_ignore_ascii_case(&wanted, name) {
+        0
+    } else {
+        osa_distance_at_most(&wanted, name.as_bytes(), MAX_DISTANCE).map_or(u8::MAX, |d| d + 1)
+    }
+}
+
 fn eq_ignore_ascii_case(wanted: &[char], name: &str) -> bool {
     wanted.len() == name.len()
         && wanted
@@ -142,6 +170,15 @@ fn osa_distance_at_most(a: &[char], b: &[u8], max: u8) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unambiguous_suggestion_needs_one_closest_candidate() {
+        assert_eq!(closest_unambiguous("cty", ["city", "days"]), Some("city"));
+        assert_eq!(closest_unambiguous("cit", ["city", "cite"]), None);
+        // A case-only match outranks an edit, so it is not a tie.
+        assert_eq!(closest_unambiguous("City", ["city", "cite"]), Some("city"));
+        assert_eq!(closest_unambiguous("zzzz", ["city"]), None);
+    }
 
     fn dist(a: &str, b: &str) -> Option<u8> {
         let a: Vec<char> = a.chars().collect();

@@ -14,6 +14,7 @@ fn register(registry: &Registry, name: &str, parameters: &str) -> Result<(), Str
         name: name.to_string(),
         description: String::new(),
         parameters: Some(parameters.as_bytes().to_vec()),
+        output_schema: None,
         idempotent: false,
         timeout_ms: 0,
     };

@@ -117,6 +117,7 @@ fn register_all(tools: &[Tool], opts: &Options) -> (usize, Vec<String>) {
             name: format!("tool_{i:03}"),
             description: String::new(),
             parameters: Some(t.schema.clone()),
+            output_schema: None,
             idempotent: false,
             timeout_ms: 0,
         };

@@ -55,6 +55,10 @@ fn registration_refusals_are_the_shared_texts() {
             RegisterErrorKind::InvalidSchema(e) => {
                 ("schema", e.pointer.as_str(), e.keyword.as_str())
             }
+            // The table registers parameters only (tests/output_schema.rs has these).
+            RegisterErrorKind::InvalidOutputSchema(e) => {
+                ("output_schema", e.pointer.as_str(), e.keyword.as_str())
+            }
             // The table's registries have no target dialects (tests/dialects.rs has them).
             RegisterErrorKind::Refused(p) => ("refused", p[0].pointer.as_str(), p[0].rule),
         };

@@ -504,6 +504,7 @@ fn describe_validate_and_context() {
             name: "db.get_user".to_owned(),
             description: "Fetch one user".to_owned(),
             parameters: Some(schema.as_bytes().to_vec()),
+            output_schema: None,
             idempotent: true,
             timeout_ms: 2500,
         },
@@ -517,6 +518,7 @@ fn describe_validate_and_context() {
             name: "db.get_user".to_owned(),
             description: "Fetch one user".to_owned(),
             parameters: r#"{"type":"object","required":["id"],"properties":{"id":{"type":"integer"},"fields":{"type":"array","items":{"type":"string","enum":["id","name","email"]}}}}"#.to_owned(),
+            output_schema: None,
             idempotent: true,
             timeout_ms: 2500,
         })
@@ -951,7 +953,7 @@ fn tool_message_json_escaping() {
         content: "line 1\nline 2\r\n\ttab \u{0}\u{1f}\u{8}\u{c}\u{1b} quote \" backslash \\ \
                   slash / héllo ✓ 🎉 \u{7f}"
             .to_owned(),
-        is_error: false,
+        ..CallResult::default()
     };
     let json = r.tool_message_json();
     assert_eq!(

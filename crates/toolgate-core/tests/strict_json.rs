@@ -156,10 +156,16 @@ fn keys_near_known_names_keep_their_meaning() {
         ),
         (
             r#"{"titles":"a"}"#,
-            Err(r#"$: unexpected property "titles""#),
+            Err(r#"$: unexpected property "titles"; did you mean "title"?"#),
         ),
-        (r#"{"titl":"a"}"#, Err(r#"$: unexpected property "titl""#)),
-        (r#"{"a":1}"#, Err(r#"$: unexpected property "a""#)),
+        (
+            r#"{"titl":"a"}"#,
+            Err(r#"$: unexpected property "titl"; did you mean "title"?"#),
+        ),
+        (
+            r#"{"a":1}"#,
+            Err(r#"$: unexpected property "a"; did you mean "ab"?"#),
+        ),
         (
             r#"{"title":"a","ti\u0074le":"b"}"#,
             Err(r#"$: malformed JSON at line 1 column 14: duplicate property "title""#),

@@ -92,7 +92,18 @@ impl SyntaxError {
 
     /// `malformed JSON at line L column C: what`, the text every host shows.
     pub fn message(&self, input: &[u8]) -> String {
+        self.message_masked(input, false)
+    }
+
+    /// [`SyntaxError::message`], or, when `masked`, the same without the character
+    /// found (`expected ':'` rather than `expected ':', found 'x'`): masked messages
+    /// quote nothing of the input.
+    pub(crate) fn message_masked(&self, input: &[u8], masked: bool) -> String {
         let pos = Position::of(input, self.0.offset);
+        let describe_found = |what: &str, input: &[u8], offset: usize| match masked {
+            true if input.get(offset).is_some() => what.to_owned(),
+            _ => describe_found(what, input, offset),
+        };
         let what = match self.0.kind {
             SyntaxErrorKind::UnexpectedEnd => "unexpected end of input".to_string(),
             SyntaxErrorKind::ExpectedValue => {

@@ -22,6 +22,11 @@ pub(crate) fn invalid_parameters(name: &str, error: &CompileError) -> String {
     format!("invalid parameters for {}: {error}", quote(name))
 }
 
+/// `invalid output schema for "x": #/pointer: what` (one line per problem).
+pub(crate) fn invalid_output_schema(name: &str, error: &CompileError) -> String {
+    format!("invalid output schema for {}: {error}", quote(name))
+}
+
 /// `parameters for "x" must declare "type": "object"`.
 pub(crate) fn not_object(name: &str) -> String {
     format!(
@@ -60,15 +65,34 @@ pub(crate) fn unknown_tool<'a>(
 /// line, schema violations one per line (`path: message`).
 pub(crate) fn invalid_arguments(name: &str, errors: &[ValidationError]) -> String {
     let mut out = format!("error: invalid arguments for {name}:");
+    push_violations(&mut out, errors, "parameters schema");
+    out
+}
+
+/// `error: tool NAME returned an invalid result:` and the violations, as
+/// [`invalid_arguments`] lists them: the content of a call whose handler answered with
+/// text its tool's output schema refuses.
+pub(crate) fn invalid_result(name: &str, errors: &[ValidationError]) -> String {
+    let mut out = format!("error: tool {name} returned an invalid result:");
+    push_violations(&mut out, errors, "output schema");
+    out
+}
+
+/// The violations after a refusal's colon: malformed or over-long text on the same
+/// line, schema violations one per line (`\npath: message`).
+fn push_violations(out: &mut String, errors: &[ValidationError], schema: &str) {
     match errors {
-        // Malformed or over-long arguments: one line, after the colon.
+        // Malformed or over-long text: one line, after the colon.
         [only] if only.keyword == "json" || only.keyword == "size" => {
             out.push(' ');
             out.push_str(&only.message);
         }
         // `is_valid` and `validate_json` disagree: refuse anyway, since only
-        // arguments that passed may reach a handler.
-        [] => out.push_str(" rejected by the parameters schema"),
+        // what passed may go on.
+        [] => {
+            out.push_str(" rejected by the ");
+            out.push_str(schema);
+        }
         _ => {
             for e in errors {
                 out.push('\n');
@@ -78,7 +102,6 @@ pub(crate) fn invalid_arguments(name: &str, errors: &[ValidationError]) -> Strin
             }
         }
     }
-    out
 }
 
 /// `N bytes is more than the limit of M`: arguments longer than the registry reads.

@@ -35,7 +35,7 @@ mod text;
 
 pub use check::{CheckRefusal, ToolCheck, ToolProblem};
 pub use names::dotted_spelling;
-pub use prepared::{HandlerFailure, PreparedCall};
+pub use prepared::{HandlerFailure, PreparedCall, ResultRefusal};
 use snapshot::{Snapshot, Tool};
 
 // The C ABI hands one registry to many threads; keep that a compile-time fact.
@@ -143,6 +143,12 @@ pub struct ToolSpec {
     pub description: String,
     /// The parameters schema as JSON bytes; `None` means `{"type":"object"}`.
     pub parameters: Option<Vec<u8>>,
+    /// The schema of the tool's answer as JSON bytes, if it has one: compiled with the
+    /// registry's options at registration (its root may accept any JSON value, not
+    /// only objects), and every answer of the handler is then JSON text checked
+    /// against it (see [`CallOutcome::InvalidResult`]). `None`: answers are free text,
+    /// passed on unchecked.
+    pub output_schema: Option<Vec<u8>>,
     /// Stored and exposed for the dispatcher (retry decisions).
     pub idempotent: bool,
     /// Stored and exposed for the dispatcher; 0 means none.
@@ -158,6 +164,9 @@ pub struct ToolInfo {
     pub description: String,
     /// Compact JSON, keys in the author's order.
     pub parameters: String,
+    /// The output schema as compact JSON, keys in the author's order, when the tool
+    /// has one.
+    pub output_schema: Option<String>,
     /// As registered, for the dispatcher's retry decisions.
     pub idempotent: bool,
     /// As registered, for the dispatcher; 0 means none.
@@ -175,6 +184,8 @@ pub enum RegisterErrorKind {
     InvalidSchema(CompileError),
     /// The parameters schema compiles but does not require `"type": "object"`.
     NotObject,
+    /// The output schema did not compile.
+    InvalidOutputSchema(CompileError),
     /// The registry's [`ToolCheck`] refused the tool (the provider dialects' targets,
     /// for one): every problem it found (see [`RegistryOptions::with_check`]).
     Refused(Vec<ToolProblem>),
@@ -189,7 +200,8 @@ pub struct RegisterError {
     /// `invalid tool name "a b": must match ^[A-Za-z0-9_-]{1,64}$`,
     /// `tool "x" is already registered`,
     /// `invalid parameters for "x": #/properties/a: ...`,
-    /// `parameters for "x" must declare "type": "object"`.
+    /// `parameters for "x" must declare "type": "object"`,
+    /// `invalid output schema for "x": #/type: ...`.
     pub message: String,
 }
 
@@ -197,15 +209,16 @@ impl RegisterError {
     /// The status every host reports this refusal with: a refused name
     /// [`Status::Name`](crate::Status::Name), a duplicate
     /// [`Status::Duplicate`](crate::Status::Duplicate), a schema that does not compile
-    /// or that a check refuses [`Status::Schema`](crate::Status::Schema), parameters
+    /// (parameters or output schema) or that a check refuses
+    /// [`Status::Schema`](crate::Status::Schema), parameters
     /// that are not an object [`Status::NotObject`](crate::Status::NotObject).
     pub fn status(&self) -> crate::Status {
         match self.kind {
             RegisterErrorKind::InvalidName => crate::Status::Name,
             RegisterErrorKind::Duplicate => crate::Status::Duplicate,
-            RegisterErrorKind::InvalidSchema(_) | RegisterErrorKind::Refused(_) => {
-                crate::Status::Schema
-            }
+            RegisterErrorKind::InvalidSchema(_)
+            | RegisterErrorKind::InvalidOutputSchema(_)
+            | RegisterErrorKind::Refused(_) => crate::Status::Schema,
             RegisterErrorKind::NotObject => crate::Status::NotObject,
         }
     }
@@ -247,6 +260,63 @@ impl fmt::Display for CallRefusal {
 }
 impl std::error::Error for CallRefusal {}
 
+/// What became of a call, as [`CallResult::outcome`] reports it.
+///
+/// ```
+/// use toolgate_core::{CallOutcome, Registry, ToolSpec};
+/// let registry = Registry::default();
+/// let spec = ToolSpec {
+///     name: "forecast".into(),
+///     output_schema: Some(br#"{"type":"object","required":["high"]}"#.to_vec()),
+///     ..ToolSpec::default()
+/// };
+/// let handler = |args: &[u8], _: usize| match args {
+///     b"{}" => Ok(r#"{"high":21}"#.to_string()),
+///     _ => Ok(r#"{"low":9}"#.to_string()),
+/// };
+/// registry.register(spec, Box::new(handler), false).unwrap();
+///
+/// let ok = registry.call("c1", "forecast", b"{}");
+/// assert_eq!((ok.outcome, ok.structured), (CallOutcome::Answered, true));
+/// assert_eq!(ok.content, r#"{"high":21}"#);
+///
+/// let bad = registry.call("c2", "forecast", br#"{"x":1}"#);
+/// assert_eq!(bad.outcome, CallOutcome::InvalidResult);
+/// assert!(bad.is_error);
+/// assert_eq!(
+///     bad.content,
+///     "error: tool forecast returned an invalid result:\n$: missing required property \"high\""
+/// );
+/// assert_eq!(bad.invalid_result.as_deref(), Some(r#"{"low":9}"#));
+/// assert_eq!(bad.violations[0].schema_location, "#/required");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CallOutcome {
+    /// The handler answered (and its answer passed the output schema, if the tool has
+    /// one).
+    #[default]
+    Answered,
+    /// No tool of that name is registered.
+    UnknownTool,
+    /// The arguments were over the size limit, malformed or invalid; the handler did
+    /// not run.
+    InvalidArguments,
+    /// The handler reported an error or panicked.
+    HandlerFailed,
+    /// The handler answered with text its tool's output schema refuses (malformed
+    /// JSON, over the size limit, or invalid).
+    InvalidResult,
+    /// A failure of the registry itself (a panic inside toolgate was caught).
+    Internal,
+}
+
+impl CallOutcome {
+    /// True for every outcome but [`CallOutcome::Answered`].
+    pub fn is_error(self) -> bool {
+        self != CallOutcome::Answered
+    }
+}
+
 /// The outcome of `call`: always produced, never a panic.
 /// `Default` is the empty result [`Registry::call_into`] fills.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -257,8 +327,21 @@ pub struct CallResult {
     pub name: String,
     /// The tool's answer, or `error: ...` text for any failure.
     pub content: String,
-    /// True for every failure: unknown tool, invalid arguments, handler error, panic.
+    /// True for every failure: unknown tool, invalid arguments, handler error, panic,
+    /// an answer the output schema refuses (every outcome but
+    /// [`CallOutcome::Answered`]).
     pub is_error: bool,
+    /// What became of the call.
+    pub outcome: CallOutcome,
+    /// True when the content is the handler's answer checked against the tool's
+    /// output schema (so it is JSON of that shape).
+    pub structured: bool,
+    /// For [`CallOutcome::InvalidArguments`] and [`CallOutcome::InvalidResult`]: every
+    /// violation, sorted as the content lists them. Empty otherwise.
+    pub violations: Vec<ValidationError>,
+    /// For [`CallOutcome::InvalidResult`]: the handler's answer, which the content does
+    /// not hold, for the host to log or inspect.
+    pub invalid_result: Option<String>,
 }
 
 impl CallResult {
@@ -332,9 +415,20 @@ impl RegistryOptions {
         self
     }
 
-    /// The options every tool's parameters schema is compiled with.
+    /// The options every tool's parameters schema (and output schema) is compiled
+    /// with. This replaces them whole: call it before the `with_*` methods that set
+    /// one of them ([`RegistryOptions::with_max_depth`],
+    /// [`RegistryOptions::with_masked_values`]).
     pub fn with_schema_options(mut self, schema: Options) -> RegistryOptions {
         self.schema = schema;
+        self
+    }
+
+    /// When true, no value of a call's arguments or of a tool's answer appears in any
+    /// refusal or violation: every tool's parameters and output schema are compiled
+    /// with [`Options::with_masked_values`]. Default false.
+    pub fn with_masked_values(mut self, masked: bool) -> RegistryOptions {
+        self.schema = self.schema.with_masked_values(masked);
         self
     }
 
@@ -479,6 +573,10 @@ impl Registry {
         }
         let schema =
             compile_parameters(&spec.name, spec.parameters.as_deref(), &self.options.schema)?;
+        let output = match &spec.output_schema {
+            Some(json) => Some(compile_output(&spec.name, json, &self.options.schema)?),
+            None => None,
+        };
         if let Some(check) = &self.options.check {
             check
                 .check(&spec.name, &schema)
@@ -491,6 +589,7 @@ impl Registry {
             name: spec.name,
             description: spec.description,
             schema,
+            output,
             handler,
             idempotent: spec.idempotent,
             timeout_ms: spec.timeout_ms,
@@ -601,13 +700,24 @@ impl Registry {
         Some(entry.schema.validate_arguments(args))
     }
 
+    /// Validates `answer` against the named tool's output schema, as a call checks its
+    /// handler's answer (JSON text, empty being malformed; an answer over the size
+    /// limit is refused unread). `None` when the tool is unknown or has no output
+    /// schema.
+    pub fn validate_result(&self, name: &str, answer: &[u8]) -> Option<Vec<ValidationError>> {
+        let entry = self.current.load().resolve(name)?.load();
+        let output = entry.output.as_ref()?;
+        Some(result_violations(
+            output,
+            self.options.max_argument_bytes,
+            answer,
+        ))
+    }
+
     /// The refusal of arguments longer than the limit, if they are.
     #[inline]
     fn too_large(&self, args: &[u8]) -> Option<ValidationError> {
-        match self.options.max_argument_bytes {
-            Some(limit) if args.len() > limit => Some(too_large(args.len(), limit)),
-            _ => None,
-        }
+        over_limit(self.options.max_argument_bytes, args)
     }
 
     /// Calls the named tool with context 0. See [`Registry::call_with_context`].
@@ -621,7 +731,11 @@ impl Registry {
     /// and the handler does not run. Valid arguments run the handler once with the
     /// exact bytes (`{}` for empty or whitespace-only arguments) and `ctx` untouched;
     /// its error becomes `error: MESSAGE`, and a panic inside it
-    /// `error: tool NAME panicked`.
+    /// `error: tool NAME panicked`. A tool with an output schema has its answer
+    /// checked: a conforming answer is passed on unchanged (the result is
+    /// [`structured`](CallResult::structured)), any other is refused
+    /// (`error: tool NAME returned an invalid result:` and one line per violation) and
+    /// kept in [`CallResult::invalid_result`]. A handler's error is never checked.
     ///
     /// A name in the spelling a provider that refuses dots was sent (`db_get_user`
     /// for a registered `db.get_user`, see [`Registry::definitions`]) reaches that
@@ -633,21 +747,27 @@ impl Registry {
         args: &[u8],
         ctx: usize,
     ) -> CallResult {
-        let mut content = String::new();
-        let is_error = self.outcome_into(name, args, ctx, &mut content);
-        CallResult {
+        let mut result = CallResult {
             call_id: with_spare_byte(call_id),
             name: with_spare_byte(name),
-            content,
-            is_error,
-        }
+            ..CallResult::default()
+        };
+        let side = Side {
+            structured: &mut result.structured,
+            violations: &mut result.violations,
+            invalid_result: &mut result.invalid_result,
+        };
+        result.outcome = self.run(name, args, ctx, &mut result.content, side);
+        result.is_error = result.outcome.is_error();
+        result
     }
 
     /// [`Registry::call_with_context`] into a result the caller reuses: `result` is
-    /// overwritten whole (call id, name, content, error flag), and its strings keep
-    /// their capacity, so a loop that reuses one result allocates nothing once the
-    /// buffers have grown to fit — provided the handler writes its answer through
-    /// [`Handler::call_into`] rather than returning a new `String`.
+    /// overwritten whole (call id, name, content, outcome and the rest), and its
+    /// strings keep their capacity, so a loop that reuses one result allocates nothing
+    /// once the buffers have grown to fit — provided the handler writes its answer
+    /// through [`Handler::call_into`] rather than returning a new `String`, and its
+    /// answers pass (a refusal builds its violations).
     pub fn call_into(
         &self,
         call_id: &str,
@@ -659,29 +779,80 @@ impl Registry {
         call_id.clone_into(&mut result.call_id);
         name.clone_into(&mut result.name);
         result.content.clear();
-        result.is_error = self.outcome_into(name, args, ctx, &mut result.content);
+        result.structured = false;
+        result.violations.clear();
+        result.invalid_result = None;
+        let side = Side {
+            structured: &mut result.structured,
+            violations: &mut result.violations,
+            invalid_result: &mut result.invalid_result,
+        };
+        result.outcome = self.run(name, args, ctx, &mut result.content, side);
+        result.is_error = result.outcome.is_error();
     }
 
     /// Writes a call's content (the handler's answer, or `error: ...`) into `out`,
     /// which arrives empty, and returns whether it is an error: [`Registry::call_into`]
-    /// for a host that keeps the call id and name itself (the C result does). The one
-    /// place every call, Rust or C, allocating or reusing, goes through.
+    /// for a host that keeps the call id and name itself (the C result does), without
+    /// the outcome's details (violations, an invalid answer).
     pub fn outcome_into(&self, name: &str, args: &[u8], ctx: usize, out: &mut String) -> bool {
+        let (mut structured, mut violations, mut invalid_result) = (false, Vec::new(), None);
+        let side = Side {
+            structured: &mut structured,
+            violations: &mut violations,
+            invalid_result: &mut invalid_result,
+        };
+        self.run(name, args, ctx, out, side).is_error()
+    }
+
+    /// The one place every call, Rust or C, allocating or reusing, goes through: the
+    /// content into `out` (which arrives empty), the details into `side`.
+    fn run(
+        &self,
+        name: &str,
+        args: &[u8],
+        ctx: usize,
+        out: &mut String,
+        side: Side<'_>,
+    ) -> CallOutcome {
         // The handler has its own catch in `dispatch`; this one is the last line for
         // everything else (a validator bug, a destructor that panics), so that no input
         // can unwind into the host.
-        match catch_unwind(AssertUnwindSafe(|| self.dispatch(name, args, ctx, out))) {
-            Ok(is_error) => is_error,
+        let Side {
+            structured,
+            violations,
+            invalid_result,
+        } = side;
+        let dispatched = catch_unwind(AssertUnwindSafe(|| {
+            let side = Side {
+                structured: &mut *structured,
+                violations: &mut *violations,
+                invalid_result: &mut *invalid_result,
+            };
+            self.dispatch(name, args, ctx, out, side)
+        }));
+        match dispatched {
+            Ok(outcome) => outcome,
             Err(payload) => {
                 discard_panic(payload);
+                *structured = false;
+                violations.clear();
+                *invalid_result = None;
                 message::write_internal_error(out, name);
-                true
+                CallOutcome::Internal
             }
         }
     }
 
-    /// The content (into `out`) and error flag of one call.
-    fn dispatch(&self, name: &str, args: &[u8], ctx: usize, out: &mut String) -> bool {
+    /// The content (into `out`), details and outcome of one call.
+    fn dispatch(
+        &self,
+        name: &str,
+        args: &[u8],
+        ctx: usize,
+        out: &mut String,
+        side: Side<'_>,
+    ) -> CallOutcome {
         // The snapshot is held for the lookup only; the tool guard is held until the
         // handler returns, keeping this tool alive even if it is replaced or
         // unregistered meanwhile. Neither is a lock.
@@ -689,12 +860,19 @@ impl Registry {
             let snapshot = self.current.load();
             match snapshot.resolve(name) {
                 Some(entry) => entry.load(),
-                None => return put(out, unknown(&snapshot, name)),
+                None => {
+                    put(out, unknown(&snapshot, name));
+                    return CallOutcome::UnknownTool;
+                }
             }
         };
-        let args = match self.admit(&tool, args) {
+        let args = match self.check_arguments(&tool, args) {
             Ok(args) => args,
-            Err(refusal) => return put(out, refusal),
+            Err(errors) => {
+                put(out, message::invalid_arguments(&tool.name, &errors));
+                *side.violations = errors;
+                return CallOutcome::InvalidArguments;
+            }
         };
         let run = || {
             if out.capacity() == 0 {
@@ -706,17 +884,83 @@ impl Registry {
             }
         };
         match catch_unwind(AssertUnwindSafe(run)) {
-            Ok(Written::Answer) => false,
+            Ok(Written::Answer) => match &tool.output {
+                None => CallOutcome::Answered,
+                Some(output) => self.check_answer(&tool.name, output, out, side),
+            },
             Ok(Written::Error) => {
                 out.insert_str(0, message::ERROR_PREFIX);
-                true
+                CallOutcome::HandlerFailed
             }
             Err(payload) => {
                 discard_panic(payload);
                 message::write_tool_panicked(out, &tool.name);
-                true
+                CallOutcome::HandlerFailed
             }
         }
+    }
+
+    /// A handler's answer (in `out`) against its tool's output schema: passed on
+    /// unchanged when it conforms, else replaced by the refusal (the answer kept in
+    /// `side`).
+    #[inline]
+    fn check_answer(
+        &self,
+        name: &str,
+        output: &Schema,
+        out: &mut String,
+        side: Side<'_>,
+    ) -> CallOutcome {
+        let answer = out.as_bytes();
+        // The fast path: a conforming answer never builds an error list.
+        if self.too_large(answer).is_none() && output.is_valid(answer) {
+            *side.structured = true;
+            return CallOutcome::Answered;
+        }
+        let errors = result_violations(output, self.options.max_argument_bytes, answer);
+        refuse_answer(name, errors, out, side)
+    }
+}
+
+/// Where a call's details go beside its content: the fields of a [`CallResult`], or
+/// scratch for a host that keeps only the content.
+struct Side<'r> {
+    structured: &'r mut bool,
+    violations: &'r mut Vec<ValidationError>,
+    invalid_result: &'r mut Option<String>,
+}
+
+/// The violations of a handler's answer: the size limit, malformed JSON (empty
+/// included), or the output schema's.
+fn result_violations(output: &Schema, limit: Option<usize>, answer: &[u8]) -> Vec<ValidationError> {
+    match over_limit(limit, answer) {
+        Some(refusal) => vec![refusal],
+        None => output.validate_json(answer),
+    }
+}
+
+/// Replaces the refused answer in `out` by the refusal's content, keeping the answer
+/// and the violations in `side`.
+#[cold]
+fn refuse_answer(
+    name: &str,
+    errors: Vec<ValidationError>,
+    out: &mut String,
+    side: Side<'_>,
+) -> CallOutcome {
+    let answer = std::mem::take(out);
+    *out = message::invalid_result(name, &errors);
+    *side.violations = errors;
+    *side.invalid_result = Some(answer);
+    CallOutcome::InvalidResult
+}
+
+/// The refusal of `bytes` when they are longer than `limit`.
+#[inline]
+fn over_limit(limit: Option<usize>, bytes: &[u8]) -> Option<ValidationError> {
+    match limit {
+        Some(limit) if bytes.len() > limit => Some(too_large(bytes.len(), limit)),
+        _ => None,
     }
 }
 
@@ -765,7 +1009,11 @@ impl Registry {
                 }
             };
             match self.check_arguments(&tool, args) {
-                Ok(args) => Ok(PreparedCall::new(tool, args)),
+                Ok(args) => Ok(PreparedCall::new(
+                    tool,
+                    args,
+                    self.options.max_argument_bytes,
+                )),
                 Err(errors) => Err(CallRefusal {
                     content: message::invalid_arguments(&tool.name, &errors),
                     kind: CallRefusalKind::InvalidArguments(errors),
@@ -781,14 +1029,6 @@ impl Registry {
                 content,
             })
         })
-    }
-
-    /// The arguments a call on `tool` runs with (`{}` for empty ones), or the content of
-    /// its refusal: over the size limit, malformed, or rejected by the schema.
-    #[inline(always)]
-    fn admit<'a>(&self, tool: &Tool, args: &'a [u8]) -> Result<&'a [u8], String> {
-        self.check_arguments(tool, args)
-            .map_err(|errors| message::invalid_arguments(&tool.name, &errors))
     }
 
     /// The arguments a call on `tool` runs with (`{}` for empty ones), or every
@@ -818,10 +1058,9 @@ fn unknown(snapshot: &Snapshot, name: &str) -> String {
     message::unknown_tool(name, snapshot.available(), names)
 }
 
-/// Puts an error text into a call's (empty) content buffer; true, as the error flag.
-fn put(out: &mut String, text: String) -> bool {
+/// Puts an error text into a call's (empty) content buffer.
+fn put(out: &mut String, text: String) {
     fill(out, text);
-    true
 }
 
 /// A copy of `text` with room for one more byte: the C surface appends a NUL to the
@@ -852,7 +1091,17 @@ fn compile_parameters(
     Ok(schema)
 }
 
-/// `N bytes is more than the limit of M`, at the whole value, keyword `size`.
+/// Compiles a tool's output schema, or the refusal naming the tool. Any schema the
+/// options compile will do: an answer need not be an object.
+fn compile_output(name: &str, json: &[u8], options: &Options) -> Result<Schema, RegisterError> {
+    Schema::compile_with(json, options).map_err(|e| RegisterError {
+        message: message::invalid_output_schema(name, &e),
+        kind: RegisterErrorKind::InvalidOutputSchema(e),
+    })
+}
+
+/// `N bytes is more than the limit of M`, at the whole value, keyword `size`, schema
+/// location `#` (no keyword states the limit: the whole schema refuses the text).
 #[cold]
 fn too_large(len: usize, limit: usize) -> ValidationError {
     ValidationError {
@@ -860,6 +1109,7 @@ fn too_large(len: usize, limit: usize) -> ValidationError {
         pointer: String::new(),
         keyword: "size",
         message: message::too_large(len, limit),
+        schema_location: "#".to_owned(),
     }
 }
 

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::message;
 use super::snapshot::Tool;
 use super::Handler;
+use crate::schema::{Schema, ValidationError};
 
 /// A looked-up call whose arguments passed the tool's schema: the handler to run and
 /// the exact bytes to run it with. Holding it keeps the tool alive (a tool replaced or
@@ -18,7 +19,28 @@ use super::Handler;
 pub struct PreparedCall<'a> {
     tool: Arc<Tool>,
     args: Cow<'a, [u8]>,
+    /// The registry's size limit, which an answer is held to as arguments are.
+    max_bytes: Option<usize>,
 }
+
+/// An answer a tool's output schema refuses ([`PreparedCall::check_result`]): every
+/// violation and the content [`Registry::call`](super::Registry::call) would have
+/// answered with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultRefusal {
+    /// Every violation, sorted as the content lists them.
+    pub violations: Vec<ValidationError>,
+    /// The call's content: `error: tool NAME returned an invalid result:` and one line
+    /// per violation.
+    pub content: String,
+}
+
+impl std::fmt::Display for ResultRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.content)
+    }
+}
+impl std::error::Error for ResultRefusal {}
 
 /// How a handler run by the host failed, for [`PreparedCall::failure`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,10 +56,15 @@ pub enum HandlerFailure<'a> {
 }
 
 impl<'a> PreparedCall<'a> {
-    pub(super) fn new(tool: Arc<Tool>, args: &'a [u8]) -> PreparedCall<'a> {
+    pub(super) fn new(
+        tool: Arc<Tool>,
+        args: &'a [u8],
+        max_bytes: Option<usize>,
+    ) -> PreparedCall<'a> {
         PreparedCall {
             tool,
             args: Cow::Borrowed(args),
+            max_bytes,
         }
     }
 
@@ -46,6 +73,7 @@ impl<'a> PreparedCall<'a> {
         PreparedCall {
             tool: self.tool,
             args: Cow::Owned(self.args.into_owned()),
+            max_bytes: self.max_bytes,
         }
     }
 
@@ -69,6 +97,52 @@ impl<'a> PreparedCall<'a> {
     /// they were empty (or only whitespace).
     pub fn arguments(&self) -> &[u8] {
         &self.args
+    }
+
+    /// The tool's output schema, when it has one: the handler's answer must then be
+    /// checked with [`PreparedCall::check_result`] before it is passed on.
+    pub fn output_schema(&self) -> Option<&Schema> {
+        self.tool.output.as_ref()
+    }
+
+    /// Checks the handler's answer as [`Registry::call`](super::Registry::call) does:
+    /// `Ok(true)` when the tool has an output schema and the answer conforms (the
+    /// answer is passed on unchanged, as structured content), `Ok(false)` when the tool
+    /// has none (the answer is passed on unchecked), `Err` with every violation and the
+    /// call's content otherwise (malformed JSON, over the registry's size limit, or
+    /// invalid). A handler's error is not an answer and is never checked.
+    ///
+    /// ```
+    /// use toolgate_core::{Registry, ToolSpec};
+    /// let registry = Registry::default();
+    /// let spec = ToolSpec {
+    ///     name: "count".into(),
+    ///     output_schema: Some(br#"{"type":"integer"}"#.to_vec()),
+    ///     ..ToolSpec::default()
+    /// };
+    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok("3".to_string())), false).unwrap();
+    /// let call = registry.prepare("count", b"{}").unwrap();
+    /// assert!(call.output_schema().is_some());
+    /// assert_eq!(call.check_result(b"3"), Ok(true));
+    /// let refused = call.check_result(b"\"three\"").unwrap_err();
+    /// assert_eq!(
+    ///     refused.content,
+    ///     "error: tool count returned an invalid result:\n$: expected integer, got string"
+    /// );
+    /// ```
+    pub fn check_result(&self, answer: &[u8]) -> Result<bool, ResultRefusal> {
+        let Some(output) = &self.tool.output else {
+            return Ok(false);
+        };
+        let fits = self.max_bytes.is_none_or(|limit| answer.len() <= limit);
+        if fits && output.is_valid(answer) {
+            return Ok(true);
+        }
+        let violations = super::result_violations(output, self.max_bytes, answer);
+        Err(ResultRefusal {
+            content: message::invalid_result(&self.tool.name, &violations),
+            violations,
+        })
     }
 
     /// The content of this call when its handler failed, in the registry's words:

@@ -31,6 +31,8 @@ pub(super) struct Tool {
     pub(super) name: String,
     pub(super) description: String,
     pub(super) schema: Schema,
+    /// The output schema, when the tool has one.
+    pub(super) output: Option<Schema>,
     pub(super) handler: Box<dyn Handler>,
     pub(super) idempotent: bool,
     pub(super) timeout_ms: u64,
@@ -42,6 +44,7 @@ impl Tool {
             name: self.name.clone(),
             description: self.description.clone(),
             parameters: self.schema.to_json().to_owned(),
+            output_schema: self.output.as_ref().map(|s| s.to_json().to_owned()),
             idempotent: self.idempotent,
             timeout_ms: self.timeout_ms,
         }

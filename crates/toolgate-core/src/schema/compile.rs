@@ -20,7 +20,7 @@ use super::keywords::{Keyword, NodeBuilder, Reference};
 use super::message::quoted;
 use super::options::{Draft, Options, Profile};
 use super::path::push_pointer_token;
-use super::program::{push, Dynamic, Node, NodeId, Program, SpecialKind};
+use super::program::{push, Dynamic, Node, NodeId, Program, SpecialKind, TypeRule};
 use super::resolve::{DocId, Documents, Location, ResourceId};
 
 /// The state of one compile: the program so far, the pointer to where it is in the
@@ -154,6 +154,21 @@ impl<'a> Compiler<'a> {
         *self.prog.node(id)
     }
 
+    /// Where the schema being compiled is, as a violation's schema location says it:
+    /// `#` and the pointer in the schema document (`#/properties/a`), or, in another
+    /// document (a registered resource, a meta-schema), its URI, `#` and the pointer.
+    pub(crate) fn location(&self) -> std::sync::Arc<str> {
+        let uri = match self.docs {
+            Some(docs) if self.doc != 0 => docs.document_uri(self.doc),
+            _ => "",
+        };
+        let mut out = String::with_capacity(uri.len() + 1 + self.ptr.len());
+        out.push_str(uri);
+        out.push('#');
+        out.push_str(&self.ptr);
+        std::sync::Arc::from(out)
+    }
+
     /// The location being compiled.
     fn here(&self) -> Location {
         Location {
@@ -277,7 +292,16 @@ impl<'a> Compiler<'a> {
     fn node(&mut self, v: &Value) -> Node {
         let members = match v {
             Value::Bool(true) => return Node::ANY,
-            Value::Bool(false) => return Node::NEVER,
+            Value::Bool(false) => {
+                // Where it is written, for the violation it reports.
+                let rule = TypeRule {
+                    text: Box::from(""),
+                    at: self.location(),
+                };
+                let mut node = Node::NEVER;
+                node.types_text = push(&mut self.prog.texts, rule);
+                return node;
+            }
             Value::Object(m) => m,
             other => {
                 self.problem(

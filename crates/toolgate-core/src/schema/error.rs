@@ -19,6 +19,14 @@ pub struct ValidationError {
     pub keyword: &'static str,
     /// Terse message, e.g. `expected integer, got string`.
     pub message: String,
+    /// Where the failing rule is written in the schema: `#` and the RFC 6901 pointer
+    /// to the keyword in the schema document (`#/properties/days/type`, `#/required`,
+    /// `#/$defs/x/minimum` for a rule reached through `$ref`; the pointer's tokens
+    /// escaped with `~0` and `~1`, not percent-encoded). A `false` schema is its own
+    /// location (`#/properties/x`). A rule in another document (a registered
+    /// resource) is that document's URI followed by `#` and the pointer. Malformed
+    /// input and the size limit, which no keyword states, are `#`: the whole schema.
+    pub schema_location: String,
 }
 
 impl ValidationError {
@@ -38,7 +46,7 @@ impl ValidationError {
     }
 
     /// The violations as a compact JSON array of
-    /// `{"path":..,"pointer":..,"keyword":..,"message":..}` objects.
+    /// `{"path":..,"pointer":..,"keyword":..,"message":..,"schemaLocation":..}` objects.
     pub fn json_array(errors: &[ValidationError]) -> String {
         let mut out = String::from("[");
         for (i, e) in errors.iter().enumerate() {
@@ -53,6 +61,8 @@ impl ValidationError {
             write_json_string(&mut out, e.keyword);
             out.push_str(",\"message\":");
             write_json_string(&mut out, &e.message);
+            out.push_str(",\"schemaLocation\":");
+            write_json_string(&mut out, &e.schema_location);
             out.push('}');
         }
         out.push(']');

@@ -2,6 +2,7 @@
 //! sized from the pieces' own lengths, never through `format!`: on the error path the
 //! formatting machinery and regrowing strings cost more than the validation itself.
 
+use super::sink::Msg;
 use crate::json::write_compact_span;
 
 /// Longest rendering of an instance value quoted in a message; a model can send
@@ -16,8 +17,17 @@ pub(crate) fn quoted_len(span_len: usize) -> usize {
 /// Bytes the decimal digits of any `u64` take at most.
 pub(crate) const U64_DIGITS: usize = 20;
 
-/// Appends the instance value `span` as compact JSON, cut to a readable length.
-pub(crate) fn push_value(out: &mut String, span: &[u8]) {
+/// What a message says in place of an instance value when values are masked.
+pub(crate) const MASKED: &str = "value";
+
+/// Appends the instance value `span` as compact JSON, cut to a readable length (or
+/// `value`, when values are masked).
+pub(crate) fn push_value(out: &mut Msg, span: &[u8]) {
+    if out.masked {
+        out.push_str(MASKED);
+        return;
+    }
+    let out: &mut String = out;
     let from = out.len();
     write_compact_span(out, span);
     if out.len() - from > QUOTE_LIMIT {
@@ -27,6 +37,15 @@ pub(crate) fn push_value(out: &mut String, span: &[u8]) {
         }
         out.truncate(cut);
         out.push_str("...");
+    }
+}
+
+/// Appends the instance number `text` as written (or `value`, when values are masked).
+pub(crate) fn push_number(out: &mut Msg, text: &[u8]) {
+    if out.masked {
+        out.push_str(MASKED);
+    } else {
+        out.push_str(&String::from_utf8_lossy(text));
     }
 }
 

@@ -88,7 +88,7 @@ impl Schema {
             ));
         }
         let json = value.to_compact();
-        let (prog, root) = if opts.schema_dialect() == SchemaDialect::OpenApi3_0 {
+        let (mut prog, root) = if opts.schema_dialect() == SchemaDialect::OpenApi3_0 {
             // The author's text stays what `to_json` gives; the translation is compiled.
             let translated = openapi::to_json_schema(&value).map_err(CompileError::new)?;
             let full = opts.clone().with_profile(Profile::Full);
@@ -100,6 +100,7 @@ impl Schema {
             let mut root = compiler.root(&value);
             (compiler.finish(&mut root)?, root)
         };
+        prog.masked = opts.masked_values();
         Ok(Schema {
             prog,
             root,
@@ -110,11 +111,11 @@ impl Schema {
 
     /// Validates a JSON document, returning every violation sorted by path then
     /// message. Empty means valid. Malformed JSON is a single error at `$` (keyword
-    /// `json`) that says what and where; empty input (no bytes, or only whitespace) is
+    /// `json`, schema location `#`) that says what and where; empty input (no bytes, or only whitespace) is
     /// malformed too (`unexpected end of input`). For tool-call arguments, where empty
     /// means `{}`, use [`Schema::validate_arguments`].
     pub fn validate_json(&self, instance: &[u8]) -> Vec<ValidationError> {
-        let mut sink = Collect::new();
+        let mut sink = Collect::new(self.prog.masked);
         let mut cx = Cx::new(&self.prog);
         let mut r = Reader::new(instance, self.max_depth);
         let outcome =
@@ -124,7 +125,8 @@ impl Schema {
                 path: "$".to_string(),
                 pointer: String::new(),
                 keyword: "json",
-                message: e.message(instance),
+                message: e.message_masked(instance, self.prog.masked),
+                schema_location: "#".to_string(),
             }],
             _ => {
                 sort_errors(&mut sink.errors);
@@ -240,7 +242,8 @@ pub(crate) fn sort_errors(errors: &mut Vec<ValidationError>) {
 /// Drops each error equal to an earlier one: in a list sorted by (path, message) the
 /// equal ones are in one run of equal (path, message), whose length is the number of
 /// keywords that said the same at one place (the sort is stable, so the first of each
-/// is kept).
+/// is kept). Where in the schema a rule is written does not count: two schemas that
+/// ask the same of one value are one violation, located at the first.
 fn dedup_sorted_errors(errors: &mut Vec<ValidationError>) {
     let mut kept = 0;
     for i in 0..errors.len() {
@@ -254,7 +257,13 @@ fn dedup_sorted_errors(errors: &mut Vec<ValidationError>) {
             }
             s
         };
-        let duplicate = errors[run_start..kept].iter().any(|k| k == &errors[i]);
+        let same = |k: &ValidationError, e: &ValidationError| {
+            k.path == e.path
+                && k.pointer == e.pointer
+                && k.keyword == e.keyword
+                && k.message == e.message
+        };
+        let duplicate = errors[run_start..kept].iter().any(|k| same(k, &errors[i]));
         if !duplicate {
             errors.swap(kept, i);
             kept += 1;

@@ -196,6 +196,7 @@ pub struct Options {
     resources: Vec<Resource>,
     annotation_formats: Vec<String>,
     dialect: SchemaDialect,
+    masked: bool,
 }
 
 impl Options {
@@ -281,6 +282,29 @@ impl Options {
         self
     }
 
+    /// When true, no value of the instance appears in a violation's message: where a
+    /// message would quote it (`"kelvin" is not one of ["c","f"]`) it says `value`
+    /// instead (`value is not one of ["c","f"]`), and a malformed document's message
+    /// names no character of it. What comes from the schema (allowed values, patterns,
+    /// limits), paths, pointers, property names and keywords stay. For values that must
+    /// not reach logs or a model's context (secrets, personal data). Default false.
+    ///
+    /// ```
+    /// use toolgate_core::{Options, Schema};
+    /// let opts = Options::default().with_masked_values(true);
+    /// let s = Schema::compile_with(br#"{"enum":["c","f"]}"#, &opts).unwrap();
+    /// assert_eq!(s.validate_json(br#""kelvin""#)[0].message, r#"value is not one of ["c","f"]"#);
+    /// ```
+    pub fn with_masked_values(mut self, masked: bool) -> Options {
+        self.masked = masked;
+        self
+    }
+
+    /// True when instance values are masked in messages.
+    pub fn masked_values(&self) -> bool {
+        self.masked
+    }
+
     /// The language schemas are written in.
     pub fn schema_dialect(&self) -> SchemaDialect {
         self.dialect
@@ -321,6 +345,7 @@ impl Default for Options {
             resources: Vec::new(),
             annotation_formats: Vec::new(),
             dialect: SchemaDialect::JsonSchema,
+            masked: false,
         }
     }
 }

@@ -15,6 +15,7 @@ use super::keywords::number::NumberGroup;
 use super::keywords::object::ObjectGroup;
 use super::keywords::string::StringGroup;
 use super::keywords::types::{T_ALL, T_OBJECT};
+use std::sync::Arc;
 
 /// A node's index in [`Program::nodes`].
 pub(crate) type NodeId = u32;
@@ -36,7 +37,9 @@ pub(crate) struct Node {
     /// no types (so the type check sends it out of the hot path, at no cost to other
     /// nodes) and its `applicator` field is its index there.
     pub special: bool,
-    /// `type`'s text for messages (`string or null`), in [`Program::texts`].
+    /// `type`'s rule for messages (its text, `string or null`, and where it is
+    /// written), in [`Program::texts`]; for `false`, where that is written (and no
+    /// text).
     pub types_text: u32,
     pub object: u32,
     pub array: u32,
@@ -74,7 +77,7 @@ impl Node {
 #[derive(Default)]
 pub(crate) struct Program {
     pub nodes: Vec<Node>,
-    pub texts: Vec<Box<str>>,
+    pub texts: Vec<TypeRule>,
     pub objects: Vec<ObjectGroup>,
     pub arrays: Vec<ArrayGroup>,
     pub strings: Vec<StringGroup>,
@@ -89,6 +92,15 @@ pub(crate) struct Program {
     pub dynamic: bool,
     /// The root's resource, where the dynamic scope starts.
     pub root_resource: u32,
+    /// Instance values are left out of messages (`Options::with_masked_values`).
+    pub masked: bool,
+}
+
+/// A node's `type` for messages: its text (`string or null`; empty for `false`) and the
+/// location of the schema object it is written in (`#/properties/a`).
+pub(crate) struct TypeRule {
+    pub text: Box<str>,
+    pub at: Arc<str>,
 }
 
 /// A `$dynamicRef` whose static target declares the `$dynamicAnchor` it names: the
@@ -140,11 +152,6 @@ impl Program {
     #[inline(always)]
     pub(crate) fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id as usize]
-    }
-
-    /// The text at `index` of [`Program::texts`].
-    pub(crate) fn text(&self, index: u32) -> &str {
-        &self.texts[index as usize]
     }
 
     /// True when the node accepts objects only: what a tool's parameters must declare.

@@ -25,6 +25,38 @@ impl From<SyntaxError> for Stop {
 /// What a step of the walk returns.
 pub(crate) type W = Result<(), Stop>;
 
+/// Where in the schema the rule a violation breaks is written, for its
+/// `schema_location`.
+#[derive(Clone, Copy)]
+pub(crate) enum At<'s> {
+    /// In the schema object at this location (`#/properties/days`): the rule is the
+    /// reported keyword there, or, for `false`, the schema itself.
+    Schema(&'s str),
+    /// Exactly this location (a violation passed on from a subschema's walk).
+    Rule(&'s str),
+}
+
+/// A message being written: the text, and whether instance values must be left out
+/// of it (see [`Options::with_masked_values`](super::Options::with_masked_values)).
+/// It reads and writes as the `String` it holds.
+pub(crate) struct Msg {
+    pub text: String,
+    pub masked: bool,
+}
+
+impl std::ops::Deref for Msg {
+    type Target = String;
+    fn deref(&self) -> &String {
+        &self.text
+    }
+}
+
+impl std::ops::DerefMut for Msg {
+    fn deref_mut(&mut self) -> &mut String {
+        &mut self.text
+    }
+}
+
 /// The member a pointer should name, for errors whose fix goes inside the object.
 pub(crate) enum Member<'s, 'a> {
     None,
@@ -39,15 +71,16 @@ pub(crate) trait Sink<'a> {
     const COLLECT: bool;
     fn push(&mut self, seg: Seg<'a>);
     fn pop(&mut self);
-    /// Records a violation at the current path. `message` writes the message into the
-    /// buffer it is given (with room for `capacity` bytes), and runs only when
-    /// collecting.
+    /// Records a violation of the rule `at` at the current path. `message` writes the
+    /// message into the buffer it is given (with room for `capacity` bytes), and runs
+    /// only when collecting.
     fn report(
         &mut self,
         keyword: &'static str,
+        at: At<'_>,
         member: Member<'_, 'a>,
         capacity: usize,
-        message: impl FnOnce(&mut String),
+        message: impl FnOnce(&mut Msg),
     ) -> W;
     /// The current path, for walking a branch again to explain a failure.
     fn path(&self) -> Vec<Seg<'a>>;
@@ -80,9 +113,10 @@ impl<'a> Sink<'a> for FirstError {
     fn report(
         &mut self,
         _: &'static str,
+        _: At<'_>,
         _: Member<'_, 'a>,
         _: usize,
-        _: impl FnOnce(&mut String),
+        _: impl FnOnce(&mut Msg),
     ) -> W {
         Err(Stop::Invalid)
     }
@@ -101,26 +135,31 @@ pub(crate) struct Collect<'a> {
     walked: Option<Walked>,
     /// False in a sink that explains a failure (see [`Sink::explains`]).
     explains: bool,
+    /// Instance values are left out of the messages.
+    masked: bool,
 }
 
 impl<'a> Collect<'a> {
-    pub(crate) fn new() -> Self {
+    /// A sink for a walk of a schema compiled with values `masked` (or not).
+    pub(crate) fn new(masked: bool) -> Self {
         Collect {
             path: PathStack::new(),
             errors: Vec::new(),
             walked: None,
             explains: true,
+            masked,
         }
     }
 
     /// A sink that explains a failure: its path starts at `path` (to walk a branch
     /// again at the same place), and it does not explain failures of its own.
-    pub(crate) fn explaining(path: &[Seg<'a>]) -> Self {
+    pub(crate) fn explaining(path: &[Seg<'a>], masked: bool) -> Self {
         Collect {
             path: PathStack::from_slice(path),
             errors: Vec::new(),
             walked: None,
             explains: false,
+            masked,
         }
     }
 }
@@ -136,9 +175,10 @@ impl<'a> Sink<'a> for Collect<'a> {
     fn report(
         &mut self,
         keyword: &'static str,
+        at: At<'_>,
         member: Member<'_, 'a>,
         capacity: usize,
-        message: impl FnOnce(&mut String),
+        message: impl FnOnce(&mut Msg),
     ) -> W {
         let extra = match &member {
             Member::None => None,
@@ -146,8 +186,12 @@ impl<'a> Sink<'a> for Collect<'a> {
             Member::Key(k) => Some(k.to_cow()),
         };
         let (path, pointer) = render_path_and_pointer(self.path.as_slice(), extra.as_deref());
-        let mut text = String::with_capacity(capacity);
+        let mut text = Msg {
+            text: String::with_capacity(capacity),
+            masked: self.masked,
+        };
         message(&mut text);
+        let schema_location = schema_location(at, keyword);
         if self.errors.capacity() == 0 {
             // A refused call rarely has one error: room for several at once spares
             // the copies of growing 4 -> 8.
@@ -157,7 +201,8 @@ impl<'a> Sink<'a> for Collect<'a> {
             path,
             pointer,
             keyword,
-            message: text,
+            message: text.text,
+            schema_location,
         });
         Ok(())
     }
@@ -169,5 +214,22 @@ impl<'a> Sink<'a> for Collect<'a> {
     }
     fn explains(&self) -> bool {
         self.explains
+    }
+}
+
+/// The location of the rule `keyword` reported `at`: the schema object's location and
+/// the keyword (`#/properties/days` and `type` → `#/properties/days/type`), the
+/// schema's own for `false`.
+fn schema_location(at: At<'_>, keyword: &str) -> String {
+    match at {
+        At::Rule(location) => location.to_owned(),
+        At::Schema(object) if keyword == "false" => object.to_owned(),
+        At::Schema(object) => {
+            let mut out = String::with_capacity(object.len() + 1 + keyword.len());
+            out.push_str(object);
+            out.push('/');
+            out.push_str(keyword);
+            out
+        }
     }
 }

@@ -10,8 +10,8 @@ use super::bits::Bits;
 use super::keywords::types::{self, T_ARRAY, T_BOOLEAN, T_NULL, T_OBJECT, T_STRING};
 use super::keywords::unevaluated::{self, Target};
 use super::keywords::{applicator, array, choice, number, object, string};
-use super::program::{Node, Program, SpecialKind, NONE};
-use super::sink::{Member, Sink, W};
+use super::program::{Node, Program, SpecialKind};
+use super::sink::{At, Member, Sink, W};
 
 /// What one validation walks with: the program, and the little state a walk keeps.
 pub(crate) struct Cx<'p> {
@@ -296,17 +296,23 @@ fn mismatch<'a, S: Sink<'a>>(
         r.seek(start);
         return walk_special(cx, node, r, start, depth, sink);
     }
-    let text = node.types_text;
-    if text == NONE {
-        sink.report("false", Member::None, NOTHING_ALLOWED.len(), |m| {
-            m.push_str(NOTHING_ALLOWED)
-        })?;
+    let rule = cx.prog.texts.get(node.types_text as usize);
+    let at = rule.map_or("#", |rule| &*rule.at);
+    if node.types == 0 {
+        sink.report(
+            "false",
+            At::Schema(at),
+            Member::None,
+            NOTHING_ALLOWED.len(),
+            |m| m.push_str(NOTHING_ALLOWED),
+        )?;
         if matches!(kind, Kind::Object | Kind::Array) {
             r.skip_value(depth)?;
         }
         return Ok(());
     }
-    types::mismatch(cx.prog.text(text), kind, number, r, depth, sink)
+    let expected = rule.map_or("", |rule| &*rule.text);
+    types::mismatch(expected, at, kind, number, r, depth, sink)
 }
 
 /// Room the walk keeps on the stack before it goes one level deeper: below it, the walk

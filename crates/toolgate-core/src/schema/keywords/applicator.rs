@@ -11,7 +11,7 @@ use super::super::compile::Compiler;
 use super::super::message::push_u64;
 use super::super::path::{render_path, Seg};
 use super::super::program::{NodeId, Program};
-use super::super::sink::{Collect, FirstError, Member, Sink, W};
+use super::super::sink::{At, Collect, FirstError, Member, Sink, W};
 use super::super::sort_errors;
 use super::super::walk::{walk, Cx};
 
@@ -34,6 +34,8 @@ pub(crate) struct ApplicatorGroup {
     /// How many times this group may make the walk read one value (1 + those of every
     /// branch): its share of [`MAX_ALTERNATIVES`].
     pub alternatives: usize,
+    /// Where the schema object is (for the violations' schema location).
+    pub at: std::sync::Arc<str>,
 }
 
 impl ApplicatorGroup {
@@ -120,18 +122,22 @@ fn check_here<'a, S: Sink<'a>>(
     if !g.any_of.is_empty() {
         let matched = g.any_of.iter().any(|&b| passes(cx, b, r, start, depth));
         if !matched {
-            explain(cx, "anyOf", &g.any_of, r, start, depth, sink)?;
+            explain(cx, "anyOf", &g.at, &g.any_of, r, start, depth, sink)?;
         }
     }
     if !g.one_of.is_empty() {
-        check_one_of(cx, &g.one_of, r, start, depth, sink)?;
+        check_one_of(cx, &g.at, &g.one_of, r, start, depth, sink)?;
     }
     if let Some(not) = g.not {
         if passes(cx, not, r, start, depth) {
             const MUST_NOT: &str = "must not match the schema in not";
-            sink.report("not", Member::None, MUST_NOT.len(), |m| {
-                m.push_str(MUST_NOT)
-            })?;
+            sink.report(
+                "not",
+                At::Schema(&g.at),
+                Member::None,
+                MUST_NOT.len(),
+                |m| m.push_str(MUST_NOT),
+            )?;
         }
     }
     if let Some(cond) = g.if_ {
@@ -155,8 +161,10 @@ fn passes(cx: &mut Cx<'_>, b: NodeId, r: &Reader<'_>, start: usize, depth: usize
 
 /// `oneOf`: exactly one branch passes. None: `does not match any schema in oneOf: ...`;
 /// more: `matches 2 schemas in oneOf ([0], [2]); exactly one must match`.
+#[allow(clippy::too_many_arguments)]
 fn check_one_of<'a, S: Sink<'a>>(
     cx: &mut Cx<'_>,
+    at: &str,
     branches: &[NodeId],
     r: &Reader<'a>,
     start: usize,
@@ -175,13 +183,13 @@ fn check_one_of<'a, S: Sink<'a>>(
             }
             // The verdict is known at the second match; the message lists them all.
             if !S::COLLECT {
-                return sink.report("oneOf", Member::None, 0, |_| {});
+                return sink.report("oneOf", At::Schema(at), Member::None, 0, |_| {});
             }
             more.push(i);
         }
     }
     match (first, more.len()) {
-        (None, _) => explain(cx, "oneOf", branches, r, start, depth, sink),
+        (None, _) => explain(cx, "oneOf", at, branches, r, start, depth, sink),
         (Some(_), 0) => Ok(()),
         (Some(first), others) => {
             let n = others + 1;
@@ -198,16 +206,20 @@ fn check_one_of<'a, S: Sink<'a>>(
                 msg.push(']');
             }
             msg.push_str("); exactly one must match");
-            sink.report("oneOf", Member::None, msg.len(), |m| *m = msg)
+            sink.report("oneOf", At::Schema(at), Member::None, msg.len(), |m| {
+                m.text = msg
+            })
         }
     }
 }
 
 /// Why no branch matched: each branch's first error, so the model sees what each
 /// alternative wanted: `does not match any schema in anyOf: [0] ...; [1] ...`.
+#[allow(clippy::too_many_arguments)]
 fn explain<'a, S: Sink<'a>>(
     cx: &mut Cx<'_>,
     keyword: &'static str,
+    at: &str,
     branches: &[NodeId],
     r: &Reader<'a>,
     start: usize,
@@ -216,11 +228,11 @@ fn explain<'a, S: Sink<'a>>(
 ) -> W {
     const NO_MATCH: &str = "does not match any schema in ";
     if !S::COLLECT {
-        return sink.report(keyword, Member::None, 0, |_| {});
+        return sink.report(keyword, At::Schema(at), Member::None, 0, |_| {});
     }
     if !sink.explains() {
         let capacity = NO_MATCH.len() + keyword.len();
-        return sink.report(keyword, Member::None, capacity, |m| {
+        return sink.report(keyword, At::Schema(at), Member::None, capacity, |m| {
             m.push_str(NO_MATCH);
             m.push_str(keyword);
         });
@@ -232,7 +244,7 @@ fn explain<'a, S: Sink<'a>>(
     msg.push_str(keyword);
     msg.push(':');
     for (i, &b) in branches.iter().enumerate() {
-        let mut c = Collect::explaining(&path);
+        let mut c = Collect::explaining(&path, prog.masked);
         let _ = walk(cx, prog.node(b), &mut r.at(start), depth, &mut c);
         sort_errors(&mut c.errors);
         if let Some(e) = c.errors.first() {
@@ -249,5 +261,7 @@ fn explain<'a, S: Sink<'a>>(
             msg.push_str(&e.message);
         }
     }
-    sink.report(keyword, Member::None, msg.len(), |m| *m = msg)
+    sink.report(keyword, At::Schema(at), Member::None, msg.len(), |m| {
+        m.text = msg
+    })
 }

@@ -13,7 +13,7 @@ use super::super::equal::{hash_value, same_value};
 use super::super::message::{push_u64, U64_DIGITS};
 use super::super::path::Seg;
 use super::super::program::Node;
-use super::super::sink::{FirstError, Member, Sink, W};
+use super::super::sink::{At, FirstError, Member, Sink, W};
 use super::super::walk::{walk as walk_node, walk_value, Cx};
 use super::count::{self, Bounds};
 
@@ -25,6 +25,8 @@ pub(crate) struct ArrayGroup {
     pub count: Bounds,
     /// The full profile's keywords, when the schema has any.
     pub extra: Option<Box<ArrayExtra>>,
+    /// Where the schema object is (for the violations' schema location).
+    pub at: std::sync::Arc<str>,
 }
 
 /// The array keywords only the full profile has.
@@ -119,7 +121,7 @@ impl ArrayBuilder {
         self.unevaluated = Some(c.subschema(v));
     }
 
-    pub(crate) fn finish(self) -> ArrayGroup {
+    pub(crate) fn finish(self, at: std::sync::Arc<str>) -> ArrayGroup {
         let has_extra = self.has_extra();
         let draft7_tuple = self.prefix.is_some() && self.items.is_none();
         // Draft-07: `additionalItems` is the schema past an array of `items`; beside a
@@ -146,6 +148,7 @@ impl ArrayBuilder {
             items,
             count: self.count,
             extra,
+            at,
         }
     }
 }
@@ -210,6 +213,7 @@ fn walk_here<'a, S: Sink<'a>>(
     }
     count::check(
         sink,
+        &a.at,
         n,
         &a.count,
         ("minItems", "maxItems"),
@@ -280,30 +284,31 @@ fn walk_full<'a, S: Sink<'a>>(
     }
     count::check(
         sink,
+        &a.at,
         n as u64,
         &a.count,
         ("minItems", "maxItems"),
         ("item", "items"),
     )?;
     if let Some((_, bounds)) = &extra.contains {
-        check_contains(matches, bounds, sink)?;
+        check_contains(&a.at, matches, bounds, sink)?;
     }
     if extra.unique {
         if let Some((i, j)) = first_equal_pair(r, &hashes) {
-            report_equal(i, j, sink)?;
+            report_equal(&a.at, i, j, sink)?;
         }
     }
     Ok(())
 }
 
 /// `expected at least 1 item matching contains, got 0`.
-fn check_contains<'a, S: Sink<'a>>(matches: u64, bounds: &Bounds, sink: &mut S) -> W {
+fn check_contains<'a, S: Sink<'a>>(at: &str, matches: u64, bounds: &Bounds, sink: &mut S) -> W {
     const AT_LEAST: &str = "expected at least ";
     const AT_MOST: &str = "expected at most ";
     const MATCHING: &str = " matching contains, got ";
     let mut report = |keyword, bound: u64, relation: &str| {
         let capacity = relation.len() + U64_DIGITS + 6 + MATCHING.len() + U64_DIGITS;
-        sink.report(keyword, Member::None, capacity, |m| {
+        sink.report(keyword, At::Schema(at), Member::None, capacity, |m| {
             m.push_str(relation);
             push_u64(m, bound);
             m.push_str(if bound == 1 { " item" } else { " items" });
@@ -360,14 +365,20 @@ fn first_equal_pair(r: &Reader<'_>, hashes: &[(u64, usize, usize)]) -> Option<(u
 }
 
 /// `items [0] and [2] are equal`.
-fn report_equal<'a, S: Sink<'a>>(i: usize, j: usize, sink: &mut S) -> W {
-    sink.report("uniqueItems", Member::None, 32 + 2 * U64_DIGITS, |m| {
-        m.push_str("items [");
-        push_u64(m, i as u64);
-        m.push_str("] and [");
-        push_u64(m, j as u64);
-        m.push_str("] are equal");
-    })
+fn report_equal<'a, S: Sink<'a>>(at: &str, i: usize, j: usize, sink: &mut S) -> W {
+    sink.report(
+        "uniqueItems",
+        At::Schema(at),
+        Member::None,
+        32 + 2 * U64_DIGITS,
+        |m| {
+            m.push_str("items [");
+            push_u64(m, i as u64);
+            m.push_str("] and [");
+            push_u64(m, j as u64);
+            m.push_str("] are equal");
+        },
+    )
 }
 
 /// The items of the array at `start` that `a`'s own keywords evaluate, when the array

@@ -9,7 +9,7 @@ use super::super::compile::Compiler;
 use super::super::format::{Format, FormatDraft};
 use super::super::message::{push_value, quoted, quoted_len};
 use super::super::options::Draft;
-use super::super::sink::{Member, Sink, W};
+use super::super::sink::{At, Member, Sink, W};
 
 /// A format to check.
 #[derive(Clone, Copy)]
@@ -60,10 +60,15 @@ const NOT_VALID: &str = " is not a valid ";
 /// `"2025-13-01" is not a valid date-time`: the value as written (`span`, a string
 /// token with its quotes or a number), then the format.
 #[cold]
-pub(crate) fn report_format<'a, S: Sink<'a>>(sink: &mut S, span: &[u8], rule: &FormatRule) -> W {
+pub(crate) fn report_format<'a, S: Sink<'a>>(
+    sink: &mut S,
+    at: &str,
+    span: &[u8],
+    rule: &FormatRule,
+) -> W {
     let name = rule.format.name();
     let capacity = quoted_len(span.len()) + NOT_VALID.len() + name.len();
-    sink.report("format", Member::None, capacity, |m| {
+    sink.report("format", At::Schema(at), Member::None, capacity, |m| {
         push_value(m, span);
         m.push_str(NOT_VALID);
         m.push_str(name);

@@ -34,7 +34,7 @@ use crate::json::Value;
 
 use super::compile::Compiler;
 use super::options::{Draft, Profile};
-use super::program::{push, Node, NodeId};
+use super::program::{push, Node, NodeId, TypeRule};
 use annotation::Annotation;
 use applicator::ApplicatorGroup;
 use array::ArrayBuilder;
@@ -413,28 +413,37 @@ impl<'v> NodeBuilder<'v> {
                 }
             }
         }
-        let object = (!self.object.is_empty()).then(|| self.object.finish(c));
+        // Where this schema object is, for the violations of its keywords: one shared
+        // text per object, made at compile time, so reporting copies it.
+        let at = c.location();
+        let object = (!self.object.is_empty()).then(|| self.object.finish(c, at.clone()));
         let mut applicator = self.applicator;
         applicator.count_alternatives(&c.prog);
         let prog = &mut c.prog;
         let mut node = Node::ANY;
         if let Some((mask, text)) = self.types {
             node.types = mask;
-            node.types_text = push(&mut prog.texts, text.into_boxed_str());
+            let rule = TypeRule {
+                text: text.into_boxed_str(),
+                at: at.clone(),
+            };
+            node.types_text = push(&mut prog.texts, rule);
         }
         if let Some(o) = object {
             node.object = push(&mut prog.objects, o);
         }
         if !self.array.is_empty() {
-            node.array = push(&mut prog.arrays, self.array.finish());
+            node.array = push(&mut prog.arrays, self.array.finish(at.clone()));
         }
         if !self.string.is_empty() {
             let mut string = self.string;
+            string.at = at.clone();
             string.full = string.format.is_some() || string.content != string::Content::default();
             node.string = push(&mut prog.strings, string);
         }
         if !self.number.is_empty() {
             let mut number = self.number;
+            number.at = at.clone();
             number.full = number.exclusive_minimum.is_some()
                 || number.exclusive_maximum.is_some()
                 || number.multiple_of.is_some()
@@ -442,10 +451,13 @@ impl<'v> NodeBuilder<'v> {
             node.number = push(&mut prog.numbers, number);
         }
         if !self.choice.is_empty() {
-            node.choice = push(&mut prog.choices, self.choice);
+            let mut choice = self.choice;
+            choice.at = at.clone();
+            node.choice = push(&mut prog.choices, choice);
             node.rereads = true;
         }
         if !applicator.is_empty() {
+            applicator.at = at;
             node.applicator = push(&mut prog.applicators, applicator);
             node.rereads = true;
         }

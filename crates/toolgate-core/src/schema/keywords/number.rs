@@ -9,8 +9,8 @@ use std::cmp::Ordering;
 use crate::json::{Decimal, Number, Reader, Scale, Value};
 
 use super::super::compile::Compiler;
-use super::super::message::quoted_len;
-use super::super::sink::{Member, Sink, W};
+use super::super::message::{push_number, quoted_len};
+use super::super::sink::{At, Member, Sink, W};
 use super::format::{report_format, FormatRule};
 
 /// A numeric bound as written in the schema, compared exactly; `small` is its value
@@ -348,6 +348,8 @@ pub(crate) struct NumberGroup {
     /// Any of the full profile's number keywords is present (one test on the path
     /// of the core profile's).
     pub full: bool,
+    /// Where the schema object is (for the violations' schema location).
+    pub at: std::sync::Arc<str>,
 }
 
 impl NumberGroup {
@@ -386,12 +388,12 @@ const NOT_MULTIPLE: &str = " is not a multiple of ";
 pub(crate) fn check<'a, S: Sink<'a>>(g: &NumberGroup, n: Number<'_>, sink: &mut S) -> W {
     if let Some(min) = &g.minimum {
         if min.compare(n).is_lt() {
-            report(sink, "minimum", n, LESS, &min.text)?;
+            report(sink, &g.at, "minimum", n, LESS, &min.text)?;
         }
     }
     if let Some(max) = &g.maximum {
         if max.compare(n).is_gt() {
-            report(sink, "maximum", n, GREATER, &max.text)?;
+            report(sink, &g.at, "maximum", n, GREATER, &max.text)?;
         }
     }
     if g.full {
@@ -405,23 +407,23 @@ pub(crate) fn check<'a, S: Sink<'a>>(g: &NumberGroup, n: Number<'_>, sink: &mut 
 fn check_full<'a, S: Sink<'a>>(g: &NumberGroup, n: Number<'_>, sink: &mut S) -> W {
     if let Some(min) = &g.exclusive_minimum {
         if min.compare(n).is_le() {
-            report(sink, "exclusiveMinimum", n, NOT_GREATER, &min.text)?;
+            report(sink, &g.at, "exclusiveMinimum", n, NOT_GREATER, &min.text)?;
         }
     }
     if let Some(max) = &g.exclusive_maximum {
         if max.compare(n).is_ge() {
-            report(sink, "exclusiveMaximum", n, NOT_LESS, &max.text)?;
+            report(sink, &g.at, "exclusiveMaximum", n, NOT_LESS, &max.text)?;
         }
     }
     if let Some(m) = &g.multiple_of {
         let divides = Decimal::parse(n.text).is_some_and(|d| m.divides(&d));
         if !divides {
-            report(sink, "multipleOf", n, NOT_MULTIPLE, &m.text)?;
+            report(sink, &g.at, "multipleOf", n, NOT_MULTIPLE, &m.text)?;
         }
     }
     if let Some(f) = &g.format {
         if !f.format.is_valid_number(n.text) {
-            report_format(sink, n.text, f)?;
+            report_format(sink, &g.at, n.text, f)?;
         }
     }
     Ok(())
@@ -430,14 +432,15 @@ fn check_full<'a, S: Sink<'a>>(g: &NumberGroup, n: Number<'_>, sink: &mut S) -> 
 /// `N<relation>BOUND`: the number as written, then what it breaks.
 fn report<'a, S: Sink<'a>>(
     sink: &mut S,
+    at: &str,
     keyword: &'static str,
     n: Number<'_>,
     relation: &str,
     bound: &str,
 ) -> W {
     let capacity = quoted_len(n.text.len()) + relation.len() + bound.len();
-    sink.report(keyword, Member::None, capacity, |m| {
-        m.push_str(&String::from_utf8_lossy(n.text));
+    sink.report(keyword, At::Schema(at), Member::None, capacity, |m| {
+        push_number(m, n.text);
         m.push_str(relation);
         m.push_str(bound);
     })

@@ -18,7 +18,7 @@ use super::super::compile::Compiler;
 use super::super::message::quoted;
 use super::super::path::Seg;
 use super::super::program::{Node, NodeId, Program};
-use super::super::sink::{Collect, FirstError, Member, Sink, Stop, W};
+use super::super::sink::{At, Collect, FirstError, Member, Sink, Stop, W};
 use super::super::walk::{walk as walk_node, walk_value, Cx};
 use super::count::{self, Bounds};
 use super::string::Pattern;
@@ -44,6 +44,8 @@ pub(crate) struct ObjectGroup {
     pub additional: Option<Node>,
     /// The full profile's keywords, when the schema has any.
     pub extra: Option<Box<ObjectExtra>>,
+    /// Where the schema object is (for the violations' schema location).
+    pub at: std::sync::Arc<str>,
 }
 
 /// The object keywords only the full profile has.
@@ -259,7 +261,7 @@ impl<'v> ObjectBuilder<'v> {
     }
 
     /// Compiles the deferred subschemas and builds the group.
-    pub(crate) fn finish(self, c: &mut Compiler<'_>) -> ObjectGroup {
+    pub(crate) fn finish(self, c: &mut Compiler<'_>, at: std::sync::Arc<str>) -> ObjectGroup {
         let mut names: Vec<&str> = Vec::new();
         let mut nodes: Vec<Option<Node>> = Vec::new();
         if let Some(props) = self.properties {
@@ -337,6 +339,7 @@ impl<'v> ObjectBuilder<'v> {
             required: required.into_boxed_slice(),
             additional: self.additional,
             extra,
+            at,
         }
     }
 }
@@ -463,13 +466,43 @@ fn duplicate(r: &Reader<'_>, key: JsonStr<'_>) -> Stop {
     ))
 }
 
-/// `unexpected property "x"` at the object, pointing at the member.
-fn unexpected<'a, S: Sink<'a>>(keyword: &'static str, key: JsonStr<'a>, sink: &mut S) -> W {
+const DID_YOU_MEAN: &str = "; did you mean ";
+
+/// `unexpected property "x"` at the object, pointing at the member; with
+/// `; did you mean "y"?` when one property the group declares (in `properties`) is
+/// closer to the key than any other, by the rule tool names are suggested by.
+fn unexpected<'a, S: Sink<'a>>(
+    o: &ObjectGroup,
+    keyword: &'static str,
+    key: JsonStr<'a>,
+    sink: &mut S,
+) -> W {
     let capacity = UNEXPECTED.len() + key.raw().len() + 2;
-    sink.report(keyword, Member::Key(key), capacity, |m| {
-        m.push_str(UNEXPECTED);
-        write_json_string(m, &key.to_cow());
-    })
+    sink.report(
+        keyword,
+        At::Schema(&o.at),
+        Member::Key(key),
+        capacity,
+        |m| {
+            let key = key.to_cow();
+            m.push_str(UNEXPECTED);
+            write_json_string(m, &key);
+            if let Some(near) = near_property(o, &key) {
+                m.push_str(DID_YOU_MEAN);
+                write_json_string(m, near);
+                m.push('?');
+            }
+        },
+    )
+}
+
+/// The declared property an unexpected `key` most likely meant, if one is closest.
+#[cold]
+fn near_property<'o>(o: &'o ObjectGroup, key: &str) -> Option<&'o str> {
+    let declared = (0..o.names.len())
+        .filter(|&i| o.names.value(i).is_some())
+        .map(|i| o.names.name(i));
+    crate::suggest::closest_unambiguous(key, declared)
 }
 
 fn walk_members<'a, S: Sink<'a>, M: Marks>(
@@ -511,7 +544,7 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
                 None => r.skip_value(depth + 1)?,
                 Some(node) if additional && Program::is_never(node) => {
                     r.peek_kind()?;
-                    unexpected("additionalProperties", key, sink)?;
+                    unexpected(o, "additionalProperties", key, sink)?;
                     r.skip_value(depth + 1)?;
                 }
                 Some(node) => {
@@ -533,9 +566,13 @@ fn check_required<'a, S: Sink<'a>>(o: &ObjectGroup, seen: &impl Marks, sink: &mu
         if !seen.get(required.index) {
             let name = o.names.name(required.index);
             let message = &required.message;
-            sink.report("required", Member::Name(name), message.len(), |m| {
-                m.push_str(message)
-            })?;
+            sink.report(
+                "required",
+                At::Schema(&o.at),
+                Member::Name(name),
+                message.len(),
+                |m| m.push_str(message),
+            )?;
         }
     }
     Ok(())
@@ -602,13 +639,13 @@ fn walk_full<'a, S: Sink<'a>>(
                 match (&o.additional, &extra.unevaluated) {
                     (Some(node), _) if Program::is_never(node) => {
                         r.peek_kind()?;
-                        unexpected("additionalProperties", key, sink)?;
+                        unexpected(o, "additionalProperties", key, sink)?;
                     }
                     (Some(node), _) => value.apply(cx, node, r, sink)?,
                     (None, Some(node)) if !by_applicators => {
                         if Program::is_never(node) {
                             r.peek_kind()?;
-                            unexpected("unevaluatedProperties", key, sink)?;
+                            unexpected(o, "unevaluatedProperties", key, sink)?;
                         } else {
                             value.apply(cx, node, r, sink)?;
                         }
@@ -633,13 +670,14 @@ fn walk_full<'a, S: Sink<'a>>(
         for &i in dep.required.iter() {
             if !seen.get(i) {
                 let name = o.names.name(i);
-                report_dependency(dep.keyword, name, trigger, sink)?;
+                report_dependency(&o.at, dep.keyword, name, trigger, sink)?;
             }
         }
     }
     if !extra.count.is_empty() {
         count::check(
             sink,
+            &o.at,
             count,
             &extra.count,
             ("minProperties", "maxProperties"),
@@ -685,6 +723,7 @@ impl<'a> MemberValue<'a> {
 
 /// `property "card_cvc" is required when "card_number" is present`.
 fn report_dependency<'a, S: Sink<'a>>(
+    at: &str,
     keyword: &'static str,
     name: &str,
     trigger: &str,
@@ -694,7 +733,7 @@ fn report_dependency<'a, S: Sink<'a>>(
     const WHEN: &str = " is required when ";
     const PRESENT: &str = " is present";
     let capacity = PROPERTY.len() + name.len() + WHEN.len() + trigger.len() + PRESENT.len() + 4;
-    sink.report(keyword, Member::Name(name), capacity, |m| {
+    sink.report(keyword, At::Schema(at), Member::Name(name), capacity, |m| {
         m.push_str(PROPERTY);
         write_json_string(m, name);
         m.push_str(WHEN);
@@ -720,13 +759,14 @@ fn check_name<'a, S: Sink<'a>>(
     if !S::COLLECT {
         return Err(Stop::Invalid);
     }
-    let mut inner = Collect::new();
+    let mut inner = Collect::new(cx.prog.masked);
     let _ = walk_node(cx, names, &mut r.at(at), depth, &mut inner);
     super::super::sort_errors(&mut inner.errors);
     const PREFIX: &str = "property name ";
     for e in inner.errors {
         let capacity = PREFIX.len() + key.raw().len() + 4 + e.message.len();
-        sink.report("propertyNames", Member::Key(key), capacity, |m| {
+        let at = At::Rule(&e.schema_location);
+        sink.report("propertyNames", at, Member::Key(key), capacity, |m| {
             m.push_str(PREFIX);
             write_json_string(m, &key.to_cow());
             m.push_str(": ");

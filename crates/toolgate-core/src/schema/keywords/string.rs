@@ -7,7 +7,7 @@ use crate::json::{write_json_string, JsonStr, Value};
 use super::super::compile::Compiler;
 use super::super::message::{push_value, quoted, quoted_len};
 use super::super::pattern::{compile_matcher, Matcher};
-use super::super::sink::{Member, Sink, W};
+use super::super::sink::{At, Member, Sink, W};
 use super::count::{self, Bounds};
 use super::format::{report_format, FormatRule};
 
@@ -58,6 +58,8 @@ pub(crate) struct StringGroup {
     /// A format or a content assertion is present (one test on the path of the core
     /// profile's keywords).
     pub full: bool,
+    /// Where the schema object is (for the violations' schema location).
+    pub at: std::sync::Arc<str>,
 }
 
 /// Draft-07's `contentEncoding: "base64"` and `contentMediaType: "application/json"`,
@@ -100,6 +102,7 @@ pub(crate) fn check<'a, S: Sink<'a>>(
     if !g.length.is_empty() {
         count::check(
             sink,
+            &g.at,
             s.char_count() as u64,
             &g.length,
             ("minLength", "maxLength"),
@@ -109,7 +112,7 @@ pub(crate) fn check<'a, S: Sink<'a>>(
     if let Some(p) = &g.pattern {
         if !p.is_match(s) {
             let capacity = quoted_len(span.len()) + NO_MATCH.len() + p.quoted_source.len();
-            sink.report("pattern", Member::None, capacity, |m| {
+            sink.report("pattern", At::Schema(&g.at), Member::None, capacity, |m| {
                 push_value(m, span);
                 m.push_str(NO_MATCH);
                 m.push_str(&p.quoted_source);
@@ -126,7 +129,7 @@ pub(crate) fn check<'a, S: Sink<'a>>(
 #[inline(never)]
 fn check_full<'a, S: Sink<'a>>(g: &StringGroup, s: JsonStr<'a>, span: &[u8], sink: &mut S) -> W {
     if g.content != Content::default() {
-        check_content(g.content, s, span, sink)?;
+        check_content(g.content, &g.at, s, span, sink)?;
     }
     if let Some(f) = &g.format {
         let valid = match s.as_plain_str() {
@@ -134,7 +137,7 @@ fn check_full<'a, S: Sink<'a>>(g: &StringGroup, s: JsonStr<'a>, span: &[u8], sin
             None => f.format.is_valid_str(&s.to_cow()),
         };
         if !valid {
-            report_format(sink, span, f)?;
+            report_format(sink, &g.at, span, f)?;
         }
     }
     Ok(())
@@ -144,6 +147,7 @@ fn check_full<'a, S: Sink<'a>>(g: &StringGroup, s: JsonStr<'a>, span: &[u8], sin
 #[cold]
 fn check_content<'a, S: Sink<'a>>(
     content: Content,
+    at: &str,
     s: JsonStr<'a>,
     span: &[u8],
     sink: &mut S,
@@ -156,7 +160,7 @@ fn check_content<'a, S: Sink<'a>>(
                 decoded = bytes;
                 &decoded
             }
-            None => return report_content(sink, "contentEncoding", span, "valid base64"),
+            None => return report_content(sink, at, "contentEncoding", span, "valid base64"),
         }
     } else {
         text.as_bytes()
@@ -164,6 +168,7 @@ fn check_content<'a, S: Sink<'a>>(
     if content.json && crate::json::Value::parse(document, 128).is_err() {
         return report_content(
             sink,
+            at,
             "contentMediaType",
             span,
             "a valid application/json document",
@@ -174,6 +179,7 @@ fn check_content<'a, S: Sink<'a>>(
 
 fn report_content<'a, S: Sink<'a>>(
     sink: &mut S,
+    at: &str,
     keyword: &'static str,
     span: &[u8],
     what: &str,
@@ -181,6 +187,7 @@ fn report_content<'a, S: Sink<'a>>(
     const IS_NOT: &str = " is not ";
     sink.report(
         keyword,
+        At::Schema(at),
         Member::None,
         quoted_len(span.len()) + IS_NOT.len() + what.len(),
         |m| {

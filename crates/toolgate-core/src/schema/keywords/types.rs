@@ -4,7 +4,7 @@
 use crate::json::{Kind, Number, Reader, Value};
 
 use super::super::compile::Compiler;
-use super::super::sink::{Member, Sink, W};
+use super::super::sink::{At, Member, Sink, W};
 
 pub(crate) const T_NULL: u8 = 1;
 pub(crate) const T_BOOLEAN: u8 = 2;
@@ -120,6 +120,7 @@ const GOT: &str = ", got ";
 #[inline(never)]
 pub(crate) fn mismatch<'a, S: Sink<'a>>(
     expected: &str,
+    at: &str,
     kind: Kind,
     number: Option<Number<'_>>,
     r: &mut Reader<'a>,
@@ -128,7 +129,7 @@ pub(crate) fn mismatch<'a, S: Sink<'a>>(
 ) -> W {
     let got = got_name(kind, number);
     let capacity = EXPECTED.len() + expected.len() + GOT.len() + got.len();
-    sink.report("type", Member::None, capacity, |m| {
+    sink.report("type", At::Schema(at), Member::None, capacity, |m| {
         m.push_str(EXPECTED);
         m.push_str(expected);
         m.push_str(GOT);

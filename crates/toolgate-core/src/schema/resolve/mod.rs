@@ -343,6 +343,15 @@ impl Documents {
         self.view(self.resource(loc)).uri
     }
 
+    /// The URI of document `doc` (its root resource's base URI).
+    pub(crate) fn document_uri(&self, doc: DocId) -> &str {
+        let root = Location {
+            doc,
+            pointer: String::new(),
+        };
+        self.view(self.resource(&root)).uri
+    }
+
     /// The draft in effect at `loc` (a `$schema` at an embedded resource's root may
     /// change it there).
     pub(crate) fn draft(&self, loc: &Location) -> Draft {
