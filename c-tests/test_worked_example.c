@@ -273,7 +273,8 @@ static void validate_table(void) {
     GET_TEXT(tg_errors_json, errors, &p, &n);
     CHECK_TEXT(p, n,
                "[{\"path\":\"$\",\"pointer\":\"/id\",\"keyword\":\"required\","
-               "\"message\":\"missing required property \\\"id\\\"\"}]");
+               "\"message\":\"missing required property \\\"id\\\"\","
+               "\"schemaLocation\":\"#/required\"}]");
     tg_errors_free(errors);
     /* The schema's compact JSON. */
     tg_schema_free(schema);

@@ -316,8 +316,10 @@ pub unsafe extern "C" fn tg_errors_text(
 }
 
 /// Every violation as a compact JSON array of objects
-/// `{"path":..,"pointer":..,"keyword":..,"message":..,"schemaLocation":..}` in list order (`[]` when
-/// there are none). Same ownership and rules as `tg_errors_text`.
+/// `{"path":..,"pointer":..,"keyword":..,"message":..,"schemaLocation":..}` in list
+/// order (`[]` when there are none); `schemaLocation` is where the failing rule is
+/// written in the schema (`#/properties/days/type`, `#` for malformed input). Same
+/// ownership and rules as `tg_errors_text`.
 ///
 /// # Safety
 /// As `tg_errors_text`.

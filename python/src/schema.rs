@@ -215,6 +215,7 @@ impl Schema {
                     pointer: String::new(),
                     keyword: "schema",
                     message: "rejected by the schema".to_owned(),
+                    schema_location: "#".to_owned(),
                 };
                 Ok(errors::validation_errors(py, &[refusal])?.into_any())
             }

@@ -68,7 +68,7 @@ fn check_prints_the_verdict_and_the_errors() {
     let o = run(&["check", s(&schema), s(&bad), "--format", "json"]);
     assert_eq!(
         stdout(&o),
-        "{\"valid\":false,\"errors\":[{\"path\":\"$.n\",\"pointer\":\"/n\",\"keyword\":\"type\",\"message\":\"expected integer, got string\"}]}\n"
+        "{\"valid\":false,\"errors\":[{\"path\":\"$.n\",\"pointer\":\"/n\",\"keyword\":\"type\",\"message\":\"expected integer, got string\",\"schemaLocation\":\"#/properties/n/type\"}]}\n"
     );
     let o = run_stdin(&["check", s(&schema), "-"], r#"{"n":2}"#);
     assert_eq!(stdout(&o), "valid\n");

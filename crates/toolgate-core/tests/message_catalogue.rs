@@ -30,6 +30,11 @@ enum In {
 }
 
 impl In {
+    /// The options with instance values masked.
+    fn masked(self) -> Options {
+        self.options().with_masked_values(true)
+    }
+
     fn options(self) -> Options {
         match self {
             In::Core => Options::default(),
@@ -62,6 +67,11 @@ const VIOLATIONS: &[(In, &str, &str)] = &[
         In::Core,
         r#"{"type":"object","properties":{"city":{}},"additionalProperties":false}"#,
         r#"{"city":"Paris","country":"FR"}"#,
+    ),
+    (
+        In::Core,
+        r#"{"type":"object","properties":{"city":{}},"required":["city"],"additionalProperties":false}"#,
+        r#"{"cty":"Paris"}"#,
     ),
     (In::Core, r#"{"items":{"type":"string"}}"#, r#"["a",1]"#),
     (In::Core, r#"{"minItems":2}"#, "[1]"),
@@ -120,6 +130,11 @@ const VIOLATIONS: &[(In, &str, &str)] = &[
         In::Full,
         r#"{"properties":{"a":{}},"unevaluatedProperties":false}"#,
         r#"{"a":1,"x":2}"#,
+    ),
+    (
+        In::Full,
+        r#"{"properties":{"city":{}},"unevaluatedProperties":false}"#,
+        r#"{"City":"Paris","country":"FR"}"#,
     ),
     (
         In::Full,
@@ -191,6 +206,9 @@ const COMPILE_ERRORS: &[(In, &str)] = &[
     (In::Full, r##"{"$ref":"#"}"##),
 ];
 
+const FORECAST_OUTPUT: &str =
+    r#"{"type":"object","properties":{"high":{"type":"integer"}},"additionalProperties":false}"#;
+
 const WEATHER: &str = r#"{"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":7},"unit":{"enum":["c","f"]}},"required":["city"],"additionalProperties":false}"#;
 
 fn tool(name: &str, parameters: &str) -> ToolSpec {
@@ -215,6 +233,23 @@ fn registry(options: RegistryOptions) -> Registry {
         .register(
             tool("get_time", r#"{"type":"object"}"#),
             Box::new(|_: &[u8], _: usize| Err("clock unavailable".to_string())),
+            false,
+        )
+        .unwrap();
+    registry
+        .register(
+            ToolSpec {
+                output_schema: Some(FORECAST_OUTPUT.as_bytes().to_vec()),
+                ..tool("forecast", r#"{"type":"object"}"#)
+            },
+            Box::new(|args: &[u8], _: usize| {
+                Ok(match args {
+                    b"{}" => r#"{"high":21}"#,
+                    br#"{"bad":true}"# => r#"{"high":"warm","wind":3}"#,
+                    _ => "sunny",
+                }
+                .to_string())
+            }),
             false,
         )
         .unwrap();
@@ -278,8 +313,14 @@ fn catalogue() -> (String, BTreeSet<String>) {
     let mut out = String::new();
 
     out.push_str("### Violations\n\n");
-    out.push_str("| keyword | profile | schema | arguments | path | pointer | message |\n");
-    out.push_str("|---|---|---|---|---|---|---|\n");
+    out.push_str(
+        "The last column is the message with instance values masked \
+         (`Options::with_masked_values`, `RegistryOptions::with_masked_values`), where it differs.\n\n",
+    );
+    out.push_str(
+        "| keyword | profile | schema | arguments | path | pointer | schema location | message | masked |\n",
+    );
+    out.push_str("|---|---|---|---|---|---|---|---|---|\n");
     for &(profile, schema, args) in VIOLATIONS {
         let compiled = Schema::compile_with(schema.as_bytes(), &profile.options())
             .unwrap_or_else(|e| panic!("{schema} does not compile in {}: {e}", profile.label()));
@@ -288,11 +329,24 @@ fn catalogue() -> (String, BTreeSet<String>) {
             !errors.is_empty(),
             "{args} is valid against {schema}: the example shows no message"
         );
-        for e in errors {
+        let masked = Schema::compile_with(schema.as_bytes(), &profile.masked())
+            .unwrap()
+            .validate_json(args.as_bytes());
+        assert_eq!(
+            masked.len(),
+            errors.len(),
+            "{schema}: masking changed the violations"
+        );
+        for (e, m) in errors.into_iter().zip(masked) {
+            assert_eq!(
+                (&e.path, &e.pointer, e.keyword, &e.schema_location),
+                (&m.path, &m.pointer, m.keyword, &m.schema_location),
+                "{schema}: masking changed more than the message"
+            );
             keywords.insert(e.keyword.to_string());
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} | {} | {} | {} | {} |",
+                "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
                 e.keyword,
                 profile.label(),
                 code(schema),
@@ -303,15 +357,24 @@ fn catalogue() -> (String, BTreeSet<String>) {
                 } else {
                     code(&e.pointer)
                 },
-                code(&e.message)
+                code(&e.schema_location),
+                code(&e.message),
+                if m.message == e.message {
+                    "(same)".to_string()
+                } else {
+                    code(&m.message)
+                }
             );
         }
     }
 
     out.push_str("\n### Malformed JSON\n\n");
-    out.push_str("Keyword `json`, path `$`, pointer `\"\"`; validated against `{}`.\n\n");
-    out.push_str("| arguments | message |\n|---|---|\n");
+    out.push_str(
+        "Keyword `json`, path `$`, pointer `\"\"`, schema location `#`; validated against `{}`.\n\n",
+    );
+    out.push_str("| arguments | message | masked |\n|---|---|---|\n");
     let any = Schema::compile(b"{}").unwrap();
+    let any_masked = Schema::compile_with(b"{}", &In::Core.masked()).unwrap();
     for bytes in malformed() {
         let errors = any.validate_json(&bytes);
         assert_eq!(
@@ -321,12 +384,19 @@ fn catalogue() -> (String, BTreeSet<String>) {
             String::from_utf8_lossy(&bytes)
         );
         assert_eq!(errors[0].keyword, "json");
+        assert_eq!(errors[0].schema_location, "#");
         keywords.insert("json".to_string());
+        let masked = &any_masked.validate_json(&bytes)[0].message;
         let _ = writeln!(
             out,
-            "| {} | {} |",
+            "| {} | {} | {} |",
             show_input(&bytes),
-            code(&errors[0].message)
+            code(&errors[0].message),
+            if *masked == errors[0].message {
+                "(same)".to_string()
+            } else {
+                code(masked)
+            }
         );
     }
 
@@ -352,12 +422,16 @@ fn catalogue() -> (String, BTreeSet<String>) {
     out.push_str("\n### What a model reads from a call\n\n");
     let _ = writeln!(
         out,
-        "The registry holds `get_weather` (parameters {}), `get_time` (its handler returns the error `clock unavailable`) and `flaky` (its handler panics).\n",
-        code(WEATHER)
+        "The registry holds `get_weather` (parameters {}), `get_time` (its handler returns the error `clock unavailable`), `flaky` (its handler panics) and `forecast` (output schema {}; it answers `{{\"high\":21}}` to `{{}}`, `{{\"high\":\"warm\",\"wind\":3}}` to `{{\"bad\":true}}`, `sunny` otherwise). An answer the output schema refuses is kept for the host (`invalid_result`), never shown in the content.\n",
+        code(WEATHER),
+        code(FORECAST_OUTPUT)
     );
-    out.push_str("| case | tool | arguments | is_error | content |\n|---|---|---|---|---|\n");
+    out.push_str(
+        "| case | tool | arguments | outcome | is_error | content |\n|---|---|---|---|---|---|\n",
+    );
     let reg = registry(RegistryOptions::default());
     let limited = registry(RegistryOptions::default().with_max_argument_bytes(16));
+    let masked = registry(RegistryOptions::default().with_masked_values(true));
     let calls: &[(&str, &Registry, &str, &str)] = &[
         ("valid", &reg, "get_weather", r#"{"city":"Paris"}"#),
         ("empty arguments mean `{}`", &reg, "get_weather", ""),
@@ -377,17 +451,44 @@ fn catalogue() -> (String, BTreeSet<String>) {
         ),
         ("handler error", &reg, "get_time", "{}"),
         ("handler panic", &reg, "flaky", "{}"),
+        ("answer the output schema accepts", &reg, "forecast", "{}"),
+        (
+            "answer the output schema refuses",
+            &reg,
+            "forecast",
+            r#"{"bad":true}"#,
+        ),
+        ("answer that is not JSON", &reg, "forecast", r#"{"x":1}"#),
+        (
+            "answer over the limit (16 bytes here)",
+            &limited,
+            "forecast",
+            r#"{"bad":true}"#,
+        ),
+        (
+            "answer refused, values masked",
+            &masked,
+            "forecast",
+            r#"{"bad":true}"#,
+        ),
+        (
+            "schema violations, values masked",
+            &masked,
+            "get_weather",
+            r#"{"days": "3", "unit": "kelvin", "country": "FR"}"#,
+        ),
     ];
     for &(case, registry, name, args) in calls {
         let result = registry.call("call_1", name, args.as_bytes());
         let _ = writeln!(
             out,
-            "| {case} | `{name}` | {} | {} | {} |",
+            "| {case} | `{name}` | {} | {:?} | {} | {} |",
             if args.is_empty() {
                 "(empty)".to_string()
             } else {
                 code(args)
             },
+            result.outcome,
             result.is_error,
             lines(&result.content)
         );
@@ -432,6 +533,12 @@ fn catalogue() -> (String, BTreeSet<String>) {
             "x",
             r#"{"type":"string"}"#,
         ),
+        (
+            "output schema refused",
+            NamePolicy::Default,
+            "x",
+            r#"{"type":"object"}"#,
+        ),
     ];
     for &(case, policy, name, parameters) in refusals {
         let registry = Registry::new(policy);
@@ -441,8 +548,12 @@ fn catalogue() -> (String, BTreeSet<String>) {
                 .register(tool(name, parameters), handler(), false)
                 .unwrap();
         }
+        let mut spec = tool(name, parameters);
+        if case == "output schema refused" {
+            spec.output_schema = Some(br#"{"type":"strin","minimum":"1"}"#.to_vec());
+        }
         let error = registry
-            .register(tool(name, parameters), handler(), false)
+            .register(spec, handler(), false)
             .expect_err(case)
             .message;
         let policy = match policy {

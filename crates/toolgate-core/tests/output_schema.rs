@@ -344,3 +344,78 @@ fn describe_shows_the_output_schema_compact_in_the_authors_order() {
         )
     );
 }
+
+/// The shared texts of tests/registry_texts.json that are the core's: an answer its
+/// output schema refuses, and an output schema that does not compile.
+#[test]
+fn shared_registry_texts_of_output_schemas() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/registry_texts.json"
+    );
+    let cases: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let text = |case: &serde_json::Value, key: &str| case[key].as_str().unwrap().to_owned();
+    let mut checked = std::collections::BTreeSet::new();
+    for case in &cases {
+        let what = text(case, "what");
+        match what.as_str() {
+            "invalid_result" => {
+                let masked = case["masked"].as_bool().unwrap_or(false);
+                let registry =
+                    Registry::with_options(RegistryOptions::default().with_masked_values(masked));
+                let answer = text(case, "answer");
+                let spec = ToolSpec {
+                    name: text(case, "tool"),
+                    output_schema: Some(case["output_schema"].to_string().into_bytes()),
+                    ..ToolSpec::default()
+                };
+                let handler = move |_: &[u8], _: usize| Ok(answer.clone());
+                registry.register(spec, Box::new(handler), false).unwrap();
+                let result = registry.call("c1", &text(case, "tool"), b"{}");
+                assert_eq!(result.content, text(case, "content"));
+                assert_eq!(result.outcome, CallOutcome::InvalidResult);
+                assert_eq!(result.invalid_result, Some(text(case, "answer")));
+                let locations: Vec<String> = result
+                    .violations
+                    .iter()
+                    .map(|v| v.schema_location.clone())
+                    .collect();
+                let want: Vec<String> = case["schema_locations"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| l.as_str().unwrap().to_owned())
+                    .collect();
+                assert_eq!(locations, want);
+            }
+            "output_schema_refused" => {
+                let registry = Registry::default();
+                let spec = ToolSpec {
+                    name: text(case, "tool"),
+                    output_schema: Some(case["output_schema"].to_string().into_bytes()),
+                    ..ToolSpec::default()
+                };
+                let handler = |_: &[u8], _: usize| Ok(String::new());
+                let refused = registry
+                    .register(spec, Box::new(handler), false)
+                    .unwrap_err();
+                assert_eq!(refused.message, text(case, "message"));
+                assert_eq!(text(case, "kind"), "schema");
+                assert_eq!(refused.status(), Status::Schema);
+                let RegisterErrorKind::InvalidOutputSchema(e) = refused.kind else {
+                    panic!("{refused:?}")
+                };
+                assert_eq!(e.pointer, text(case, "pointer"));
+                assert_eq!(e.keyword, text(case, "keyword"));
+            }
+            _ => continue,
+        }
+        checked.insert(what);
+    }
+    assert_eq!(
+        checked.len(),
+        2,
+        "both kinds of case are in the file: {checked:?}"
+    );
+}

@@ -30,19 +30,39 @@ fn shared_conformance_vectors() {
         } else {
             (schema.validate_json(instance), schema.is_valid(instance))
         };
-        let got: Vec<[String; 4]> = errors
+        let got: Vec<[String; 5]> = errors
             .into_iter()
-            .map(|e| [e.path, e.pointer, e.keyword.to_string(), e.message])
+            .map(|e| {
+                [
+                    e.path,
+                    e.pointer,
+                    e.keyword.to_string(),
+                    e.message,
+                    e.schema_location,
+                ]
+            })
             .collect();
-        let want: Vec<[String; 4]> = v["errors"]
+        let want: Vec<[String; 5]> = v["errors"]
             .as_array()
             .unwrap()
             .iter()
             .map(|e| {
-                ["path", "pointer", "keyword", "message"]
+                ["path", "pointer", "keyword", "message", "schemaLocation"]
                     .map(|k| e[k].as_str().unwrap().to_string())
             })
             .collect();
+        // The errors as the compact JSON every host can ask for: the same objects, keys in
+        // the file's order.
+        let json: Value =
+            serde_json::from_str(&toolgate_core::ValidationError::json_array(&if arguments {
+                schema.validate_arguments(instance)
+            } else {
+                schema.validate_json(instance)
+            }))
+            .unwrap();
+        if json != v["errors"] {
+            failures.push(format!("{name}: json_array {json}"));
+        }
         let valid = v["valid"].as_bool().unwrap();
         if got != want || is_valid != valid || valid != want.is_empty() {
             failures.push(format!("{name}:\n  got  {got:?}\n  want {want:?}"));

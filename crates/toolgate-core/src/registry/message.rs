@@ -230,4 +230,55 @@ mod tests {
         write_internal_error(&mut out, "t");
         assert_eq!(out, r#"error: internal error while calling tool "t""#);
     }
+
+    fn violation(keyword: &'static str, path: &str, message: &str) -> ValidationError {
+        ValidationError {
+            path: path.into(),
+            pointer: String::new(),
+            keyword,
+            message: message.into(),
+            schema_location: "#".into(),
+        }
+    }
+
+    #[test]
+    fn invalid_result_texts() {
+        let two = [
+            violation("required", "$", "missing required property \"high\""),
+            violation("type", "$.sky", "expected string, got integer"),
+        ];
+        assert_eq!(
+            invalid_result("forecast", &two),
+            "error: tool forecast returned an invalid result:\n\
+             $: missing required property \"high\"\n\
+             $.sky: expected string, got integer"
+        );
+        let malformed = [violation(
+            "json",
+            "$",
+            "malformed JSON at line 1 column 1: expected a value",
+        )];
+        assert_eq!(
+            invalid_result("t", &malformed),
+            "error: tool t returned an invalid result: malformed JSON at line 1 column 1: expected a value"
+        );
+        let long = [violation("size", "$", &too_large(20, 16))];
+        assert_eq!(
+            invalid_result("t", &long),
+            "error: tool t returned an invalid result: 20 bytes is more than the limit of 16"
+        );
+        assert_eq!(
+            invalid_result("t", &[]),
+            "error: tool t returned an invalid result: rejected by the output schema"
+        );
+        assert_eq!(
+            invalid_arguments("t", &[]),
+            "error: invalid arguments for t: rejected by the parameters schema"
+        );
+        let compile = CompileError::single("/type", "type", "\"type\" must be a type name");
+        assert_eq!(
+            invalid_output_schema("t", &compile),
+            "invalid output schema for \"t\": #/type: \"type\" must be a type name"
+        );
+    }
 }

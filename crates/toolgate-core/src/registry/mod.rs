@@ -14,6 +14,10 @@
 //! running on it returns. No lock is held while a handler runs, so a handler may
 //! register, unregister or call.
 
+// A refused registration is rare and names every problem (two kinds carry a whole
+// `CompileError`): its size is not worth boxing the kind hosts match on.
+#![allow(clippy::result_large_err)]
+
 use std::any::Any;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -24,6 +28,8 @@ use arc_swap::ArcSwap;
 use crate::schema::{CompileError, Options, Schema, ValidationError};
 use text::push_json_string;
 
+#[cfg(test)]
+mod alloc_tests;
 mod batch;
 mod check;
 pub mod message;

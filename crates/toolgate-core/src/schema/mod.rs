@@ -29,6 +29,8 @@ mod message;
 mod openapi;
 mod options;
 pub(crate) mod path;
+#[cfg(test)]
+mod report_tests;
 pub(crate) use path::push_pointer_token;
 mod pattern;
 mod program;
