@@ -97,9 +97,12 @@ impl tg_result {
         tg_result::with_room(call_id, name, FRESH_ROOM, call)
     }
 
-    /// A result with empty texts, for `tg_registry_call_into` to fill.
+    /// A result with empty texts, answered (not an error), for `tg_registry_call_into`
+    /// to fill.
     fn empty() -> tg_result {
-        tg_result::with_room("", "", 0, |_, _| {})
+        tg_result::with_room("", "", 0, |_, details| {
+            details.outcome = CallOutcome::Answered;
+        })
     }
 
     fn with_room(
