@@ -277,3 +277,52 @@ pub unsafe extern "C" fn tg_calls_free(calls: *mut tg_calls) {
     // uses any more, as this function's `# Safety` requires: what `ffi_free` needs.
     unsafe { ffi_free(calls) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(dialect: RawDialect, response: &str) -> (tg_status, *mut tg_calls) {
+        let mut calls = std::ptr::null_mut();
+        // SAFETY: `response` is readable for its length; `calls` is a local.
+        let status = unsafe {
+            tg_calls_read(
+                dialect,
+                response.as_ptr().cast(),
+                response.len(),
+                &mut calls,
+                std::ptr::null_mut(),
+            )
+        };
+        (status, calls)
+    }
+
+    /// The argument bytes are the provider's, NUL-terminated after their length, even
+    /// when they hold a NUL of their own (an escaped `\u0000` in OpenAI's string).
+    #[test]
+    fn arguments_are_bytes_with_a_nul_after_them() {
+        let (status, calls) = read(
+            0,
+            r#"{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"t","arguments":"{\"a\":\"\u0000\"}"}}]}"#,
+        );
+        assert_eq!(status, tg_status::TG_OK);
+        let (mut p, mut n) = (std::ptr::null(), 0);
+        // SAFETY: `calls` is live; the out-parameters are locals.
+        let status = unsafe { tg_calls_arguments(calls, 0, &mut p, &mut n) };
+        assert_eq!(status, tg_status::TG_OK);
+        // SAFETY: the accessor's text has `n` bytes and a NUL after them.
+        let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n + 1) };
+        assert_eq!(bytes, b"{\"a\":\"\0\"}\0");
+        // SAFETY: `calls` came from tg_calls_read and is freed once.
+        unsafe { tg_calls_free(calls) };
+    }
+
+    #[test]
+    fn a_malformed_response_is_its_own_status() {
+        let (status, calls) = read(2, "{");
+        assert_eq!(status, tg_status::TG_ERR_RESPONSE);
+        assert!(calls.is_null());
+        let (status, _) = read(9, "{}");
+        assert_eq!(status, tg_status::TG_ERR_ARGUMENT);
+    }
+}

@@ -529,3 +529,71 @@ pub unsafe extern "C" fn tg_result_free(result: *mut tg_result) {
     // uses any more, as this function's `# Safety` requires: what `ffi_free` needs.
     unsafe { ffi_free(result) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The C numbers are fixed: each core outcome has its own, in the core's order.
+    #[test]
+    fn every_outcome_has_its_number() {
+        let all = [
+            (CallOutcome::Answered, 0),
+            (CallOutcome::UnknownTool, 1),
+            (CallOutcome::InvalidArguments, 2),
+            (CallOutcome::HandlerFailed, 3),
+            (CallOutcome::InvalidResult, 4),
+            (CallOutcome::Internal, 5),
+        ];
+        for (outcome, number) in all {
+            assert_eq!(tg_outcome::from(outcome) as RawOutcome, number);
+            assert_eq!(outcome.is_error(), number != 0);
+        }
+    }
+
+    /// A refill leaves nothing of the call before: its violations, its refused answer,
+    /// its tool message.
+    #[test]
+    fn a_refill_replaces_every_detail() {
+        let violation = ValidationError {
+            path: "$".into(),
+            pointer: String::new(),
+            keyword: "type",
+            message: "expected number, got string".into(),
+            schema_location: "#/type".into(),
+        };
+        let mut result = tg_result::new("c1", "t", |content, details| {
+            content.push_str("error: refused");
+            details.outcome = CallOutcome::InvalidResult;
+            details.violations.push(violation.clone());
+            details.invalid_result = Some("\"x\"".into());
+        });
+        assert_eq!(result.violations.count(), 1);
+        assert_eq!(
+            result.invalid_result.as_ref().map(CText::as_str),
+            Some("\"x\"")
+        );
+        assert!(result.is_error());
+        let before = result.tool_message().as_str().to_owned();
+        result.refill("c2", "t", |content, details| {
+            content.push('1');
+            details.outcome = CallOutcome::Answered;
+            details.structured = true;
+        });
+        assert_eq!(result.violations.count(), 0);
+        assert!(result.invalid_result.is_none());
+        assert!(!result.is_error() && result.details.structured);
+        assert_ne!(result.tool_message().as_str(), before);
+        let view = result.view();
+        assert_eq!((view.call_id, view.content), ("c2", "1"));
+        // A refill that unwinds leaves an error, never a half-written success.
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            result.refill("c3", "t", |content, _| {
+                content.push_str("half");
+                panic!("in the middle of a call")
+            })
+        }));
+        assert!(unwound.is_err());
+        assert!(result.is_error() && !result.details.structured);
+    }
+}
