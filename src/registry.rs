@@ -96,7 +96,7 @@ fn register_failure(error: RegisterError) -> Failure {
         | RegisterErrorKind::NotObject => {}
         RegisterErrorKind::InvalidSchema(compile)
         | RegisterErrorKind::InvalidOutputSchema(compile) => {
-            let located = compile_failure(compile.clone());
+            let located = compile_failure((**compile).clone());
             return Failure::new(status, error.message).at(&located.pointer, &located.keyword);
         }
         // A target dialect refused the parameters: a schema refusal, located at the

@@ -449,6 +449,7 @@ pub fn registry_with(total: usize) -> Registry {
                 parameters: Some(schema.as_bytes().to_vec()),
                 idempotent: true,
                 timeout_ms: 0,
+                ..ToolSpec::default()
             },
             Box::new(FixedAnswer),
             false,
@@ -470,6 +471,7 @@ pub fn bench_batch(total: usize) -> Vec<(ToolSpec, Box<dyn Handler>)> {
                 parameters: Some(schema.as_bytes().to_vec()),
                 idempotent: true,
                 timeout_ms: 0,
+                ..ToolSpec::default()
             };
             let handler: Box<dyn Handler> = Box::new(FixedAnswer);
             (spec, handler)

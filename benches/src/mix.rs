@@ -192,6 +192,7 @@ pub fn mix_registry(mix: &Mix, opts: &Options) -> Registry {
                 parameters: Some(t.schema_bytes.clone()),
                 idempotent: true,
                 timeout_ms: 0,
+                ..ToolSpec::default()
             },
             Box::new(FixedAnswer),
             false,

@@ -14,10 +14,6 @@
 //! running on it returns. No lock is held while a handler runs, so a handler may
 //! register, unregister or call.
 
-// A refused registration is rare and names every problem (two kinds carry a whole
-// `CompileError`): its size is not worth boxing the kind hosts match on.
-#![allow(clippy::result_large_err)]
-
 use std::any::Any;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -186,12 +182,13 @@ pub enum RegisterErrorKind {
     InvalidName,
     /// A tool of that name exists and override was not asked for.
     Duplicate,
-    /// The parameters schema did not compile.
-    InvalidSchema(CompileError),
+    /// The parameters schema did not compile. (Boxed, as in `InvalidOutputSchema`: a
+    /// refusal is rare, and a `Result` of every registration stays small.)
+    InvalidSchema(Box<CompileError>),
     /// The parameters schema compiles but does not require `"type": "object"`.
     NotObject,
     /// The output schema did not compile.
-    InvalidOutputSchema(CompileError),
+    InvalidOutputSchema(Box<CompileError>),
     /// The registry's [`ToolCheck`] refused the tool (the provider dialects' targets,
     /// for one): every problem it found (see [`RegistryOptions::with_check`]).
     Refused(Vec<ToolProblem>),
@@ -1147,7 +1144,7 @@ fn compile_parameters(
     let json = parameters.unwrap_or(DEFAULT_PARAMETERS.as_bytes());
     let schema = Schema::compile_with(json, options).map_err(|e| RegisterError {
         message: message::invalid_parameters(name, &e),
-        kind: RegisterErrorKind::InvalidSchema(e),
+        kind: RegisterErrorKind::InvalidSchema(Box::new(e)),
     })?;
     if !schema.requires_object() {
         return Err(RegisterError {
@@ -1163,7 +1160,7 @@ fn compile_parameters(
 fn compile_output(name: &str, json: &[u8], options: &Options) -> Result<Schema, RegisterError> {
     Schema::compile_with(json, options).map_err(|e| RegisterError {
         message: message::invalid_output_schema(name, &e),
-        kind: RegisterErrorKind::InvalidOutputSchema(e),
+        kind: RegisterErrorKind::InvalidOutputSchema(Box::new(e)),
     })
 }
 
