@@ -152,7 +152,8 @@ int main(void) {
         tg_registry_free(dotted);
     }
 
-    /* Gemini's subset: a closed object is refused, naming tool and rule. */
+    /* Gemini takes JSON Schema as written (a closed object), and refuses a name that
+     * starts with a digit, naming tool and rule. */
     {
         static const char closed[] = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
         tg_registry *gem = NULL;
@@ -164,14 +165,26 @@ int main(void) {
         def.parameters = closed;
         def.parameters_len = strlen(closed);
         CHECK_OK(tg_registry_register(gem, &def, answer, NULL, NULL, 0, NULL));
+        CHECK_OK(tg_registry_dialect_definitions(gem, TG_DIALECT_GEMINI, &text, NULL, &err));
+        GET_TEXT(tg_text_data, text, &p, &n);
+        CHECK_TEXT(p, n,
+                   "{\"functionDeclarations\":[{\"name\":\"read\",\"description\":\"\","
+                   "\"parametersJsonSchema\":{\"type\":\"object\",\"properties\":{},"
+                   "\"additionalProperties\":false}}]}");
+        tg_text_free(text);
+        text = NULL;
+        def.name = "1st";
+        def.name_len = 3;
+        CHECK_OK(tg_registry_register(gem, &def, answer, NULL, NULL, 0, NULL));
         CHECK_STATUS(tg_registry_dialect_definitions(gem, TG_DIALECT_GEMINI, &text, NULL, &err),
-                     TG_ERR_SCHEMA);
+                     TG_ERR_NAME);
         GET_TEXT(tg_error_message, err, &p, &n);
         CHECK_TEXT(p, n,
-                   "definitions for gemini refused:\nread#/additionalProperties: keyword "
-                   "\"additionalProperties\" is not supported by gemini [unsupported-keyword]");
-        GET_TEXT(tg_error_pointer, err, &p, &n);
-        CHECK_TEXT(p, n, "/additionalProperties");
+                   "definitions for gemini refused:\n1st#: tool name \"1st\" must start with a "
+                   "letter or an underscore, then letters, digits, _ . : or -, at most 64 "
+                   "characters [tool-name]");
+        GET_TEXT(tg_error_keyword, err, &p, &n);
+        CHECK_TEXT(p, n, "tool-name");
         tg_error_free(err);
         err = NULL;
         tg_registry_free(gem);

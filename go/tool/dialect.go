@@ -55,12 +55,12 @@ type LintProblem struct {
 // Never what the provider would refuse: a dotted name (db.get_user) is written with
 // each "." as "_" (db_get_user) for OpenAI, Anthropic and Gemini, and a Call by that
 // spelling reaches the registered tool. Anything else the provider's rules find (a
-// name no rewrite fixes, two tools under one spelling, a keyword outside Gemini's
-// subset) is an *Error (ErrInvalidName or ErrInvalidSchema) whose message names each
-// tool and rule:
+// name no rewrite fixes, two tools under one spelling, for a strict registry a
+// keyword outside the strict subset) is an *Error (ErrInvalidName or
+// ErrInvalidSchema) whose message names each tool and rule:
 //
 //	definitions for gemini refused:
-//	read#/additionalProperties: keyword "additionalProperties" is not supported by gemini [unsupported-keyword]
+//	1st_read#: tool name "1st_read" must start with a letter or an underscore, then letters, digits, _ . : or -, at most 64 characters [tool-name]
 func (r *Registry) DialectDefinitions(d Dialect) (definitions string, fingerprint string, err error) {
 	if r == nil || !r.g.acquire() {
 		return "", "", closedError()

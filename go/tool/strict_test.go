@@ -93,8 +93,12 @@ func TestRegistryTexts(t *testing.T) {
 			if !errors.As(err, &e) || e.Msg != c.Message || e.Pointer != c.Pointer || e.Keyword != c.Keyword {
 				t.Errorf("%s definitions: %#v, want %q", c.Dialect, err, c.Message)
 			}
-			if !errors.Is(err, ErrInvalidSchema) {
-				t.Errorf("%s definitions: %v is not ErrInvalidSchema", c.Dialect, err)
+			want := ErrInvalidSchema
+			if c.Kind == "name" {
+				want = ErrInvalidName
+			}
+			if !errors.Is(err, want) {
+				t.Errorf("%s definitions: %v is not %v", c.Dialect, err, want)
 			}
 			checked++
 		case c.What == "strict_refused":

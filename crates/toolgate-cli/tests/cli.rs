@@ -194,21 +194,22 @@ fn definitions_convert_between_shapes() {
     assert!(stderr(&o).contains("[additional-properties]"));
 }
 
-/// What a provider would refuse is printed on standard error, nothing on standard
-/// output, exit status 1, unless --allow-lint-problems; dotted names are rewritten.
+/// What a provider would refuse (here Gemini, a name that starts with a digit) is
+/// printed on standard error, nothing on standard output, exit status 1, unless
+/// --allow-lint-problems; dotted names are rewritten.
 #[test]
 fn definitions_refuse_what_the_provider_would() {
     let tools = file(
         "defs-refuse",
         "tools.json",
-        r#"[{"name":"db.find","description":"d","parameters":{"type":"object","properties":{"q":{"type":["string","null"]}}}}]"#,
+        r#"[{"name":"1db.find","description":"d","parameters":{"type":"object","properties":{"q":{"type":["string","null"]}}}}]"#,
     );
     let o = run(&["definitions", "--dialect", "gemini", s(&tools)]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "");
     assert_eq!(
         stderr(&o),
-        "toolgate: definitions for gemini refused:\ndb.find#/properties/q/type: \"type\" must be one type name (for null, write \"nullable\": true) [type-list]\n"
+        "toolgate: definitions for gemini refused:\n1db.find#: tool name \"1db_find\" must start with a letter or an underscore, then letters, digits, _ . : or -, at most 64 characters [tool-name]\n"
     );
     let o = run(&[
         "definitions",
@@ -218,22 +219,22 @@ fn definitions_refuse_what_the_provider_would() {
         s(&tools),
     ]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(stderr(&o).contains("[type-list]"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("[tool-name]"), "{}", stderr(&o));
     assert!(
-        stdout(&o).starts_with(r#"{"functionDeclarations":[{"name":"db_find","#),
+        stdout(&o).starts_with(r#"{"functionDeclarations":[{"name":"1db_find","#),
         "{}",
         stdout(&o)
     );
     let o = run(&["definitions", "--dialect", "anthropic", s(&tools)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).starts_with(r#"[{"name":"db_find","#),
+        stdout(&o).starts_with(r#"[{"name":"1db_find","#),
         "{}",
         stdout(&o)
     );
     let o = run(&["definitions", "--dialect", "mcp", s(&tools)]);
     assert!(
-        stdout(&o).starts_with(r#"[{"name":"db.find","#),
+        stdout(&o).starts_with(r#"[{"name":"1db.find","#),
         "{}",
         stdout(&o)
     );

@@ -10,8 +10,11 @@
 //!   since a call by it could not be told apart. MCP takes dotted names as they are.
 //! - **Everything else** the provider would refuse is refused, never rewritten: the
 //!   tool name rule of OpenAI and Anthropic (`^[a-zA-Z0-9_-]{1,64}$`) for their plain
-//!   definitions; the whole strict lint when the definitions say `"strict": true`; the
-//!   whole Gemini lint (its schema subset) for Gemini.
+//!   definitions; the whole strict lint when the definitions say `"strict": true`;
+//!   Gemini's name rule for Gemini. Gemini's definitions carry the schema as
+//!   `parametersJsonSchema`, which takes JSON Schema as written (closed objects,
+//!   `$ref`, `anyOf`); the Gemini lint target's schema subset is that of the older
+//!   `parameters` field, so it stays a lint a host asks for, not a refusal.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -53,7 +56,7 @@ fn rules(dialect: Dialect, strict: bool) -> Option<(Target, bool)> {
     match dialect {
         Dialect::OpenAiChat | Dialect::OpenAiResponses => Some((Target::OpenAiStrict, strict)),
         Dialect::Anthropic => Some((Target::AnthropicStrict, strict)),
-        Dialect::Gemini => Some((Target::Gemini, true)),
+        Dialect::Gemini => Some((Target::Gemini, false)),
         Dialect::Mcp => None,
     }
 }
@@ -239,23 +242,32 @@ mod tests {
     }
 
     #[test]
-    fn gemini_refuses_what_its_lint_finds_and_plain_openai_does_not() {
+    fn gemini_takes_json_schema_as_written_and_refuses_only_its_names() {
+        // parametersJsonSchema takes what the older `parameters` subset (the Gemini
+        // lint) does not: a type list, a closed object.
         let tools = [tool(
             "db.find",
-            r#"{"type":"object","properties":{"q":{"type":["string","null"]}}}"#,
+            r#"{"type":"object","properties":{"q":{"type":["string","null"]}},"additionalProperties":false}"#,
         )];
-        let refused = admit_definitions(Dialect::Gemini, &tools, false).unwrap_err();
+        assert!(admit_definitions(Dialect::Gemini, &tools, false).is_ok());
+        assert_eq!(
+            lint_as_sent(Target::Gemini, "db.find", &tools[0].parameters)
+                .iter()
+                .map(|p| p.rule)
+                .collect::<Vec<_>>(),
+            ["unsupported-keyword", "type-list"]
+        );
+        let refused =
+            admit_definitions(Dialect::Gemini, &[tool("1st", r#"{"type":"object"}"#)], false)
+                .unwrap_err();
         assert_eq!(
             refused
                 .problems
                 .iter()
                 .map(|p| (p.tool.as_str(), p.rule))
                 .collect::<Vec<_>>(),
-            [("db.find", "type-list")]
+            [("1st", "tool-name")]
         );
-        assert!(refused
-            .message
-            .starts_with("definitions for gemini refused:\ndb.find#/properties/q/type: "));
         // Plain (non-strict) OpenAI takes the schema; its strict mode does not.
         assert!(admit_definitions(Dialect::OpenAiChat, &tools, false).is_ok());
         let strict = admit_definitions(Dialect::OpenAiChat, &tools, true).unwrap_err();

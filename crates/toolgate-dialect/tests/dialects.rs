@@ -70,14 +70,9 @@ fn definitions_per_dialect_exact_bytes() {
             "{dialect}"
         );
     }
-    // Gemini's schema subset has no `additionalProperties`: refused, naming tool and rule.
-    assert_eq!(
-        registry.definitions(Dialect::Gemini).unwrap_err().message,
-        "definitions for gemini refused:\nread#/additionalProperties: keyword \"additionalProperties\" is not supported by gemini [unsupported-keyword]"
-    );
-    registry.unregister("read");
+    // Gemini's parametersJsonSchema takes JSON Schema as written, closed objects too.
     let json = format!(
-        r#"{{"functionDeclarations":[{{"name":"write","description":"The write tool","parametersJsonSchema":{OPEN}}}]}}"#
+        r#"{{"functionDeclarations":[{{"name":"read","description":"The read tool","parametersJsonSchema":{CLOSED}}},{{"name":"write","description":"The write tool","parametersJsonSchema":{OPEN}}}]}}"#
     );
     let defs = registry.definitions(Dialect::Gemini).unwrap();
     assert_eq!(&**defs.json(), json);
