@@ -648,3 +648,177 @@ impl<'t> Reader<'t> {
         Ok(PyFloat::new(py, x).into_any())
     }
 }
+
+// ---------------------------------------------------------------------------
+// PROTOTYPE (measurement only): the core's Value, converted.
+
+/// The Python value of a core `Value` (the same values as [`to_python`]).
+pub(crate) fn value_to_python<'py>(
+    py: Python<'py>,
+    v: &toolgate_core::value::Value,
+    known: Option<&KnownStrings>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use toolgate_core::value::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(t) => number_of(py, t)?,
+        Value::String(s) => match known.and_then(|k| k.get(py, s.as_bytes())) {
+            Some(k) => k.into_any(),
+            None => PyString::new(py, s).into_any(),
+        },
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(value_to_python(py, item, known)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(members) => {
+            let dict = PyDict::new(py);
+            for (k, item) in members {
+                let key = match known.and_then(|kn| kn.get(py, k.as_bytes())) {
+                    Some(k) => k,
+                    None => PyString::new(py, k),
+                };
+                dict.set_item(key, value_to_python(py, item, known)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+fn number_of<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    if !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+        if text.len() <= 18 {
+            if let Ok(n) = text.parse::<i64>() {
+                return Ok(n.into_pyobject(py)?.into_any());
+            }
+        }
+        return PyInt::type_object(py).call1((text,));
+    }
+    let x: f64 = text
+        .parse()
+        .map_err(|_| PyValueError::new_err("bad number"))?;
+    Ok(PyFloat::new(py, x).into_any())
+}
+
+/// Builds Python values from the core reader's events.
+pub(crate) struct PyBuild<'py, 'k> {
+    py: Python<'py>,
+    known: Option<&'k KnownStrings>,
+}
+
+pub(crate) struct BuildError(PyErr);
+
+impl From<toolgate_core::value::SyntaxError> for BuildError {
+    fn from(e: toolgate_core::value::SyntaxError) -> Self {
+        BuildError(PyValueError::new_err(format!("malformed JSON: {e:?}")))
+    }
+}
+impl From<PyErr> for BuildError {
+    fn from(e: PyErr) -> Self {
+        BuildError(e)
+    }
+}
+
+impl<'py> PyBuild<'py, '_> {
+    fn str(&self, s: &str) -> Bound<'py, PyString> {
+        match self.known.and_then(|k| k.get(self.py, s.as_bytes())) {
+            Some(k) => k,
+            None => PyString::new(self.py, s),
+        }
+    }
+}
+
+impl<'py> toolgate_core::value::Build for PyBuild<'py, '_> {
+    type Value = Bound<'py, PyAny>;
+    type Array = Bound<'py, PyList>;
+    type Object = Bound<'py, PyDict>;
+    type Error = BuildError;
+    fn null(&mut self) -> Result<Self::Value, BuildError> {
+        Ok(self.py.None().into_bound(self.py))
+    }
+    fn bool(&mut self, b: bool) -> Result<Self::Value, BuildError> {
+        Ok(PyBool::new(self.py, b).to_owned().into_any())
+    }
+    fn number(&mut self, t: &str) -> Result<Self::Value, BuildError> {
+        Ok(number_of(self.py, t)?)
+    }
+    fn string(&mut self, s: &str) -> Result<Self::Value, BuildError> {
+        Ok(self.str(s).into_any())
+    }
+    fn array(&mut self) -> Result<Self::Array, BuildError> {
+        Ok(PyList::empty(self.py))
+    }
+    fn push(&mut self, a: &mut Self::Array, v: Self::Value) -> Result<(), BuildError> {
+        Ok(a.append(v)?)
+    }
+    fn end_array(&mut self, a: Self::Array) -> Result<Self::Value, BuildError> {
+        Ok(a.into_any())
+    }
+    fn object(&mut self) -> Result<Self::Object, BuildError> {
+        Ok(PyDict::new(self.py))
+    }
+    fn member(&mut self, o: &mut Self::Object, k: &str, v: Self::Value) -> Result<(), BuildError> {
+        Ok(o.set_item(self.str(k), v)?)
+    }
+    fn end_object(&mut self, o: Self::Object) -> Result<Self::Value, BuildError> {
+        Ok(o.into_any())
+    }
+}
+
+pub(crate) fn via_events<'py>(
+    py: Python<'py>,
+    text: &[u8],
+    known: Option<&KnownStrings>,
+) -> PyResult<Bound<'py, PyAny>> {
+    toolgate_core::value::build(text, 1024, &mut PyBuild { py, known }).map_err(|e| e.0)
+}
+
+/// Measurement: `rounds` interleaved rounds of `n` decodes of `text` each way, with
+/// the known strings of `schema`; returns [(ns per to_python, ns per core path)].
+#[pyfunction]
+pub(crate) fn _decode_compare(
+    py: Python<'_>,
+    schema: &Bound<'_, PyAny>,
+    text: &str,
+    n: usize,
+    rounds: usize,
+) -> PyResult<Vec<(f64, f64, f64)>> {
+    let known = KnownStrings::of_schema(schema)?;
+    let bytes = text.as_bytes();
+    let a = arguments_to_python(py, bytes, &known)?;
+    let v = toolgate_core::value::Value::parse(bytes, 1024)
+        .map_err(|e| PyValueError::new_err(format!("{e:?}")))?;
+    let b = value_to_python(py, &v, Some(&known))?;
+    if !a.eq(&b)? {
+        return Err(PyValueError::new_err("the two paths differ"));
+    }
+    let c = via_events(py, bytes, Some(&known))?;
+    if !a.eq(&c)? {
+        return Err(PyValueError::new_err("the event path differs"));
+    }
+    let mut out = Vec::new();
+    for _ in 0..rounds {
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(arguments_to_python(py, bytes, &known)?);
+        }
+        let first = t.elapsed().as_nanos() as f64 / n as f64;
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            let v = toolgate_core::value::Value::parse(bytes, 1024)
+                .map_err(|e| PyValueError::new_err(format!("{e:?}")))?;
+            std::hint::black_box(value_to_python(py, &v, Some(&known))?);
+        }
+        let second = t.elapsed().as_nanos() as f64 / n as f64;
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(via_events(py, bytes, Some(&known))?);
+        }
+        let third = t.elapsed().as_nanos() as f64 / n as f64;
+        out.push((first, second, third));
+    }
+    Ok(out)
+}

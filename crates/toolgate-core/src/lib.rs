@@ -22,7 +22,9 @@ pub mod registry;
 /// reader's rules apply (duplicate keys, depth, RFC 8259), numbers keep their text and
 /// objects the author's member order.
 pub mod value {
-    pub use crate::json::{write_json_string, Decimal, SyntaxError, SyntaxErrorKind, Value};
+    pub use crate::json::{
+        build, write_json_string, Build, Decimal, SyntaxError, SyntaxErrorKind, Value,
+    };
     pub use crate::schema::path::push_pointer_token;
     pub use crate::schema::resolve::pointer_get;
 }

@@ -11,6 +11,7 @@
 //! refused too: otherwise the validator may check one value while the tool's own
 //! parser reads the other. Nesting is bounded, so depth can never exhaust the stack.
 
+mod build;
 mod error;
 mod keys;
 mod names;
@@ -21,6 +22,7 @@ mod string;
 mod value;
 mod write;
 
+pub use build::{build, Build};
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub(crate) use keys::KeySet;
 pub(crate) use names::{same_bytes, NameTable};

@@ -1,0 +1,121 @@
+use super::{utf8, KeySet, Kind, Reader, SyntaxError};
+
+/// A receiver of a JSON document's values, in the document's order, that builds its
+/// own tree from them (the Python module builds Python objects this way). The strict
+/// reader drives it: what reaches it has passed every rule [`Value::parse`] applies
+/// (RFC 8259, UTF-8, no duplicate keys, the depth limit), and nothing outside the
+/// crate can drive it with anything else.
+///
+/// [`Value::parse`]: super::Value::parse
+pub trait Build {
+    /// A finished value.
+    type Value;
+    /// An array being filled.
+    type Array;
+    /// An object being filled.
+    type Object;
+    /// Why building stopped: the receiver's own failure or malformed input.
+    type Error: From<SyntaxError>;
+
+    /// `null`.
+    fn null(&mut self) -> Result<Self::Value, Self::Error>;
+    /// `true` or `false`.
+    fn bool(&mut self, value: bool) -> Result<Self::Value, Self::Error>;
+    /// A number, its text as written (RFC 8259 grammar, checked).
+    fn number(&mut self, text: &str) -> Result<Self::Value, Self::Error>;
+    /// A string, unescaped.
+    fn string(&mut self, value: &str) -> Result<Self::Value, Self::Error>;
+    /// An array opens.
+    fn array(&mut self) -> Result<Self::Array, Self::Error>;
+    /// The array's next element.
+    fn push(&mut self, array: &mut Self::Array, item: Self::Value) -> Result<(), Self::Error>;
+    /// The array closes.
+    fn end_array(&mut self, array: Self::Array) -> Result<Self::Value, Self::Error>;
+    /// An object opens.
+    fn object(&mut self) -> Result<Self::Object, Self::Error>;
+    /// The object's next member (keys are unique).
+    fn member(
+        &mut self,
+        object: &mut Self::Object,
+        key: &str,
+        value: Self::Value,
+    ) -> Result<(), Self::Error>;
+    /// The object closes.
+    fn end_object(&mut self, object: Self::Object) -> Result<Self::Value, Self::Error>;
+}
+
+/// Reads the complete document `input` strictly, as [`Value::parse`] does, and hands
+/// its values to `builder`; returns the top-level value the builder made.
+///
+/// [`Value::parse`]: super::Value::parse
+pub fn build<B: Build>(
+    input: &[u8],
+    max_depth: usize,
+    builder: &mut B,
+) -> Result<B::Value, B::Error> {
+    let mut r = Reader::new(input, max_depth);
+    let v = value(&mut r, 0, builder)?;
+    r.finish()?;
+    Ok(v)
+}
+
+/// One value; every [`GUARD_EVERY`] levels the rest of the recursion makes sure of
+/// room on the stack (a level's frame is small, so this many fit the red zone).
+#[inline]
+fn value<B: Build>(r: &mut Reader<'_>, depth: usize, b: &mut B) -> Result<B::Value, B::Error> {
+    if depth % GUARD_EVERY == 0 {
+        crate::stack::guarded(|| value_here(r, depth, b))
+    } else {
+        value_here(r, depth, b)
+    }
+}
+
+/// How many levels share one check for stack room.
+const GUARD_EVERY: usize = 16;
+
+fn value_here<B: Build>(r: &mut Reader<'_>, depth: usize, b: &mut B) -> Result<B::Value, B::Error> {
+    match r.peek_kind()? {
+        Kind::Null => {
+            r.read_literal(Kind::Null)?;
+            b.null()
+        }
+        k @ (Kind::True | Kind::False) => {
+            r.read_literal(k)?;
+            b.bool(k == Kind::True)
+        }
+        Kind::Number => {
+            let n = r.read_number()?;
+            // The reader checked the number's grammar: its text is ASCII.
+            b.number(utf8(n.text).unwrap_or("0"))
+        }
+        Kind::String => b.string(&r.read_string()?.to_cow()),
+        Kind::Array => {
+            let mut array = b.array()?;
+            if r.begin_array(depth)? {
+                loop {
+                    let item = value(r, depth + 1, b)?;
+                    b.push(&mut array, item)?;
+                    if !r.next_element()? {
+                        break;
+                    }
+                }
+            }
+            b.end_array(array)
+        }
+        Kind::Object => {
+            let mut object = b.object()?;
+            if r.begin_object(depth)? {
+                let mut keys = KeySet::new();
+                loop {
+                    let key = r.read_key(&mut keys)?.to_cow();
+                    let item = value(r, depth + 1, b)?;
+                    b.member(&mut object, &key, item)?;
+                    if !r.next_member()? {
+                        break;
+                    }
+                }
+            }
+            b.end_object(object)
+        }
+    }
+}
