@@ -23,7 +23,6 @@ pub(crate) const GIL_HELD_MAX_BYTES: usize = 64 * 1024;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<schema::Schema>()?;
-    m.add_function(wrap_pyfunction!(convert::_decode_compare, m)?)?;
     m.add_function(wrap_pyfunction!(schema::compile, m)?)?;
     m.add_function(wrap_pyfunction!(dialect::strict_schema, m)?)?;
     m.add_function(wrap_pyfunction!(dialect::lint_schema, m)?)?;

@@ -1,12 +1,13 @@
 use super::{utf8, KeySet, Kind, Reader, SyntaxError};
 
 /// A receiver of a JSON document's values, in the document's order, that builds its
-/// own tree from them (the Python module builds Python objects this way). The strict
-/// reader drives it: what reaches it has passed every rule [`Value::parse`] applies
-/// (RFC 8259, UTF-8, no duplicate keys, the depth limit), and nothing outside the
-/// crate can drive it with anything else.
+/// own tree from them: [`Value`] is built this way, and so are the Python module's
+/// dicts and lists. The strict reader drives it through [`build`]; what reaches it has
+/// passed every rule of the reader (RFC 8259, UTF-8, escapes, no duplicate keys, the
+/// depth limit). The reader itself stays private: a receiver sees values, never the
+/// cursor.
 ///
-/// [`Value::parse`]: super::Value::parse
+/// [`Value`]: super::Value
 pub trait Build {
     /// A finished value.
     type Value;
@@ -44,10 +45,43 @@ pub trait Build {
     fn end_object(&mut self, object: Self::Object) -> Result<Self::Value, Self::Error>;
 }
 
-/// Reads the complete document `input` strictly, as [`Value::parse`] does, and hands
-/// its values to `builder`; returns the top-level value the builder made.
+/// Reads the complete document `input` strictly, refusing containers nested deeper
+/// than `max_depth`, and hands its values to `builder`; returns the top-level value
+/// the builder made. Malformed input stops it with the reader's [`SyntaxError`]
+/// (converted to the builder's error), the builder's own errors stop it as they are.
 ///
-/// [`Value::parse`]: super::Value::parse
+/// ```
+/// use toolgate_core::value::{build, Build, SyntaxError};
+///
+/// /// Counts the strings of a document, keys included, and keeps nothing else.
+/// struct Strings(usize);
+///
+/// impl Build for Strings {
+///     type Value = ();
+///     type Array = ();
+///     type Object = ();
+///     type Error = SyntaxError;
+///     fn null(&mut self) -> Result<(), SyntaxError> { Ok(()) }
+///     fn bool(&mut self, _: bool) -> Result<(), SyntaxError> { Ok(()) }
+///     fn number(&mut self, _: &str) -> Result<(), SyntaxError> { Ok(()) }
+///     fn string(&mut self, _: &str) -> Result<(), SyntaxError> { self.0 += 1; Ok(()) }
+///     fn array(&mut self) -> Result<(), SyntaxError> { Ok(()) }
+///     fn push(&mut self, _: &mut (), _: ()) -> Result<(), SyntaxError> { Ok(()) }
+///     fn end_array(&mut self, _: ()) -> Result<(), SyntaxError> { Ok(()) }
+///     fn object(&mut self) -> Result<(), SyntaxError> { Ok(()) }
+///     fn member(&mut self, _: &mut (), _: &str, _: ()) -> Result<(), SyntaxError> {
+///         self.0 += 1;
+///         Ok(())
+///     }
+///     fn end_object(&mut self, _: ()) -> Result<(), SyntaxError> { Ok(()) }
+/// }
+///
+/// let mut count = Strings(0);
+/// build(br#"{"city": "Paris", "tags": ["a", "b"]}"#, 16, &mut count).unwrap();
+/// assert_eq!(count.0, 5);
+/// // The reader's rules hold: a duplicate key is refused before the builder sees it.
+/// assert!(build(br#"{"a": 1, "a": 2}"#, 16, &mut Strings(0)).is_err());
+/// ```
 pub fn build<B: Build>(
     input: &[u8],
     max_depth: usize,
