@@ -7,7 +7,7 @@
 //! * [`to_python`] builds the Python value of JSON text, as `json.loads` would: the
 //!   kwargs of a handler straight from the call's bytes, in one pass, with no
 //!   intermediate tree. The core's strict reader reads the text
-//!   (`toolgate_core::value::build`) and this module only makes the Python objects, so
+//!   (`toolgate_core::value::Build`) and this module only makes the Python objects, so
 //!   there is one JSON reader, the core's.
 //!
 //! Measured before this module's own reader was removed (python/bench/RESULTS.md, "Call
@@ -25,6 +25,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::type_object::PyTypeInfo;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use toolgate_core::value::Build as _;
 
 use crate::text::{surrogate_bytes, type_name, utf8_of};
 
@@ -308,12 +309,12 @@ fn read<'py>(
     text: &[u8],
     known: Option<&KnownStrings>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    toolgate_core::value::build(text, READ_MAX_DEPTH, &mut PyValues { py, known }).map_err(|e| {
-        match e {
+    PyValues { py, known }
+        .read(text, READ_MAX_DEPTH)
+        .map_err(|e| match e {
             ReadError::Raised(e) => e,
             ReadError::Syntax(e) => PyValueError::new_err(e.message(text)),
-        }
-    })
+        })
 }
 
 /// The strings a schema names, as interned Python strings, by their UTF-8 bytes.

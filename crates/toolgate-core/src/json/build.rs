@@ -2,7 +2,7 @@ use super::{utf8, KeySet, Kind, Reader, SyntaxError};
 
 /// A receiver of a JSON document's values, in the document's order, that builds its
 /// own tree from them: [`Value`] is built this way, and so are the Python module's
-/// dicts and lists. The strict reader drives it through [`build`]; what reaches it has
+/// dicts and lists. The strict reader drives it through [`Build::read`]; what reaches it has
 /// passed every rule of the reader (RFC 8259, UTF-8, escapes, no duplicate keys, the
 /// depth limit). The reader itself stays private: a receiver sees values, never the
 /// cursor.
@@ -43,61 +43,60 @@ pub trait Build {
     ) -> Result<(), Self::Error>;
     /// The object closes.
     fn end_object(&mut self, object: Self::Object) -> Result<Self::Value, Self::Error>;
-}
 
-/// Reads the complete document `input` strictly, refusing containers nested deeper
-/// than `max_depth`, and hands its values to `builder`; returns the top-level value
-/// the builder made. Malformed input stops it with the reader's [`SyntaxError`]
-/// (converted to the builder's error), the builder's own errors stop it as they are.
-///
-/// ```
-/// use toolgate_core::value::{build, Build, SyntaxError};
-///
-/// /// Counts the strings of a document, keys included, and keeps nothing else.
-/// struct Strings(usize);
-///
-/// impl Build for Strings {
-///     type Value = ();
-///     type Array = ();
-///     type Object = ();
-///     type Error = SyntaxError;
-///     fn null(&mut self) -> Result<(), SyntaxError> { Ok(()) }
-///     fn bool(&mut self, _: bool) -> Result<(), SyntaxError> { Ok(()) }
-///     fn number(&mut self, _: &str) -> Result<(), SyntaxError> { Ok(()) }
-///     fn string(&mut self, _: &str) -> Result<(), SyntaxError> { self.0 += 1; Ok(()) }
-///     fn array(&mut self) -> Result<(), SyntaxError> { Ok(()) }
-///     fn push(&mut self, _: &mut (), _: ()) -> Result<(), SyntaxError> { Ok(()) }
-///     fn end_array(&mut self, _: ()) -> Result<(), SyntaxError> { Ok(()) }
-///     fn object(&mut self) -> Result<(), SyntaxError> { Ok(()) }
-///     fn member(&mut self, _: &mut (), _: &str, _: ()) -> Result<(), SyntaxError> {
-///         self.0 += 1;
-///         Ok(())
-///     }
-///     fn end_object(&mut self, _: ()) -> Result<(), SyntaxError> { Ok(()) }
-/// }
-///
-/// let mut count = Strings(0);
-/// build(br#"{"city": "Paris", "tags": ["a", "b"]}"#, 16, &mut count).unwrap();
-/// assert_eq!(count.0, 5);
-/// // The reader's rules hold: a duplicate key is refused before the builder sees it.
-/// assert!(build(br#"{"a": 1, "a": 2}"#, 16, &mut Strings(0)).is_err());
-/// ```
-pub fn build<B: Build>(
-    input: &[u8],
-    max_depth: usize,
-    builder: &mut B,
-) -> Result<B::Value, B::Error> {
-    let mut r = Reader::new(input, max_depth);
-    let v = value(&mut r, 0, builder)?;
-    r.finish()?;
-    Ok(v)
+    /// Reads the complete document `input` strictly, refusing containers nested
+    /// deeper than `max_depth`, and hands its values to this builder; returns the
+    /// top-level value it made. Malformed input stops it with the reader's [`SyntaxError`]
+    /// (converted to the builder's error), the builder's own errors stop it as they are.
+    ///
+    /// ```
+    /// use toolgate_core::value::{Build, SyntaxError};
+    ///
+    /// /// Counts the strings of a document, keys included, and keeps nothing else.
+    /// struct Strings(usize);
+    ///
+    /// impl Build for Strings {
+    ///     type Value = ();
+    ///     type Array = ();
+    ///     type Object = ();
+    ///     type Error = SyntaxError;
+    ///     fn null(&mut self) -> Result<(), SyntaxError> { Ok(()) }
+    ///     fn bool(&mut self, _: bool) -> Result<(), SyntaxError> { Ok(()) }
+    ///     fn number(&mut self, _: &str) -> Result<(), SyntaxError> { Ok(()) }
+    ///     fn string(&mut self, _: &str) -> Result<(), SyntaxError> { self.0 += 1; Ok(()) }
+    ///     fn array(&mut self) -> Result<(), SyntaxError> { Ok(()) }
+    ///     fn push(&mut self, _: &mut (), _: ()) -> Result<(), SyntaxError> { Ok(()) }
+    ///     fn end_array(&mut self, _: ()) -> Result<(), SyntaxError> { Ok(()) }
+    ///     fn object(&mut self) -> Result<(), SyntaxError> { Ok(()) }
+    ///     fn member(&mut self, _: &mut (), _: &str, _: ()) -> Result<(), SyntaxError> {
+    ///         self.0 += 1;
+    ///         Ok(())
+    ///     }
+    ///     fn end_object(&mut self, _: ()) -> Result<(), SyntaxError> { Ok(()) }
+    /// }
+    ///
+    /// let mut count = Strings(0);
+    /// count.read(br#"{"city": "Paris", "tags": ["a", "b"]}"#, 16).unwrap();
+    /// assert_eq!(count.0, 5);
+    /// // The reader's rules hold: a duplicate key is refused before the builder sees it.
+    /// assert!(Strings(0).read(br#"{"a": 1, "a": 2}"#, 16).is_err());
+    /// ```
+    fn read(&mut self, input: &[u8], max_depth: usize) -> Result<Self::Value, Self::Error>
+    where
+        Self: Sized,
+    {
+        let mut r = Reader::new(input, max_depth);
+        let v = value(&mut r, 0, self)?;
+        r.finish()?;
+        Ok(v)
+    }
 }
 
 /// One value; every [`GUARD_EVERY`] levels the rest of the recursion makes sure of
 /// room on the stack (a level's frame is small, so this many fit the red zone).
 #[inline]
 fn value<B: Build>(r: &mut Reader<'_>, depth: usize, b: &mut B) -> Result<B::Value, B::Error> {
-    if depth % GUARD_EVERY == 0 {
+    if depth.is_multiple_of(GUARD_EVERY) {
         crate::stack::guarded(|| value_here(r, depth, b))
     } else {
         value_here(r, depth, b)

@@ -2,8 +2,8 @@
 //!
 //! Two ways in: [`Reader`] is a cursor over untrusted bytes that the validator drives
 //! token by token, so that validation happens while reading and no tree of the
-//! instance is built; [`build`] reads a whole document and hands its values to a
-//! [`Build`] receiver, which makes its own tree of them: [`Value`], an owned tree for
+//! instance is built; [`Build::read`] reads a whole document and hands its values to
+//! a [`Build`] receiver, which makes its own tree of them: [`Value`], an owned tree for
 //! schemas (read once, at compile time), or the Python module's objects.
 //!
 //! Everything RFC 8259 forbids is refused, with the line and column of the offence:
@@ -23,7 +23,7 @@ mod string;
 mod value;
 mod write;
 
-pub use build::{build, Build};
+pub use build::Build;
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub(crate) use keys::KeySet;
 pub(crate) use names::{same_bytes, NameTable};

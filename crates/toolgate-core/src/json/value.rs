@@ -26,7 +26,26 @@ pub enum Value {
 impl Value {
     /// Parses a complete document strictly (duplicates, depth, trailing data).
     pub fn parse(input: &[u8], max_depth: usize) -> Result<Value, SyntaxError> {
-        super::build(input, max_depth, &mut Tree)
+        Tree.read(input, max_depth)
+    }
+
+    /// The value at the RFC 6901 JSON pointer `pointer` (`""` is the value itself,
+    /// `/properties/city` a member's member, `/items/0` an element).
+    ///
+    /// ```
+    /// use toolgate_core::value::Value;
+    /// let v = Value::parse(br#"{"properties": {"a/b": {"enum": [1, 2]}}}"#, 8).unwrap();
+    /// assert_eq!(v.pointer("/properties/a~1b/enum/1").unwrap().to_compact(), "2");
+    /// assert!(v.pointer("/properties/c").is_none());
+    /// ```
+    pub fn pointer(&self, pointer: &str) -> Option<&Value> {
+        crate::schema::resolve::pointer_get(self, pointer)
+    }
+
+    /// Whether this value can be a schema: an object, or a boolean (`true` accepts
+    /// everything, `false` nothing).
+    pub fn is_schema(&self) -> bool {
+        crate::schema::resolve::positions::is_schema(self)
     }
 
     /// The member `key` of an object.
