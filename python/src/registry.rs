@@ -289,8 +289,8 @@ fn finish<'py>(
     let answer = match utf8_of(&text) {
         Some(bytes) => bytes,
         None => {
-            // Lone surrogates (a str subclass made them): checked as the core reads
-            // them, which refuses them as malformed.
+            // `content_of` gives text with a UTF-8 form; were it not so, the bytes the
+            // core reads keep the surrogates, which it refuses as malformed.
             owned = surrogate_bytes(&text)?;
             &owned
         }
