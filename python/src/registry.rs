@@ -5,7 +5,8 @@
 //! finds its own handler in the prepared call (`PreparedCall::handler_as`), builds the kwargs
 //! dict straight from the argument bytes and calls the Python function itself: the core
 //! never calls back into Python. The handler's failures are worded by the core too
-//! ([`PreparedCall::failure`]).
+//! ([`PreparedCall::failure`]), and its answer, once written as JSON text, is checked
+//! against the tool's output schema by the core ([`PreparedCall::check_result`]).
 //!
 //! Handlers and the garbage collector: each registration is an [`Entry`] (the Python
 //! callable) shared by the core's [`PyHandler`] and this registry's [`Live`] table.
