@@ -12,11 +12,12 @@
 #      from the file only (--no-index): the wheel must install without Rust;
 #   3. runs pytest on python/tests against that installed wheel (from outside the
 #      source tree, so the checkout's toolgate/ folder cannot shadow it) and fails
-#      when a test fails or none ran;
+#      when a test fails or none ran; the venv has the MCP Python SDK, with which the
+#      tests check every MCP result the module writes;
 #   4. checks the type stubs against the installed module (mypy's stubtest), and runs
 #      the tests against the same wheel under each other CPython found
 #      ($TOOLGATE_PYTHONS, default 3.9 3.10 3.12 3.13: one abi3 wheel serves them all;
-#      a version not found is reported as SKIPPED);
+#      a version not found is reported as SKIPPED; the MCP SDK is installed from 3.10 on);
 #   5. installs ./python from source with pip into a second venv, as a user with Rust
 #      would (one step: pip runs maturin, which builds the extension), and imports it.
 #
@@ -67,7 +68,9 @@ say "fresh venv $venv"
 rm -rf "$venv"
 "$PYTHON" -m venv "$venv"
 pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
-"${pip[@]}" "pytest>=7" "mypy>=1.10"
+# The MCP Python SDK too: the tests check every MCP result the module writes with its
+# types (test_results.py), and so does scripts/check-mcp-results.py below.
+"${pip[@]}" "pytest>=7" "mypy>=1.10" "mcp>=1.10"
 
 # PATH without any folder that holds cargo or rustc, for the install of the wheel.
 no_rust_path=""
@@ -100,7 +103,7 @@ EOF
 say "pytest against the installed wheel"
 set +e
 out="$(mktemp)"
-(cd "$work" && "$venv/bin/pytest" "$here/tests" -q -p no:cacheprovider --rootdir "$here") 2>&1 | tee "$out"
+(cd "$work" && "$venv/bin/pytest" "$here/tests" -q -rs -p no:cacheprovider --rootdir "$here") 2>&1 | tee "$out"
 status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -eq 5 ] || ! grep -Eq '[0-9]+ passed' "$out"; then
@@ -117,7 +120,6 @@ say "type stubs against the installed module (stubtest)"
 # The MCP results toolgate writes (the shared vectors every host compares its bytes
 # with) against the official MCP Python SDK's own types.
 say "MCP results against the MCP Python SDK"
-"${pip[@]}" "mcp>=1.10"
 "$venv/bin/python" "$root/scripts/check-mcp-results.py"
 
 # An interpreter of version $1 (3.9, ...): pythonX.Y on PATH when it runs, else one
@@ -142,6 +144,10 @@ for wanted in ${TOOLGATE_PYTHONS:-3.9 3.10 3.12 3.13}; do
     rm -rf "$other_venv"
     "$other" -m venv "$other_venv"
     "$other_venv/bin/python" -m pip install -q --disable-pip-version-check "pytest>=7"
+    # The MCP SDK where it installs (Python 3.10 on), for the tests that check with it.
+    if "$other_venv/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+        "$other_venv/bin/python" -m pip install -q --disable-pip-version-check "mcp>=1.10"
+    fi
     PATH="$no_rust_path" "$other_venv/bin/python" -m pip install -q --disable-pip-version-check \
         --no-index --no-deps --only-binary :all: "$wheel"
     (cd "$work" && "$other_venv/bin/pytest" "$here/tests" -q -p no:cacheprovider --rootdir "$here") | tail -1

@@ -6,7 +6,16 @@
 //!   Python values and handlers' answers.
 //! * [`to_python`] builds the Python value of JSON text, as `json.loads` would: the
 //!   kwargs of a handler straight from the call's bytes, in one pass, with no
-//!   intermediate tree.
+//!   intermediate tree. The core's strict reader reads the text
+//!   (`toolgate_core::value::Build`) and this module only makes the Python objects, so
+//!   there is one JSON reader, the core's.
+//!
+//! Measured before this module's own reader was removed (python/bench/RESULTS.md, "Call
+//! arguments to Python"): the core's reader driving the builder costs 1.06-1.12x what
+//! the removed reader did on the benchmark's valid calls (137 against 126 ns for the
+//! 25-byte get_weather call, 1,665 against 1,555 ns for the 432-byte search_flights
+//! one), a few per cent of a `ToolRegistry.call`; building a `Value` tree first and
+//! converting it cost 1.55-1.85x.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -16,6 +25,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::type_object::PyTypeInfo;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use toolgate_core::value::Build as _;
 
 use crate::text::{surrogate_bytes, type_name, utf8_of};
 
@@ -266,21 +276,20 @@ pub(crate) fn write_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
 // ---------------------------------------------------------------------------
 // JSON text -> Python values
 
+/// The deepest text read here: the core's deepest schema or arguments, and room for
+/// the few levels its outputs wrap around a schema (`definitions`, `strict_schema`).
+const READ_MAX_DEPTH: usize = toolgate_core::Options::MAX_DEPTH_LIMIT + 8;
+
 /// The Python value of the JSON text `text`, as `json.loads` builds it: objects are
 /// dicts (keys in the text's order), arrays lists, integers ints of any size, other
 /// numbers floats.
 ///
-/// The text has passed the core's strict reader before it gets here (a call's
-/// arguments, a compiled schema), so malformed input is not expected; it is still
-/// refused with `ValueError`, never trusted. Nesting is walked with an explicit stack,
-/// so depth costs heap, not the thread's stack.
+/// The core's strict reader reads the text and hands each value to a [`PyValues`]
+/// builder: there is no second JSON parser here. The text has passed that reader once
+/// already (a call's arguments, a compiled schema, the core's own output); text that
+/// does not pass it is refused with `ValueError` and the core's message.
 pub(crate) fn to_python<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
-    Reader {
-        text,
-        at: 0,
-        known: None,
-    }
-    .document(py)
+    read(py, text, None)
 }
 
 /// [`to_python`] for a call's arguments: strings the tool's schema names (property
@@ -292,12 +301,20 @@ pub(crate) fn arguments_to_python<'py>(
     text: &[u8],
     known: &KnownStrings,
 ) -> PyResult<Bound<'py, PyAny>> {
-    Reader {
-        text,
-        at: 0,
-        known: Some(known),
-    }
-    .document(py)
+    read(py, text, Some(known))
+}
+
+fn read<'py>(
+    py: Python<'py>,
+    text: &[u8],
+    known: Option<&KnownStrings>,
+) -> PyResult<Bound<'py, PyAny>> {
+    PyValues { py, known }
+        .read(text, READ_MAX_DEPTH)
+        .map_err(|e| match e {
+            ReadError::Raised(e) => e,
+            ReadError::Syntax(e) => PyValueError::new_err(e.message(text)),
+        })
 }
 
 /// The strings a schema names, as interned Python strings, by their UTF-8 bytes.
@@ -393,258 +410,103 @@ impl Hasher for Fnv {
     }
 }
 
-/// A container being filled.
-enum Open<'py> {
-    /// A dict and the key of the member whose value is being read.
-    Object(Bound<'py, PyDict>, Bound<'py, PyString>),
-    Array(Bound<'py, PyList>),
+/// Builds Python values from what the core's reader reports.
+struct PyValues<'py, 'k> {
+    py: Python<'py>,
+    known: Option<&'k KnownStrings>,
 }
 
-struct Reader<'t> {
-    text: &'t [u8],
-    at: usize,
-    known: Option<&'t KnownStrings>,
+/// Why reading stopped: malformed text, or Python raised (memory, an int too long).
+enum ReadError {
+    Syntax(toolgate_core::value::SyntaxError),
+    Raised(PyErr),
 }
 
-impl<'t> Reader<'t> {
-    fn document<'py>(mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut open: Vec<Open<'py>> = Vec::new();
-        'value: loop {
-            // Read one value; a container's opening pushes it and reads its first value.
-            self.skip_space();
-            let mut value = match self.peek() {
-                Some(b'{') => {
-                    self.at += 1;
-                    self.skip_space();
-                    if self.peek() == Some(b'}') {
-                        self.at += 1;
-                        PyDict::new(py).into_any()
-                    } else {
-                        let key = self.key(py)?;
-                        open.push(Open::Object(PyDict::new(py), key));
-                        continue 'value;
-                    }
-                }
-                Some(b'[') => {
-                    self.at += 1;
-                    self.skip_space();
-                    if self.peek() == Some(b']') {
-                        self.at += 1;
-                        PyList::empty(py).into_any()
-                    } else {
-                        open.push(Open::Array(PyList::empty(py)));
-                        continue 'value;
-                    }
-                }
-                Some(b'"') => self.string(py)?.into_any(),
-                Some(b't') => self.literal(b"true", PyBool::new(py, true).to_owned().into_any())?,
-                Some(b'f') => {
-                    self.literal(b"false", PyBool::new(py, false).to_owned().into_any())?
-                }
-                Some(b'n') => self.literal(b"null", py.None().into_bound(py))?,
-                Some(b'-' | b'0'..=b'9') => self.number(py)?,
-                _ => return Err(self.unexpected()),
-            };
-            // Put the value in its container; each container it completes is in turn
-            // the value of the one around it.
-            loop {
-                let closed = match open.last() {
-                    None => {
-                        self.skip_space();
-                        if self.at != self.text.len() {
-                            return Err(self.unexpected());
-                        }
-                        return Ok(value);
-                    }
-                    Some(Open::Object(dict, key)) => {
-                        dict.set_item(key, &value)?;
-                        self.skip_space();
-                        match self.next() {
-                            Some(b',') => {
-                                self.skip_space();
-                                let key = self.key(py)?;
-                                if let Some(Open::Object(_, pending)) = open.last_mut() {
-                                    *pending = key;
-                                }
-                                continue 'value;
-                            }
-                            Some(b'}') => true,
-                            _ => return Err(self.unexpected()),
-                        }
-                    }
-                    Some(Open::Array(list)) => {
-                        list.append(&value)?;
-                        self.skip_space();
-                        match self.next() {
-                            Some(b',') => continue 'value,
-                            Some(b']') => true,
-                            _ => return Err(self.unexpected()),
-                        }
-                    }
-                };
-                debug_assert!(closed);
-                value = match open.pop() {
-                    Some(Open::Object(dict, _)) => dict.into_any(),
-                    Some(Open::Array(list)) => list.into_any(),
-                    None => return Err(self.unexpected()),
-                };
-            }
+impl From<toolgate_core::value::SyntaxError> for ReadError {
+    fn from(e: toolgate_core::value::SyntaxError) -> Self {
+        ReadError::Syntax(e)
+    }
+}
+
+impl From<PyErr> for ReadError {
+    fn from(e: PyErr) -> Self {
+        ReadError::Raised(e)
+    }
+}
+
+impl<'py> PyValues<'py, '_> {
+    /// A string: the registration's own object when the schema names it.
+    fn str(&self, s: &str) -> Bound<'py, PyString> {
+        match self.known.and_then(|k| k.get(self.py, s.as_bytes())) {
+            Some(known) => known,
+            None => PyString::new(self.py, s),
         }
     }
+}
 
-    fn peek(&self) -> Option<u8> {
-        self.text.get(self.at).copied()
+impl<'py> toolgate_core::value::Build for PyValues<'py, '_> {
+    type Value = Bound<'py, PyAny>;
+    type Array = Bound<'py, PyList>;
+    type Object = Bound<'py, PyDict>;
+    type Error = ReadError;
+
+    fn null(&mut self) -> Result<Self::Value, ReadError> {
+        Ok(self.py.None().into_bound(self.py))
     }
 
-    fn next(&mut self) -> Option<u8> {
-        let b = self.peek()?;
-        self.at += 1;
-        Some(b)
+    fn bool(&mut self, value: bool) -> Result<Self::Value, ReadError> {
+        Ok(PyBool::new(self.py, value).to_owned().into_any())
     }
 
-    fn skip_space(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-            self.at += 1;
-        }
-    }
-
-    fn unexpected(&self) -> PyErr {
-        PyValueError::new_err(format!("malformed JSON at byte {}", self.at))
-    }
-
-    fn literal<'py>(
-        &mut self,
-        word: &[u8],
-        value: Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        if self.text[self.at..].starts_with(word) {
-            self.at += word.len();
-            Ok(value)
-        } else {
-            Err(self.unexpected())
-        }
-    }
-
-    /// A member's key and the colon after it.
-    fn key<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        if self.peek() != Some(b'"') {
-            return Err(self.unexpected());
-        }
-        let key = self.string(py)?;
-        self.skip_space();
-        if self.next() != Some(b':') {
-            return Err(self.unexpected());
-        }
-        Ok(key)
-    }
-
-    /// A string literal (at its opening quote).
-    fn string<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        let start = self.at + 1;
-        let mut end = start;
-        // The common case: no escape, so the text between the quotes is the string.
-        while let Some(&b) = self.text.get(end) {
-            match b {
-                b'"' => {
-                    let bytes = &self.text[start..end];
-                    self.at = end + 1;
-                    if let Some(known) = self.known.and_then(|k| k.get(py, bytes)) {
-                        return Ok(known);
-                    }
-                    let s = std::str::from_utf8(bytes).map_err(|_| self.unexpected())?;
-                    return Ok(PyString::new(py, s));
-                }
-                b'\\' => break,
-                _ => end += 1,
-            }
-        }
-        let mut out: Vec<u8> = self.text[start..end].to_vec();
-        self.at = end;
-        loop {
-            match self.next() {
-                Some(b'"') => break,
-                Some(b'\\') => {
-                    let short = match self.next() {
-                        Some(b'"') => b'"',
-                        Some(b'\\') => b'\\',
-                        Some(b'/') => b'/',
-                        Some(b'b') => 0x08,
-                        Some(b'f') => 0x0c,
-                        Some(b'n') => b'\n',
-                        Some(b'r') => b'\r',
-                        Some(b't') => b'\t',
-                        Some(b'u') => {
-                            let c = self.unicode_escape()?;
-                            let mut buf = [0u8; 4];
-                            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                            continue;
-                        }
-                        _ => return Err(self.unexpected()),
-                    };
-                    out.push(short);
-                }
-                Some(b) => out.push(b),
-                None => return Err(self.unexpected()),
-            }
-        }
-        let s = String::from_utf8(out).map_err(|_| self.unexpected())?;
-        Ok(PyString::new(py, &s))
-    }
-
-    fn hex4(&mut self) -> PyResult<u32> {
-        let digits = self
-            .text
-            .get(self.at..self.at + 4)
-            .ok_or_else(|| self.unexpected())?;
-        let text = std::str::from_utf8(digits).map_err(|_| self.unexpected())?;
-        let n = u32::from_str_radix(text, 16).map_err(|_| self.unexpected())?;
-        self.at += 4;
-        Ok(n)
-    }
-
-    /// The character of a `\uXXXX` escape (after the `u`), a surrogate pair included.
-    fn unicode_escape(&mut self) -> PyResult<char> {
-        let first = self.hex4()?;
-        let code = if (0xD800..0xDC00).contains(&first) {
-            if self.next() != Some(b'\\') || self.next() != Some(b'u') {
-                return Err(self.unexpected());
-            }
-            let second = self.hex4()?;
-            if !(0xDC00..0xE000).contains(&second) {
-                return Err(self.unexpected());
-            }
-            0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-        } else {
-            first
-        };
-        char::from_u32(code).ok_or_else(|| self.unexpected())
-    }
-
-    /// A number: an int when it has no fraction and no exponent (of any size, as
+    /// An int when the number has no fraction and no exponent (of any size, as
     /// `int()` reads it), else a float (as `float()` reads it: correctly rounded).
-    fn number<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let start = self.at;
-        let mut integral = true;
-        while let Some(b) = self.peek() {
-            match b {
-                b'0'..=b'9' | b'-' => {}
-                b'.' | b'e' | b'E' | b'+' => integral = false,
-                _ => break,
-            }
-            self.at += 1;
-        }
-        let text =
-            std::str::from_utf8(&self.text[start..self.at]).map_err(|_| self.unexpected())?;
-        if integral {
+    fn number(&mut self, text: &str) -> Result<Self::Value, ReadError> {
+        let py = self.py;
+        if !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
             // Up to 18 digits always fit an i64; longer ones go through int().
             if text.len() <= 18 {
                 if let Ok(n) = text.parse::<i64>() {
-                    return Ok(n.into_pyobject(py)?.into_any());
+                    let Ok(n) = n.into_pyobject(py);
+                    return Ok(n.into_any());
                 }
             }
-            return PyInt::type_object(py).call1((text,));
+            return Ok(PyInt::type_object(py).call1((text,))?);
         }
-        let x: f64 = text.parse().map_err(|_| self.unexpected())?;
+        // The reader checked the grammar, which Rust's float syntax includes.
+        let x: f64 = text.parse().unwrap_or(f64::NAN);
         Ok(PyFloat::new(py, x).into_any())
+    }
+
+    fn string(&mut self, value: &str) -> Result<Self::Value, ReadError> {
+        Ok(self.str(value).into_any())
+    }
+
+    fn array(&mut self) -> Result<Self::Array, ReadError> {
+        Ok(PyList::empty(self.py))
+    }
+
+    fn push(&mut self, array: &mut Self::Array, item: Self::Value) -> Result<(), ReadError> {
+        Ok(array.append(item)?)
+    }
+
+    fn end_array(&mut self, array: Self::Array) -> Result<Self::Value, ReadError> {
+        Ok(array.into_any())
+    }
+
+    fn object(&mut self) -> Result<Self::Object, ReadError> {
+        Ok(PyDict::new(self.py))
+    }
+
+    fn member(
+        &mut self,
+        object: &mut Self::Object,
+        key: &str,
+        value: Self::Value,
+    ) -> Result<(), ReadError> {
+        Ok(object.set_item(self.str(key), value)?)
+    }
+
+    fn end_object(&mut self, object: Self::Object) -> Result<Self::Value, ReadError> {
+        Ok(object.into_any())
     }
 }

@@ -10,7 +10,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyModule, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyList, PyModule, PyString, PyTuple, PyType};
+use toolgate_core::CallOutcome;
 
 use crate::convert::Fnv;
 
@@ -140,7 +141,31 @@ struct Types {
     ok: Py<PyAny>,
     validation_error: Class,
     call_result: Class,
+    tool_call: Class,
     tool_record: Py<PyType>,
+    /// The members of `CallOutcome`, in the order of [`outcome_index`].
+    outcomes: Vec<Py<PyAny>>,
+}
+
+/// The `CallOutcome` members by the core's outcomes, in [`outcome_index`] order.
+const OUTCOME_NAMES: [&str; 6] = [
+    "ANSWERED",
+    "UNKNOWN_TOOL",
+    "INVALID_ARGUMENTS",
+    "HANDLER_FAILED",
+    "INVALID_RESULT",
+    "INTERNAL",
+];
+
+fn outcome_index(outcome: CallOutcome) -> usize {
+    match outcome {
+        CallOutcome::Answered => 0,
+        CallOutcome::UnknownTool => 1,
+        CallOutcome::InvalidArguments => 2,
+        CallOutcome::HandlerFailed => 3,
+        CallOutcome::InvalidResult => 4,
+        CallOutcome::Internal => 5,
+    }
 }
 
 static TYPES: PyOnceLock<Types> = PyOnceLock::new();
@@ -154,18 +179,42 @@ fn types(py: Python<'_>) -> PyResult<&Types> {
                 py,
                 &module,
                 "ValidationError",
-                &["path", "keyword", "message", "expected_type", "location"],
+                &[
+                    "path",
+                    "keyword",
+                    "message",
+                    "expected_type",
+                    "location",
+                    "schema_location",
+                ],
             )?,
             call_result: Class::load(
                 py,
                 &module,
                 "CallResult",
-                &["call_id", "name", "content", "is_error"],
+                &[
+                    "call_id",
+                    "name",
+                    "content",
+                    "is_error",
+                    "outcome",
+                    "structured",
+                    "violations",
+                    "invalid_result",
+                ],
             )?,
+            tool_call: Class::load(py, &module, "ToolCall", &["id", "name", "arguments"])?,
             tool_record: module
                 .getattr("ToolRecord")?
                 .cast_into::<PyType>()?
                 .unbind(),
+            outcomes: {
+                let class = module.getattr("CallOutcome")?;
+                OUTCOME_NAMES
+                    .iter()
+                    .map(|name| Ok(class.getattr(*name)?.unbind()))
+                    .collect::<PyResult<_>>()?
+            },
         })
     })
 }
@@ -236,18 +285,96 @@ pub(crate) fn closed(what: &str) -> PyErr {
     PyValueError::new_err(format!("the {what} is closed"))
 }
 
-/// `CallResult(call_id, name, content, is_error)`.
+/// What became of a call, beside its id and name: the fields of its `CallResult`.
+pub(crate) struct Settled<'py> {
+    /// The answer (a `str`), or the `error: ...` text of a failure.
+    pub(crate) content: Bound<'py, PyAny>,
+    pub(crate) outcome: CallOutcome,
+    /// The answer passed the tool's output schema.
+    pub(crate) structured: bool,
+    /// The violations of refused arguments or of a refused answer.
+    pub(crate) violations: Vec<toolgate_core::ValidationError>,
+    /// The answer the output schema refused.
+    pub(crate) invalid_result: Option<Bound<'py, PyAny>>,
+}
+
+impl<'py> Settled<'py> {
+    /// A call that ended with `content` and no violations.
+    pub(crate) fn plain(content: Bound<'py, PyAny>, outcome: CallOutcome) -> Settled<'py> {
+        Settled {
+            content,
+            outcome,
+            structured: false,
+            violations: Vec::new(),
+            invalid_result: None,
+        }
+    }
+}
+
+/// `CallResult(call_id, name, content, is_error, outcome, structured, violations,
+/// invalid_result)`.
 pub(crate) fn call_result<'py>(
     py: Python<'py>,
     call_id: &Bound<'py, PyAny>,
     name: &Bound<'py, PyAny>,
-    content: &Bound<'py, PyAny>,
-    is_error: bool,
+    settled: Settled<'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let flag = pyo3::types::PyBool::new(py, is_error).to_owned().into_any();
-    types(py)?
-        .call_result
-        .make(py, &[call_id, name, content, &flag])
+    let types = types(py)?;
+    let flag = PyBool::new(py, settled.outcome.is_error())
+        .to_owned()
+        .into_any();
+    let structured = PyBool::new(py, settled.structured).to_owned().into_any();
+    let outcome = types.outcomes[outcome_index(settled.outcome)].bind(py);
+    let violations = if settled.violations.is_empty() {
+        PyList::empty(py)
+    } else {
+        validation_errors(py, &settled.violations)?
+    };
+    let invalid = settled
+        .invalid_result
+        .unwrap_or_else(|| py.None().into_bound(py));
+    types.call_result.make(
+        py,
+        &[
+            call_id,
+            name,
+            &settled.content,
+            &flag,
+            outcome,
+            &structured,
+            violations.as_any(),
+            &invalid,
+        ],
+    )
+}
+
+/// `ToolCall(id, name, arguments)`.
+pub(crate) fn tool_call<'py>(
+    py: Python<'py>,
+    id: &str,
+    name: &str,
+    arguments: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    types(py)?.tool_call.make(
+        py,
+        &[
+            PyString::new(py, id).as_any(),
+            PyString::new(py, name).as_any(),
+            PyString::new(py, arguments).as_any(),
+        ],
+    )
+}
+
+/// `InvalidResponseError`: the calls of a provider's response cannot be read.
+pub(crate) fn invalid_response(py: Python<'_>, e: &toolgate_dialect::CallsError) -> PyErr {
+    let made = py
+        .import("toolgate._errors")
+        .and_then(|m| m.getattr("InvalidResponseError"))
+        .and_then(|cls| cls.call1((&e.message, status::ARGUMENT, "", "", e.index)));
+    match made {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(e) => e,
+    }
 }
 
 /// Keywords and expected types, one `str` each: a violation's keyword is one of the
@@ -289,7 +416,7 @@ impl Words {
     }
 }
 
-/// The list of `ValidationError`s of the core's violations (non-empty).
+/// The list of `ValidationError`s of the core's violations.
 pub(crate) fn validation_errors<'py>(
     py: Python<'py>,
     errors: &[toolgate_core::ValidationError],
@@ -325,6 +452,7 @@ pub(crate) fn validation_errors<'py>(
                 PyString::new(py, &e.message).as_any(),
                 &expected,
                 PyString::new(py, &e.path).as_any(),
+                PyString::new(py, &e.schema_location).as_any(),
             ],
         )?;
         list.append(error)?;
@@ -346,7 +474,7 @@ fn expected_type(e: &toolgate_core::ValidationError) -> Option<&str> {
 }
 
 /// The fields of a `ToolRecord`, in its order: name, description, schema, handler,
-/// idempotent, timeout_ms.
+/// idempotent, timeout_ms, output_schema.
 pub(crate) type RecordFields<'a, 'py> = (
     &'a Bound<'py, PyAny>,
     &'a Bound<'py, PyAny>,
@@ -354,9 +482,11 @@ pub(crate) type RecordFields<'a, 'py> = (
     &'a Bound<'py, PyAny>,
     bool,
     &'a Bound<'py, PyAny>,
+    &'a Bound<'py, PyAny>,
 );
 
-/// `ToolRecord(name, description, schema, handler, idempotent, timeout_ms)`.
+/// `ToolRecord(name, description, schema, handler, idempotent, timeout_ms,
+/// output_schema)`.
 pub(crate) fn tool_record<'py>(
     py: Python<'py>,
     fields: RecordFields<'_, 'py>,

@@ -11,6 +11,7 @@ mod convert;
 mod dialect;
 mod errors;
 mod registry;
+mod results;
 mod schema;
 mod text;
 
@@ -28,6 +29,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dialect::lint_schema, m)?)?;
     m.add_class::<registry::Registry>()?;
     m.add_class::<registry::Step>()?;
+    m.add_function(wrap_pyfunction!(results::result_json, m)?)?;
+    m.add_function(wrap_pyfunction!(results::results_message_json, m)?)?;
+    m.add_function(wrap_pyfunction!(results::read_calls, m)?)?;
     m.add("GIL_HELD_MAX_BYTES", GIL_HELD_MAX_BYTES)?;
     m.add(
         "DEFAULT_MAX_ARGUMENT_BYTES",

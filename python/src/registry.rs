@@ -5,7 +5,8 @@
 //! finds its own handler in the prepared call (`PreparedCall::handler_as`), builds the kwargs
 //! dict straight from the argument bytes and calls the Python function itself: the core
 //! never calls back into Python. The handler's failures are worded by the core too
-//! ([`PreparedCall::failure`]).
+//! ([`PreparedCall::failure`]), and its answer, once written as JSON text, is checked
+//! against the tool's output schema by the core ([`PreparedCall::check_result`]).
 //!
 //! Handlers and the garbage collector: each registration is an [`Entry`] (the Python
 //! callable) shared by the core's [`PyHandler`] and this registry's [`Live`] table.
@@ -29,18 +30,19 @@ use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
 };
 use pyo3::PyTraverseError;
-use toolgate_core::registry::message;
+use toolgate_core::registry::{message, CallRefusal, CallRefusalKind};
 use toolgate_core::{
-    Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterErrorKind, RegistryOptions, ToolSpec,
+    CallOutcome, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterErrorKind,
+    RegistryOptions, ToolSpec,
 };
 use toolgate_dialect::{RegistryExt, RegistryOptionsExt};
 
 use crate::convert::{self, write_json, KnownStrings};
-use crate::errors::{self, status};
+use crate::errors::{self, status, Settled};
 use crate::schema::{
     is_text, schema_error, schema_options, DraftName, FullSettings, MaxDepth, ProfileName,
 };
-use crate::text::{json_input, required_str, type_name, utf8_of};
+use crate::text::{json_input, required_str, surrogate_bytes, type_name, utf8_of};
 use crate::GIL_HELD_MAX_BYTES;
 
 /// How a handler receives a call's arguments (`register(..., arguments=...)`).
@@ -262,37 +264,70 @@ fn content_of<'py>(py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Conte
     }
 }
 
-/// The content and error flag of a prepared call whose handler returned `value`.
+/// What became of a prepared call whose handler returned `value`: its answer as
+/// content, checked against the tool's output schema when it has one (a conforming
+/// answer is passed on unchanged and marked structured; any other is refused, kept in
+/// `invalid_result`).
 fn finish<'py>(
     py: Python<'py>,
     call: &PreparedCall<'_>,
     value: &Bound<'py, PyAny>,
-) -> PyResult<(Bound<'py, PyAny>, bool)> {
-    match content_of(py, value) {
-        Ok(Content::Text(text)) => Ok((text.into_any(), false)),
-        Ok(Content::NotJson(type_name)) => Ok((
-            text(py, &call.failure(HandlerFailure::NotJson(&type_name))),
-            true,
-        )),
-        Err(e) => failed(py, call, e),
+) -> PyResult<Settled<'py>> {
+    let text = match content_of(py, value) {
+        Ok(Content::Text(text)) => text,
+        Ok(Content::NotJson(type_name)) => {
+            return Ok(Settled::plain(
+                text(py, &call.failure(HandlerFailure::NotJson(&type_name))),
+                CallOutcome::HandlerFailed,
+            ))
+        }
+        Err(e) => return failed(py, call, e),
+    };
+    if call.output_schema().is_none() {
+        return Ok(Settled::plain(text.into_any(), CallOutcome::Answered));
     }
+    let owned;
+    let answer = match utf8_of(&text) {
+        Some(bytes) => bytes,
+        None => {
+            // `content_of` gives text with a UTF-8 form; were it not so, the bytes the
+            // core reads keep the surrogates, which it refuses as malformed.
+            owned = surrogate_bytes(&text)?;
+            &owned
+        }
+    };
+    let checked = if answer.len() > GIL_HELD_MAX_BYTES {
+        py.detach(|| call.check_result(answer))
+    } else {
+        call.check_result(answer)
+    };
+    Ok(match checked {
+        Ok(structured) => Settled {
+            structured,
+            ..Settled::plain(text.into_any(), CallOutcome::Answered)
+        },
+        Err(refusal) => Settled {
+            content: PyString::new(py, &refusal.content).into_any(),
+            outcome: CallOutcome::InvalidResult,
+            structured: false,
+            violations: refusal.violations,
+            invalid_result: Some(text.into_any()),
+        },
+    })
 }
 
-/// The content of a prepared call whose handler raised `e`. Only an `Exception` is
-/// the tool's failure: `KeyboardInterrupt`, `SystemExit` and `CancelledError` are the
-/// caller's, and propagate.
-fn failed<'py>(
-    py: Python<'py>,
-    call: &PreparedCall<'_>,
-    e: PyErr,
-) -> PyResult<(Bound<'py, PyAny>, bool)> {
+/// What became of a prepared call whose handler raised `e`: a failure, never checked
+/// against an output schema. Only an `Exception` is the tool's failure:
+/// `KeyboardInterrupt`, `SystemExit` and `CancelledError` are the caller's, and
+/// propagate.
+fn failed<'py>(py: Python<'py>, call: &PreparedCall<'_>, e: PyErr) -> PyResult<Settled<'py>> {
     if !e.is_instance_of::<PyException>(py) {
         return Err(e);
     }
     let message = exception_text(py, &e);
-    Ok((
+    Ok(Settled::plain(
         text(py, &call.failure(HandlerFailure::Error(&message))),
-        true,
+        CallOutcome::HandlerFailed,
     ))
 }
 
@@ -300,11 +335,27 @@ fn text<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyAny> {
     PyString::new(py, s).into_any()
 }
 
+/// What became of a call the core refused before its handler ran.
+fn refused(py: Python<'_>, refusal: CallRefusal) -> Settled<'_> {
+    let content = text(py, &refusal.content);
+    match refusal.kind {
+        CallRefusalKind::UnknownTool => Settled::plain(content, CallOutcome::UnknownTool),
+        CallRefusalKind::InvalidArguments(violations) => Settled {
+            violations,
+            ..Settled::plain(content, CallOutcome::InvalidArguments)
+        },
+        CallRefusalKind::Internal => Settled::plain(content, CallOutcome::Internal),
+    }
+}
+
 /// Runs a prepared call's handler from a synchronous `call`.
-fn run<'py>(py: Python<'py>, call: &PreparedCall<'_>) -> PyResult<(Bound<'py, PyAny>, bool)> {
+fn run<'py>(py: Python<'py>, call: &PreparedCall<'_>) -> PyResult<Settled<'py>> {
     let Some(entry) = entry_of(call) else {
         // Every tool of this registry is registered from Python; anything else is a bug.
-        return Ok((text(py, &call.failure(HandlerFailure::Panicked)), true));
+        return Ok(Settled::plain(
+            text(py, &call.failure(HandlerFailure::Panicked)),
+            CallOutcome::HandlerFailed,
+        ));
     };
     let value = match invoke(py, entry, call.arguments()).and_then(|v| settle(py, v)) {
         Ok(value) => value,
@@ -474,10 +525,14 @@ impl Registry {
     /// tool must pass: a tool one of them would refuse is refused (`SchemaError`, every
     /// problem in the message), and the definitions of OpenAI (Anthropic) say
     /// `"strict": true` when its strict target is among them.
+    ///
+    /// `masked_values=True`: no value of a call's arguments or of a tool's answer
+    /// appears in any refusal or violation (the schema's own values, paths and
+    /// property names still do).
     #[new]
     #[pyo3(
-        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None, targets = None),
-        text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None, targets=None)"
+        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None, targets = None, masked_values = false),
+        text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None, targets=None, masked_values=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
@@ -490,6 +545,7 @@ impl Registry {
         resources: Option<Bound<'py, PyAny>>,
         annotation_formats: Option<Vec<String>>,
         targets: Option<Vec<String>>,
+        masked_values: bool,
     ) -> PyResult<Registry> {
         let (policy, names) = match names {
             None => ("dotted", NamePolicy::Dotted),
@@ -518,7 +574,7 @@ impl Registry {
             resources,
             annotation_formats,
         };
-        let schema = schema_options(py, max_depth, profile, full)?;
+        let schema = schema_options(py, max_depth, profile, full, masked_values)?;
         let options = RegistryOptions::default()
             .with_names(names)
             .with_max_argument_bytes(max_argument_bytes.0.unwrap_or(usize::MAX))
@@ -560,10 +616,20 @@ impl Registry {
         Ok(self.core()?.options().schema_options().max_depth())
     }
 
+    /// True when no value of a call's arguments or of a tool's answer appears in a
+    /// refusal or a violation.
+    #[getter]
+    fn masked_values(&self) -> PyResult<bool> {
+        Ok(self.core()?.options().schema_options().masked_values())
+    }
+
+    /// Registers `handler` as the tool `name` with the parameters `schema` (None: any
+    /// object) and returns its `ToolRecord`. `output_schema` (None: free text) is the
+    /// schema every answer of the handler is checked against; see `ToolRegistry`.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(
-        signature = (name, schema, handler, *, description = None, idempotent = None, timeout_ms = None, r#override = None, arguments = None),
-        text_signature = "(self, name, schema, handler, *, description='', idempotent=False, timeout_ms=None, override=False, arguments='kwargs')"
+        signature = (name, schema, handler, *, description = None, idempotent = None, timeout_ms = None, r#override = None, arguments = None, output_schema = None),
+        text_signature = "(self, name, schema, handler, *, description='', idempotent=False, timeout_ms=None, override=False, arguments='kwargs', output_schema=None)"
     )]
     fn register<'py>(
         &self,
@@ -576,6 +642,7 @@ impl Registry {
         timeout_ms: Option<&Bound<'py, PyAny>>,
         r#override: Option<&Bound<'py, PyAny>>,
         arguments: Option<&Bound<'py, PyAny>>,
+        output_schema: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let core = self.core()?;
         let allow_override = match r#override {
@@ -592,10 +659,13 @@ impl Registry {
             name,
             schema,
             handler,
-            description,
-            idempotent,
-            timeout_ms,
-            arguments,
+            Extras {
+                description,
+                idempotent,
+                timeout_ms,
+                arguments,
+                output_schema,
+            },
         )?;
         let records = self.records.bind(py);
         let outcome = {
@@ -862,8 +932,8 @@ impl Registry {
         required_str(call_id, "call_id")?;
         let name_text = required_str(name, "name")?;
         let input = json_input(args)?;
-        let (content, is_error) = match self.prepare(py, name_text, input.bytes())? {
-            Err(refusal) => (text(py, &refusal.content), true),
+        let settled = match self.prepare(py, name_text, input.bytes())? {
+            Err(refusal) => refused(py, refusal),
             Ok(call) => {
                 let outcome = run(py, &call);
                 drop(call);
@@ -871,7 +941,7 @@ impl Registry {
                 outcome?
             }
         };
-        errors::call_result(py, call_id, name, &content, is_error)
+        errors::call_result(py, call_id, name, settled)
     }
 
     /// The call as the core runs it, calling the handler back from native code
@@ -889,13 +959,14 @@ impl Registry {
         let input = json_input(args)?;
         let result = self.core()?.call(id_text, name_text, input.bytes());
         self.table.bury(py);
-        errors::call_result(
-            py,
-            call_id,
-            name,
-            &text(py, &result.content),
-            result.is_error,
-        )
+        let settled = Settled {
+            content: text(py, &result.content),
+            outcome: result.outcome,
+            structured: result.structured,
+            violations: result.violations,
+            invalid_result: result.invalid_result.map(|answer| text(py, &answer)),
+        };
+        errors::call_result(py, call_id, name, settled)
     }
 
     /// The first half of `acall`: the refusal's `CallResult`, or the prepared call
@@ -911,9 +982,7 @@ impl Registry {
         let name_text = required_str(name, "name")?;
         let input = json_input(args)?;
         match slf.get().prepare(py, name_text, input.bytes())? {
-            Err(refusal) => {
-                errors::call_result(py, call_id, name, &text(py, &refusal.content), true)
-            }
+            Err(refusal) => errors::call_result(py, call_id, name, refused(py, refusal)),
             Ok(call) => Ok(Bound::new(
                 py,
                 Step {
@@ -997,7 +1066,7 @@ struct Pending<'py> {
 }
 
 /// The fields a tool of `register_all` may have.
-const TOOL_FIELDS: [&str; 7] = [
+const TOOL_FIELDS: [&str; 8] = [
     "name",
     "schema",
     "handler",
@@ -1005,7 +1074,35 @@ const TOOL_FIELDS: [&str; 7] = [
     "idempotent",
     "timeout_ms",
     "arguments",
+    "output_schema",
 ];
+
+/// The optional arguments of `register` (the optional fields of a `register_all` tool).
+struct Extras<'a, 'py> {
+    description: Option<&'a Bound<'py, PyAny>>,
+    idempotent: Option<&'a Bound<'py, PyAny>>,
+    timeout_ms: Option<&'a Bound<'py, PyAny>>,
+    arguments: Option<&'a Bound<'py, PyAny>>,
+    output_schema: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// A schema argument as the core reads it (`None` for none given) and the value a
+/// record keeps: the object given, or for JSON text its value (`None` when the text is
+/// not JSON: the core refuses it, with its own message).
+fn schema_argument<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+) -> PyResult<(Option<Vec<u8>>, Bound<'py, PyAny>)> {
+    if is_text(schema) {
+        let bytes = json_input(schema)?.bytes().to_vec();
+        let value = convert::to_python(py, &bytes).unwrap_or_else(|_| py.None().into_bound(py));
+        Ok((Some(bytes), value))
+    } else {
+        let mut bytes = Vec::with_capacity(256);
+        write_json(&mut bytes, schema).map_err(|e| e.into_argument_error(py))?;
+        Ok((Some(bytes), schema.clone()))
+    }
+}
 
 impl Registry {
     /// The tools of `register_all`, each read as `register` reads its arguments.
@@ -1045,15 +1142,25 @@ impl Registry {
             let (name, schema, handler) =
                 (required("name")?, required("schema")?, required("handler")?);
             let optional = |k: &str| fields.get_item(k);
+            let (description, idempotent, timeout_ms, arguments, output_schema) = (
+                optional("description")?,
+                optional("idempotent")?,
+                optional("timeout_ms")?,
+                optional("arguments")?,
+                optional("output_schema")?,
+            );
             pending.push(self.pending(
                 py,
                 &name,
                 &schema,
                 &handler,
-                optional("description")?.as_ref(),
-                optional("idempotent")?.as_ref(),
-                optional("timeout_ms")?.as_ref(),
-                optional("arguments")?.as_ref(),
+                Extras {
+                    description: description.as_ref(),
+                    idempotent: idempotent.as_ref(),
+                    timeout_ms: timeout_ms.as_ref(),
+                    arguments: arguments.as_ref(),
+                    output_schema: output_schema.as_ref(),
+                },
             )?);
         }
         Ok(())
@@ -1062,18 +1169,21 @@ impl Registry {
     /// Everything `register` checks and builds before the core sees the tool: its
     /// arguments read, its record, its handler entered in the live table (a `Pending`
     /// dropped unregistered leaves it for `bury`).
-    #[allow(clippy::too_many_arguments)]
     fn pending<'py>(
         &self,
         py: Python<'py>,
         name: &Bound<'py, PyAny>,
         schema: &Bound<'py, PyAny>,
         handler: &Bound<'py, PyAny>,
-        description: Option<&Bound<'py, PyAny>>,
-        idempotent: Option<&Bound<'py, PyAny>>,
-        timeout_ms: Option<&Bound<'py, PyAny>>,
-        arguments: Option<&Bound<'py, PyAny>>,
+        extras: Extras<'_, 'py>,
     ) -> PyResult<Pending<'py>> {
+        let Extras {
+            description,
+            idempotent,
+            timeout_ms,
+            arguments,
+            output_schema,
+        } = extras;
         if !handler.is_callable() {
             return Err(PyTypeError::new_err(format!(
                 "handler must be callable, not {}",
@@ -1126,15 +1236,13 @@ impl Registry {
             let default = PyDict::new(py);
             default.set_item("type", "object")?;
             (None, default.into_any())
-        } else if is_text(schema) {
-            let bytes = json_input(schema)?.bytes().to_vec();
-            // Text that is not JSON is refused by the core below, with its own message.
-            let value = convert::to_python(py, &bytes).unwrap_or_else(|_| py.None().into_bound(py));
-            (Some(bytes), value)
         } else {
-            let mut bytes = Vec::with_capacity(256);
-            write_json(&mut bytes, schema).map_err(|e| e.into_argument_error(py))?;
-            (Some(bytes), schema.clone())
+            schema_argument(py, schema)?
+        };
+        // The output schema likewise; `None` means the tool has none.
+        let (output, output_value) = match output_schema {
+            Some(given) if !given.is_none() => schema_argument(py, given)?,
+            _ => (None, py.None().into_bound(py)),
         };
         if mode == Mode::Kwargs {
             if let Some(property) = unaccepted_property(py, handler, &value)? {
@@ -1156,6 +1264,7 @@ impl Registry {
                 handler,
                 idempotent,
                 &timeout_value,
+                &output_value,
             ),
         )?;
 
@@ -1180,7 +1289,7 @@ impl Registry {
             name: name_text.to_owned(),
             description: description_text.to_owned(),
             parameters,
-            output_schema: None,
+            output_schema: output,
             idempotent,
             timeout_ms: timeout,
         };
@@ -1211,25 +1320,13 @@ impl Step {
         py: Python<'py>,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (content, is_error) = finish(py, &self.call, value)?;
-        errors::call_result(
-            py,
-            self.call_id.bind(py),
-            self.name.bind(py),
-            &content,
-            is_error,
-        )
+        let settled = finish(py, &self.call, value)?;
+        errors::call_result(py, self.call_id.bind(py), self.name.bind(py), settled)
     }
 
     /// The result of the call whose handler raised `exc` (an `Exception`).
     fn failed<'py>(&self, py: Python<'py>, exc: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let (content, is_error) = failed(py, &self.call, PyErr::from_value(exc.clone()))?;
-        errors::call_result(
-            py,
-            self.call_id.bind(py),
-            self.name.bind(py),
-            &content,
-            is_error,
-        )
+        let settled = failed(py, &self.call, PyErr::from_value(exc.clone()))?;
+        errors::call_result(py, self.call_id.bind(py), self.name.bind(py), settled)
     }
 }

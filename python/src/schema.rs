@@ -83,15 +83,18 @@ pub(crate) struct FullSettings<'py> {
 
 /// The options a schema is compiled with, from the keywords `compile` and
 /// `ToolRegistry` take: each new schema option is one more keyword and one more line here.
+/// `masked_values`: no value of a validated instance appears in any message.
 pub(crate) fn schema_options(
     py: Python<'_>,
     max_depth: MaxDepth,
     profile: ProfileName,
     full: FullSettings<'_>,
+    masked_values: bool,
 ) -> PyResult<toolgate_core::Options> {
     let mut options = toolgate_core::Options::default()
         .with_max_depth(max_depth.0)
-        .with_profile(profile.0);
+        .with_profile(profile.0)
+        .with_masked_values(masked_values);
     if let Some(DraftName(draft)) = full.draft {
         options = options.with_default_draft(draft);
     }
@@ -229,9 +232,10 @@ impl Schema {
     /// Compiles `schema` (a JSON value, or JSON text as str/bytes); see `compile`.
     #[new]
     #[pyo3(
-        signature = (schema, *, max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None),
-        text_signature = "(schema, *, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None)"
+        signature = (schema, *, max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None, masked_values = false),
+        text_signature = "(schema, *, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None, masked_values=False)"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn new<'py>(
         py: Python<'py>,
         schema: &Bound<'py, PyAny>,
@@ -240,13 +244,15 @@ impl Schema {
         draft: Option<DraftName>,
         resources: Option<Bound<'py, PyAny>>,
         annotation_formats: Option<Vec<String>>,
+        masked_values: bool,
     ) -> PyResult<Schema> {
         let full = FullSettings {
             draft,
             resources,
             annotation_formats,
         };
-        compile_value(py, schema, &schema_options(py, max_depth, profile, full)?)
+        let options = schema_options(py, max_depth, profile, full, masked_values)?;
+        compile_value(py, schema, &options)
     }
 
     /// True when `args` is well-formed JSON that satisfies the schema.
@@ -377,11 +383,15 @@ fn compile_value(
 /// `draft="7"`) with references, every applicator and asserted formats; `resources`
 /// (`{uri: schema}`) are what references may reach beside the schema itself, and
 /// `annotation_formats` names formats to accept without checking them.
+/// `masked_values=True` keeps every value of a validated instance out of the messages
+/// (`value is not one of ["c","f"]` where `"kelvin" is not one of ["c","f"]` would
+/// quote it), for values that must not reach logs or a model's context.
 #[pyfunction]
 #[pyo3(
-    signature = (schema, *, max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None),
-    text_signature = "(schema, *, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None)"
+    signature = (schema, *, max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None, masked_values = false),
+    text_signature = "(schema, *, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None, masked_values=False)"
 )]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn compile<'py>(
     py: Python<'py>,
     schema: &Bound<'py, PyAny>,
@@ -390,6 +400,7 @@ pub(crate) fn compile<'py>(
     draft: Option<DraftName>,
     resources: Option<Bound<'py, PyAny>>,
     annotation_formats: Option<Vec<String>>,
+    masked_values: bool,
 ) -> PyResult<Schema> {
     Schema::new(
         py,
@@ -399,5 +410,6 @@ pub(crate) fn compile<'py>(
         draft,
         resources,
         annotation_formats,
+        masked_values,
     )
 }

@@ -50,9 +50,21 @@ def test_pickle_and_dataclass_functions(made):
     assert pickle.loads(pickle.dumps(error)).location == "$.days"
     assert pickle.loads(pickle.dumps(OK)) is OK
     assert dataclasses.is_dataclass(error) and dataclasses.is_dataclass(result)
-    assert dataclasses.asdict(result) == {"call_id": "c1", "name": "get_weather", "content": "sunny", "is_error": False}
+    assert dataclasses.asdict(result) == {
+        "call_id": "c1",
+        "name": "get_weather",
+        "content": "sunny",
+        "is_error": False,
+        "outcome": toolgate.CallOutcome.ANSWERED,
+        "structured": False,
+        "violations": [],
+        "invalid_result": None,
+    }
     assert dataclasses.replace(result, call_id="c2").call_id == "c2"
-    assert [f.name for f in dataclasses.fields(error)] == ["path", "keyword", "message", "expected_type", "location"]
+    assert [f.name for f in dataclasses.fields(error)] == [
+        "path", "keyword", "message", "expected_type", "location", "schema_location"
+    ]
+    assert pickle.loads(pickle.dumps(error)).schema_location == "#/properties/days/type"
 
 
 def test_status_numbers_are_the_cores():

@@ -18,6 +18,8 @@ def test_vectors_present():
     # The vectors ship in the repository: a missing file is a failure, never a skip.
     assert PATH.is_file(), f"{PATH} not found (set TOOLGATE_VECTORS)"
     assert len(VECTORS) >= 40, "the vector file lost cases"
+    # Every violation says where in the schema its keyword is.
+    assert all("schemaLocation" in e for v in VECTORS for e in v["errors"])
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
@@ -42,6 +44,7 @@ def test_vector(vector):
             (w["pointer"], w["keyword"], w["message"]) for w in want
         ]
         assert [e.location for e in got] == [w["path"] for w in want]
+        assert [e.schema_location for e in got] == [w["schemaLocation"] for w in want]
         for e in got:
             if e.keyword == "type":
                 assert e.expected_type and e.message.startswith(f"expected {e.expected_type}, got ")
@@ -69,11 +72,17 @@ def test_vector_through_the_registry(vector):
         if vector["valid"]:
             assert got is toolgate.OK
             assert (result.content, result.is_error) == ("ran", False)
+            assert (result.outcome, result.violations) == (toolgate.CallOutcome.ANSWERED, [])
             return
-        assert [(e.path, e.keyword, e.message) for e in got] == [
-            (w["pointer"], w["keyword"], w["message"]) for w in vector["errors"]
+        assert [(e.path, e.keyword, e.message, e.schema_location) for e in got] == [
+            (w["pointer"], w["keyword"], w["message"], w["schemaLocation"]) for w in vector["errors"]
         ]
         assert result.is_error
+        assert result.outcome is toolgate.CallOutcome.INVALID_ARGUMENTS
+        # The refused call carries the same violations as the validation.
+        assert [(e.path, e.keyword, e.message, e.schema_location, e.location) for e in result.violations] == [
+            (e.path, e.keyword, e.message, e.schema_location, e.location) for e in got
+        ]
         if got[0].keyword == "json":
             assert result.content == f"error: invalid arguments for t: {got[0].message}"
         else:

@@ -12,7 +12,10 @@
     result = registry.call("call_1", "db.get_user", '{"id": 42}')
     result.message()   # {"role": "tool", "tool_call_id": "call_1", "content": ...}
 
-and ``toolgate.compile(schema)`` for standalone validation. The core is compiled into
+and ``toolgate.compile(schema)`` for standalone validation. With a provider's
+response, ``toolgate.read_calls(dialect, response)`` reads the calls it asks for, and
+``result.result_json(dialect)`` / ``toolgate.results_message_json(dialect, results)``
+write the answers in that provider's shape. The core is compiled into
 the native module ``toolgate._native``; every text (refusals, violations, a handler's
 failure) is the core's, the same bytes every host shows.
 """
@@ -21,6 +24,7 @@ from ._errors import (
     DuplicateToolError,
     InvalidArgumentError,
     InvalidNameError,
+    InvalidResponseError,
     InvalidTextError,
     LibraryNotFoundError,
     NotObjectSchemaError,
@@ -29,7 +33,7 @@ from ._errors import (
     ToolgateError,
     ToolNotFoundError,
 )
-from ._types import OK, CallResult, Ok, ToolRecord, ValidationError
+from ._types import OK, CallOutcome, CallResult, Ok, ToolCall, ToolRecord, ValidationError
 
 try:
     from . import _native
@@ -41,7 +45,7 @@ except ImportError as exc:  # pragma: no cover - a package without its native mo
         tried=[f"toolgate._native: {exc}"],
     ) from exc
 
-from ._native import Schema, compile, lint_schema, strict_schema
+from ._native import Schema, compile, lint_schema, read_calls, results_message_json, strict_schema
 from ._registry import ToolRegistry
 
 __version__ = "0.1.0"
@@ -57,12 +61,14 @@ DEFAULT_MAX_ARGUMENT_BYTES: int = _native.DEFAULT_MAX_ARGUMENT_BYTES
 DEFAULT_MAX_DEPTH: int = _native.DEFAULT_MAX_DEPTH
 
 __all__ = [
+    "CallOutcome",
     "CallResult",
     "DEFAULT_MAX_ARGUMENT_BYTES",
     "DEFAULT_MAX_DEPTH",
     "DuplicateToolError",
     "InvalidArgumentError",
     "InvalidNameError",
+    "InvalidResponseError",
     "InvalidTextError",
     "LibraryNotFoundError",
     "NotObjectSchemaError",
@@ -71,6 +77,7 @@ __all__ = [
     "Schema",
     "SchemaError",
     "Status",
+    "ToolCall",
     "ToolNotFoundError",
     "ToolRecord",
     "ToolRegistry",
@@ -80,5 +87,7 @@ __all__ = [
     "library_path",
     "library_version",
     "lint_schema",
+    "read_calls",
+    "results_message_json",
     "strict_schema",
 ]

@@ -2,6 +2,7 @@ from ._errors import (
     DuplicateToolError as DuplicateToolError,
     InvalidArgumentError as InvalidArgumentError,
     InvalidNameError as InvalidNameError,
+    InvalidResponseError as InvalidResponseError,
     InvalidTextError as InvalidTextError,
     LibraryNotFoundError as LibraryNotFoundError,
     NotObjectSchemaError as NotObjectSchemaError,
@@ -14,14 +15,18 @@ from ._native import (
     Schema as Schema,
     compile as compile,
     lint_schema as lint_schema,
+    read_calls as read_calls,
+    results_message_json as results_message_json,
     strict_schema as strict_schema,
 )
 from ._registry import ToolRegistry as ToolRegistry
 from ._types import (
     OK as OK,
+    CallOutcome as CallOutcome,
     CallResult as CallResult,
     JSONArgs as JSONArgs,
     Ok as Ok,
+    ToolCall as ToolCall,
     ToolRecord as ToolRecord,
     ValidationError as ValidationError,
 )
@@ -32,12 +37,14 @@ library_path: str
 DEFAULT_MAX_ARGUMENT_BYTES: int
 DEFAULT_MAX_DEPTH: int
 __all__ = [
+    "CallOutcome",
     "CallResult",
     "DEFAULT_MAX_ARGUMENT_BYTES",
     "DEFAULT_MAX_DEPTH",
     "DuplicateToolError",
     "InvalidArgumentError",
     "InvalidNameError",
+    "InvalidResponseError",
     "InvalidTextError",
     "LibraryNotFoundError",
     "NotObjectSchemaError",
@@ -46,6 +53,7 @@ __all__ = [
     "Schema",
     "SchemaError",
     "Status",
+    "ToolCall",
     "ToolNotFoundError",
     "ToolRecord",
     "ToolRegistry",
@@ -55,5 +63,7 @@ __all__ = [
     "library_path",
     "library_version",
     "lint_schema",
+    "read_calls",
+    "results_message_json",
     "strict_schema",
 ]

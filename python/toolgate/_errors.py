@@ -9,7 +9,8 @@
     │   └── NotObjectSchemaError       TG_ERR_NOT_OBJECT: parameters must be "type": "object"
     ├── ToolNotFoundError  KeyError    TG_ERR_NOT_FOUND (and get() of an absent name)
     ├── InvalidTextError   ValueError  TG_ERR_UTF8: a name/call id/description is not text
-    └── InvalidArgumentError ValueError TG_ERR_NULL, TG_ERR_ARGUMENT, TG_ERR_RANGE
+    ├── InvalidArgumentError ValueError TG_ERR_NULL, TG_ERR_ARGUMENT, TG_ERR_RANGE
+    └── InvalidResponseError ValueError TG_ERR_ARGUMENT: read_calls found no calls' shape
     LibraryNotFoundError   ImportError the native module cannot be loaded
 
 ``str(exc)`` is the core's message (for ``ToolNotFoundError`` too, unlike a
@@ -106,6 +107,28 @@ class InvalidTextError(ToolgateError, ValueError):
 
 class InvalidArgumentError(ToolgateError, ValueError):
     """An argument outside its domain (an unknown name policy, a negative limit)."""
+
+
+class InvalidResponseError(ToolgateError, ValueError):
+    """A provider's response whose tool calls cannot be read (``read_calls``): it is
+    not JSON, not the dialect's shape, or one call is malformed. ``index`` is that
+    call's place among the response's calls (from 0), ``None`` when the fault is the
+    whole response's; the message names it (``tool call 1 (openai-chat): missing
+    "id"``)."""
+
+    def __init__(
+        self,
+        message: str,
+        status: "int | Status" = Status.ERR_ARGUMENT,
+        pointer: str = "",
+        keyword: str = "",
+        index: Optional[int] = None,
+    ) -> None:
+        super().__init__(message, status, pointer, keyword)
+        self.index = index
+
+    def __reduce__(self):
+        return (type(self), (self.message, int(self.status), self.pointer, self.keyword, self.index))
 
 
 class LibraryNotFoundError(ImportError):

@@ -5,7 +5,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Mappi
 
 from typing_extensions import disjoint_base
 
-from ._types import CallResult, JSONArgs, Ok, ToolRecord, ValidationError
+from ._types import CallResult, JSONArgs, _Dialect, Ok, ToolCall, ToolRecord, ValidationError
 
 #: Arguments up to this many bytes are validated with the GIL held; larger ones
 #: release it so other threads run meanwhile.
@@ -26,6 +26,9 @@ __all__ = [
     "compile",
     "strict_schema",
     "lint_schema",
+    "result_json",
+    "results_message_json",
+    "read_calls",
     "Registry",
     "_PreparedCall",
     "GIL_HELD_MAX_BYTES",
@@ -49,6 +52,7 @@ class Schema:
         draft: Optional[Literal["2020-12", "7"]] = None,
         resources: Optional[Dict[str, Any]] = None,
         annotation_formats: Optional[List[str]] = None,
+        masked_values: bool = False,
     ) -> "Schema": ...
     def is_valid(self, args: JSONArgs) -> bool: ...
     def is_valid_arguments(self, args: JSONArgs) -> bool: ...
@@ -77,6 +81,7 @@ def compile(
     draft: Optional[Literal["2020-12", "7"]] = None,
     resources: Optional[Dict[str, Any]] = None,
     annotation_formats: Optional[List[str]] = None,
+    masked_values: bool = False,
 ) -> Schema: ...
 
 def strict_schema(
@@ -85,6 +90,10 @@ def strict_schema(
 def lint_schema(
     target: Literal["openai-strict", "anthropic-strict", "gemini"], schema: Any
 ) -> List[Dict[str, str]]: ...
+
+def result_json(dialect: _Dialect, result: CallResult) -> str: ...
+def results_message_json(dialect: _Dialect, results: Iterable[CallResult]) -> str: ...
+def read_calls(dialect: _Dialect, response: Union[str, bytes, bytearray, memoryview]) -> List[ToolCall]: ...
 
 @final
 class _PreparedCall:
@@ -109,6 +118,7 @@ class Registry:
         resources: Optional[Dict[str, Any]] = None,
         annotation_formats: Optional[List[str]] = None,
         targets: Optional[List[Literal["openai-strict", "anthropic-strict", "gemini"]]] = None,
+        masked_values: bool = False,
     ) -> "Registry": ...
     @property
     def policy(self) -> str: ...
@@ -116,6 +126,8 @@ class Registry:
     def max_argument_bytes(self) -> Optional[int]: ...
     @property
     def max_depth(self) -> int: ...
+    @property
+    def masked_values(self) -> bool: ...
     def register(
         self,
         name: str,
@@ -127,6 +139,7 @@ class Registry:
         timeout_ms: Optional[int] = None,
         override: bool = False,
         arguments: Literal["kwargs", "dict", "json"] = "kwargs",
+        output_schema: Any = None,
     ) -> ToolRecord: ...
     def register_all(
         self, tools: Iterable[Mapping[str, Any]], *, override: bool = False

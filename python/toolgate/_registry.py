@@ -38,6 +38,18 @@ class ToolRegistry(_native.Registry):
     draft 2020-12 (or draft-07), with ``$ref``/``$defs``, ``oneOf``, ``format`` and the
     rest, as pydantic's ``model_json_schema()`` writes them; ``draft``, ``resources``
     (``{uri: schema}``) and ``annotation_formats`` go with it.
+    ``masked_values=True`` keeps every value of a call's arguments and of a tool's
+    answer out of refusals and violations (``value is not one of ["c","f"]``).
+
+    ``register(name, schema, handler, *, output_schema=None, ...)``: with an output
+    schema (a JSON value, or JSON text, as ``schema``; any root, not only objects),
+    every answer of the handler is checked as JSON text (a ``str`` as it is, any
+    other value written as JSON): a conforming answer is passed on unchanged with
+    ``structured=True``; any other gives ``outcome=CallOutcome.INVALID_RESULT``, the
+    content ``error: tool NAME returned an invalid result:`` and one line per
+    violation, the answer kept in ``invalid_result``. A handler that raises is never
+    checked. An output schema that does not compile raises ``SchemaError``, as a
+    parameters schema does, and the registry is unchanged.
 
     Thread-safe: any method may be called from any thread, and from inside a
     handler. :meth:`close` (or leaving a ``with`` block) frees the registry; the

@@ -1,15 +1,30 @@
-"""Plain value types of the package: Ok, ValidationError, ToolRecord, CallResult.
+"""Plain value types of the package: Ok, ValidationError, ToolRecord, CallOutcome,
+CallResult, ToolCall.
 
-The native module builds ValidationError and CallResult instances directly (as
-``object.__new__`` plus ``object.__setattr__`` per field, what the frozen dataclass's
-``__init__`` does), so they are ordinary dataclass instances in every respect; both
-have ``__slots__`` (one is made for every call), so they have no ``__dict__``.
+The native module builds ValidationError, CallResult and ToolCall instances directly
+(as ``object.__new__`` plus ``object.__setattr__`` per field, what the frozen
+dataclass's ``__init__`` does), so they are ordinary dataclass instances in every
+respect; they have ``__slots__`` (one is made for every call), so they have no
+``__dict__``.
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    List,
+    Literal,
+    Optional,
+    Tuple,
+    Type,
+    TypeVar,
+    Union,
+)
 
 _T = TypeVar("_T")
 
@@ -82,6 +97,9 @@ class ValidationError:
     * ``location`` (not part of equality): the path as call results write it
       (``$``, ``$.days``, ``$.fields[1]``); ``str(error)`` is ``location: message``,
       the line of a refused call.
+    * ``schema_location`` (not part of equality): where the failing keyword is in the
+      schema, as a URI fragment (``#/properties/days/type``; ``#`` for malformed JSON
+      or a value over the size limit, which no keyword of the schema refused).
     """
 
     path: str
@@ -89,6 +107,7 @@ class ValidationError:
     message: str
     expected_type: Optional[str] = None
     location: str = field(default="", compare=False, repr=False)
+    schema_location: str = field(default="", compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.location or '$'}: {self.message}"
@@ -100,7 +119,9 @@ class ToolRecord:
 
     ``schema`` is the value given to ``register`` (the same dict object; for a
     schema given as JSON text, the parsed value; ``{"type": "object"}`` when none
-    was given). ``timeout_ms`` is ``None`` when none was given.
+    was given). ``timeout_ms`` is ``None`` when none was given. ``output_schema`` is
+    the schema of the tool's answers as given (JSON text parsed, as for ``schema``),
+    ``None`` for a tool whose answers are free text.
     """
 
     name: str
@@ -109,6 +130,50 @@ class ToolRecord:
     handler: Callable[..., Any]
     idempotent: bool = False
     timeout_ms: Optional[int] = None
+    output_schema: Any = None
+
+
+class CallOutcome(str, enum.Enum):
+    """What became of a call (``CallResult.outcome``). A ``str`` enum: each member
+    equals its value (``result.outcome == "invalid_result"``) and is written as that
+    string by ``json.dumps``.
+
+    * ``ANSWERED``: the handler answered (and its answer passed the tool's output
+      schema, if it has one); the only outcome that is not an error.
+    * ``UNKNOWN_TOOL``: no tool of that name is registered.
+    * ``INVALID_ARGUMENTS``: the arguments were over the size limit, malformed or
+      invalid; the handler did not run.
+    * ``HANDLER_FAILED``: the handler raised, or answered with a value that has no
+      JSON form.
+    * ``INVALID_RESULT``: the handler answered with something its tool's output
+      schema refuses (malformed JSON, over the size limit, or invalid).
+    * ``INTERNAL``: a failure of toolgate itself.
+    """
+
+    ANSWERED = "answered"
+    UNKNOWN_TOOL = "unknown_tool"
+    INVALID_ARGUMENTS = "invalid_arguments"
+    HANDLER_FAILED = "handler_failed"
+    INVALID_RESULT = "invalid_result"
+    INTERNAL = "internal"
+
+    if TYPE_CHECKING:
+        # What Enum.__new__ takes (a member's value), not str's arguments.
+        def __new__(cls, value: str) -> "CallOutcome": ...
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+#: The provider dialects a result is written in and calls are read from (a Union of
+#: one-name Literals, which the stub checker reads as the alias it is).
+_Dialect = Union[
+    Literal["openai-chat"],
+    Literal["openai-responses"],
+    Literal["anthropic"],
+    Literal["mcp"],
+    Literal["gemini"],
+]
 
 
 @_slotted
@@ -117,19 +182,76 @@ class CallResult:
     """The outcome of ``ToolRegistry.call``/``acall``: always produced.
 
     ``content`` is the tool's answer, or for any failure (unknown tool, malformed
-    or invalid arguments, a handler that raised) text starting with ``error: ``
-    that the model can act on; ``is_error`` says which.
+    or invalid arguments, a handler that raised, an answer the tool's output schema
+    refuses) text starting with ``error: `` that the model can act on; ``is_error``
+    says which, and ``outcome`` (a :class:`CallOutcome`) which failure.
+
+    * ``structured``: the content is the handler's answer, checked against the
+      tool's output schema (so it is JSON of that shape).
+    * ``violations``: for ``INVALID_ARGUMENTS`` and ``INVALID_RESULT``, every
+      :class:`ValidationError`, in the order the content lists them; else empty.
+    * ``invalid_result``: for ``INVALID_RESULT``, the handler's answer as JSON text
+      (which the content does not hold), to log or inspect; else ``None``.
+
+    Equality and hash are those of the first four fields, what the model reads: the
+    others follow from the call (the content names every failure).
     """
 
     call_id: str
     name: str
     content: str
     is_error: bool
+    outcome: CallOutcome = field(default=CallOutcome.ANSWERED, compare=False)
+    structured: bool = field(default=False, compare=False)
+    violations: List[ValidationError] = field(default_factory=list, compare=False)
+    invalid_result: Optional[str] = field(default=None, compare=False)
 
     def message(self) -> Dict[str, str]:
         """The tool message answering the call:
         ``{"role": "tool", "tool_call_id": call_id, "content": content}``."""
         return {"role": "tool", "tool_call_id": self.call_id, "content": self.content}
+
+    def result_json(self, dialect: _Dialect) -> str:
+        """The item that answers the call in ``dialect``'s shape, as compact JSON (the
+        same bytes in every host):
+
+        * ``openai-chat``: ``{"role":"tool","tool_call_id":ID,"content":CONTENT}``;
+        * ``openai-responses``: ``{"type":"function_call_output","call_id":ID,"output":CONTENT}``;
+        * ``anthropic``: ``{"type":"tool_result","tool_use_id":ID,"content":CONTENT}``,
+          with ``"is_error":true`` for a failure;
+        * ``mcp``: a ``CallToolResult``: the content as one text block,
+          ``structuredContent`` for a structured answer that is an object, ``isError``,
+          and the violations under ``_meta`` (``toolgate/violations``);
+        * ``gemini``: a ``functionResponse`` part, its ``response``
+          ``{"output": ANSWER}`` (the answer's JSON when structured) or
+          ``{"error": CONTENT}``.
+
+        An unknown dialect raises ``ValueError``. See also :func:`toolgate.results_message_json`.
+        """
+        from . import _native
+
+        return _native.result_json(dialect, self)
+
+
+@_slotted
+@dataclass(frozen=True)
+class ToolCall:
+    """One call a model asked for, as :func:`toolgate.read_calls` reads it from a
+    provider's response.
+
+    * ``id``: the id the call's result must carry (``""`` for a Gemini call without
+      one; for MCP the JSON-RPC id's JSON text, ``7`` or ``"a"`` with its quotes).
+    * ``name``: the tool's name as the provider sent it.
+    * ``arguments``: the argument text exactly as sent (the decoded ``arguments``
+      string for OpenAI, the bytes of the argument object for Anthropic, Gemini and
+      MCP); ``""`` when the call sent none, which the registry reads as ``{}``.
+
+    ``registry.call(c.id, c.name, c.arguments)`` runs it.
+    """
+
+    id: str
+    name: str
+    arguments: str
 
 
 #: What validation and calls accept as arguments: raw JSON text, or a JSON value.

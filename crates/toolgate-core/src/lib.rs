@@ -20,11 +20,11 @@ pub mod registry;
 
 /// Owned JSON trees, for schemas and tool lists (read once, not per call): the strict
 /// reader's rules apply (duplicate keys, depth, RFC 8259), numbers keep their text and
-/// objects the author's member order.
+/// objects the author's member order. [`value::Build`] hands a document's values to a
+/// receiver that makes a tree of its own (the Python module's dicts and lists).
 pub mod value {
-    pub use crate::json::{write_json_string, Decimal, SyntaxError, SyntaxErrorKind, Value};
+    pub use crate::json::{write_json_string, Build, Decimal, SyntaxError, SyntaxErrorKind, Value};
     pub use crate::schema::path::push_pointer_token;
-    pub use crate::schema::resolve::pointer_get;
 }
 /// The unit-test binary's global allocator, counting allocations per thread (the one
 /// copy, shared with the C library's allocation tests).

@@ -18,7 +18,7 @@
 
 use super::{quote, Target};
 pub use toolgate_core::registry::ToolProblem as LintProblem;
-use toolgate_core::schema::{is_schema, subschemas_of, Holds, Options};
+use toolgate_core::schema::{subschemas_of, Holds, Options};
 use toolgate_core::value::push_pointer_token;
 use toolgate_core::value::Value;
 
@@ -689,7 +689,7 @@ pub(crate) fn subschema_slots(key: &str, value: &Value) -> Vec<Slot> {
         (Holds::Map | Holds::MapOfSchemasOrNames, Value::Object(map)) => map
             .iter()
             .enumerate()
-            .filter(|(_, (_, sub))| holds == Holds::Map || is_schema(sub))
+            .filter(|(_, (_, sub))| holds == Holds::Map || sub.is_schema())
             .map(|(i, _)| Slot::Member(i))
             .collect(),
         (Holds::Array | Holds::SchemaOrArray, Value::Array(list)) => {

@@ -360,9 +360,7 @@ impl Converter<'_> {
                 let siblings = members
                     .iter()
                     .any(|(k, _)| k != "$ref" && k != "description" && k != "title");
-                let target = uri
-                    .strip_prefix('#')
-                    .and_then(|p| toolgate_core::value::pointer_get(source, p));
+                let target = uri.strip_prefix('#').and_then(|p| source.pointer(p));
                 match target {
                     Some(target) if !siblings => {
                         let mut replacement = target.clone();

@@ -2,8 +2,9 @@
 //!
 //! Two ways in: [`Reader`] is a cursor over untrusted bytes that the validator drives
 //! token by token, so that validation happens while reading and no tree of the
-//! instance is built; [`Value`] is an owned tree, used only for schemas (which are
-//! read once, at compile time).
+//! instance is built; [`Build::read`] reads a whole document and hands its values to
+//! a [`Build`] receiver, which makes its own tree of them: [`Value`], an owned tree for
+//! schemas (read once, at compile time), or the Python module's objects.
 //!
 //! Everything RFC 8259 forbids is refused, with the line and column of the offence:
 //! invalid UTF-8, lone surrogate escapes, control characters in strings, trailing
@@ -11,6 +12,7 @@
 //! refused too: otherwise the validator may check one value while the tool's own
 //! parser reads the other. Nesting is bounded, so depth can never exhaust the stack.
 
+mod build;
 mod error;
 mod keys;
 mod names;
@@ -21,6 +23,7 @@ mod string;
 mod value;
 mod write;
 
+pub use build::Build;
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub(crate) use keys::KeySet;
 pub(crate) use names::{same_bytes, NameTable};

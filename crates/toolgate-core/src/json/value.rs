@@ -1,4 +1,4 @@
-use super::{write_json_string, Decimal, KeySet, Kind, Reader, SyntaxError};
+use super::{write_json_string, Build, Decimal, SyntaxError};
 
 /// An owned JSON tree, used for schemas only. Object members keep the author's
 /// order (tool definitions are sent to the model in that order) and numbers keep
@@ -26,58 +26,26 @@ pub enum Value {
 impl Value {
     /// Parses a complete document strictly (duplicates, depth, trailing data).
     pub fn parse(input: &[u8], max_depth: usize) -> Result<Value, SyntaxError> {
-        let mut r = Reader::new(input, max_depth);
-        let v = Self::read(&mut r, 0)?;
-        r.finish()?;
-        Ok(v)
+        Tree.read(input, max_depth)
     }
 
-    fn read(r: &mut Reader<'_>, depth: usize) -> Result<Value, SyntaxError> {
-        crate::stack::guarded(|| Self::read_here(r, depth))
+    /// The value at the RFC 6901 JSON pointer `pointer` (`""` is the value itself,
+    /// `/properties/city` a member's member, `/items/0` an element).
+    ///
+    /// ```
+    /// use toolgate_core::value::Value;
+    /// let v = Value::parse(br#"{"properties": {"a/b": {"enum": [1, 2]}}}"#, 8).unwrap();
+    /// assert_eq!(v.pointer("/properties/a~1b/enum/1").unwrap().to_compact(), "2");
+    /// assert!(v.pointer("/properties/c").is_none());
+    /// ```
+    pub fn pointer(&self, pointer: &str) -> Option<&Value> {
+        crate::schema::resolve::pointer_get(self, pointer)
     }
 
-    fn read_here(r: &mut Reader<'_>, depth: usize) -> Result<Value, SyntaxError> {
-        Ok(match r.peek_kind()? {
-            Kind::Null => {
-                r.read_literal(Kind::Null)?;
-                Value::Null
-            }
-            k @ (Kind::True | Kind::False) => {
-                r.read_literal(k)?;
-                Value::Bool(k == Kind::True)
-            }
-            Kind::Number => {
-                let n = r.read_number()?;
-                Value::Number(String::from_utf8_lossy(n.text).into_owned())
-            }
-            Kind::String => Value::String(r.read_string()?.to_cow().into_owned()),
-            Kind::Array => {
-                let mut items = Vec::new();
-                if r.begin_array(depth)? {
-                    loop {
-                        items.push(Self::read(r, depth + 1)?);
-                        if !r.next_element()? {
-                            break;
-                        }
-                    }
-                }
-                Value::Array(items)
-            }
-            Kind::Object => {
-                let mut members = Vec::new();
-                if r.begin_object(depth)? {
-                    let mut keys = KeySet::new();
-                    loop {
-                        let key = r.read_key(&mut keys)?.to_cow().into_owned();
-                        members.push((key, Self::read(r, depth + 1)?));
-                        if !r.next_member()? {
-                            break;
-                        }
-                    }
-                }
-                Value::Object(members)
-            }
-        })
+    /// Whether this value can be a schema: an object, or a boolean (`true` accepts
+    /// everything, `false` nothing).
+    pub fn is_schema(&self) -> bool {
+        crate::schema::resolve::positions::is_schema(self)
     }
 
     /// The member `key` of an object.
@@ -195,5 +163,62 @@ impl Drop for Value {
             }
             _ => {}
         }
+    }
+}
+
+/// The [`Build`] of [`Value`] trees.
+struct Tree;
+
+impl Build for Tree {
+    type Value = Value;
+    type Array = Vec<Value>;
+    type Object = Vec<(String, Value)>;
+    type Error = SyntaxError;
+
+    fn null(&mut self) -> Result<Value, SyntaxError> {
+        Ok(Value::Null)
+    }
+
+    fn bool(&mut self, value: bool) -> Result<Value, SyntaxError> {
+        Ok(Value::Bool(value))
+    }
+
+    fn number(&mut self, text: &str) -> Result<Value, SyntaxError> {
+        Ok(Value::Number(text.to_owned()))
+    }
+
+    fn string(&mut self, value: &str) -> Result<Value, SyntaxError> {
+        Ok(Value::String(value.to_owned()))
+    }
+
+    fn array(&mut self) -> Result<Vec<Value>, SyntaxError> {
+        Ok(Vec::new())
+    }
+
+    fn push(&mut self, array: &mut Vec<Value>, item: Value) -> Result<(), SyntaxError> {
+        array.push(item);
+        Ok(())
+    }
+
+    fn end_array(&mut self, array: Vec<Value>) -> Result<Value, SyntaxError> {
+        Ok(Value::Array(array))
+    }
+
+    fn object(&mut self) -> Result<Vec<(String, Value)>, SyntaxError> {
+        Ok(Vec::new())
+    }
+
+    fn member(
+        &mut self,
+        object: &mut Vec<(String, Value)>,
+        key: &str,
+        value: Value,
+    ) -> Result<(), SyntaxError> {
+        object.push((key.to_owned(), value));
+        Ok(())
+    }
+
+    fn end_object(&mut self, object: Vec<(String, Value)>) -> Result<Value, SyntaxError> {
+        Ok(Value::Object(object))
     }
 }

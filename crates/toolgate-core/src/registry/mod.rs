@@ -28,6 +28,10 @@ use text::push_json_string;
 mod alloc_tests;
 mod batch;
 mod check;
+/// Texts the workspace's hosts (the C library, the Python module) write beside the
+/// registry's own, so that each is worded once. Not part of the Rust API: a Rust host
+/// gets these texts from [`PreparedCall::failure`] and the registry's results.
+#[doc(hidden)]
 pub mod message;
 mod names;
 mod prepared;
@@ -357,7 +361,8 @@ impl CallResult {
 }
 
 /// [`CallResult::tool_message_json`] from its two parts, for a result kept in another
-/// shape (the C result holds call id and name in one buffer).
+/// shape (the C result holds call id and name in one buffer). Not part of the Rust API.
+#[doc(hidden)]
 pub fn tool_message_json(call_id: &str, content: &str) -> String {
     let mut out = String::with_capacity(call_id.len() + content.len() + 48);
     out.push_str(r#"{"role":"tool","tool_call_id":"#);

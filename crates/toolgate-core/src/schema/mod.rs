@@ -44,7 +44,7 @@ pub use error::{CompileError, SchemaProblem, ValidationError};
 pub use options::{Draft, Options, Profile, SchemaDialect, UnknownName};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use pattern::{every_matcher, Matcher};
-pub use resolve::positions::{is_schema, subschemas_of, Holds};
+pub use resolve::positions::{subschemas_of, Holds};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use walk::VISITS;
 
