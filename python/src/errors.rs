@@ -24,6 +24,7 @@ pub(crate) mod status {
     pub const SCHEMA: i32 = Status::Schema as i32;
     pub const NAME: i32 = Status::Name as i32;
     pub const NOT_FOUND: i32 = Status::NotFound as i32;
+    pub const RESPONSE: i32 = Status::Response as i32;
 }
 
 /// A result type of `toolgate._types` (a frozen dataclass with `__slots__`) and how
@@ -370,7 +371,7 @@ pub(crate) fn invalid_response(py: Python<'_>, e: &toolgate_dialect::CallsError)
     let made = py
         .import("toolgate._errors")
         .and_then(|m| m.getattr("InvalidResponseError"))
-        .and_then(|cls| cls.call1((&e.message, status::ARGUMENT, "", "", e.index)));
+        .and_then(|cls| cls.call1((&e.message, status::RESPONSE, "", "", e.index)));
     match made {
         Ok(exc) => PyErr::from_value(exc),
         Err(e) => e,

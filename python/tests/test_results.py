@@ -119,7 +119,7 @@ def test_calls(case):
             assert str(info.value) == case["error"]["message"]
             assert info.value.index == case["error"]["index"]
             assert isinstance(info.value, ValueError)
-            assert info.value.status == toolgate.Status.ERR_ARGUMENT
+            assert info.value.status == toolgate.Status.ERR_RESPONSE
         return
     want = [ToolCall(c["id"], c["name"], c["arguments"]) for c in case["calls"]]
     assert toolgate.read_calls(case["dialect"], response) == want

@@ -10,7 +10,7 @@
     ├── ToolNotFoundError  KeyError    TG_ERR_NOT_FOUND (and get() of an absent name)
     ├── InvalidTextError   ValueError  TG_ERR_UTF8: a name/call id/description is not text
     ├── InvalidArgumentError ValueError TG_ERR_NULL, TG_ERR_ARGUMENT, TG_ERR_RANGE
-    └── InvalidResponseError ValueError TG_ERR_ARGUMENT: read_calls found no calls' shape
+    └── InvalidResponseError ValueError TG_ERR_RESPONSE: read_calls found no calls' shape
     LibraryNotFoundError   ImportError the native module cannot be loaded
 
 ``str(exc)`` is the core's message (for ``ToolNotFoundError`` too, unlike a
@@ -119,7 +119,7 @@ class InvalidResponseError(ToolgateError, ValueError):
     def __init__(
         self,
         message: str,
-        status: "int | Status" = Status.ERR_ARGUMENT,
+        status: "int | Status" = Status.ERR_RESPONSE,
         pointer: str = "",
         keyword: str = "",
         index: Optional[int] = None,
@@ -153,6 +153,7 @@ _BY_STATUS: Dict[int, Type[ToolgateError]] = {
     Status.ERR_DUPLICATE: DuplicateToolError,
     Status.ERR_NOT_OBJECT: NotObjectSchemaError,
     Status.ERR_NOT_FOUND: ToolNotFoundError,
+    Status.ERR_RESPONSE: InvalidResponseError,
 }
 
 
