@@ -257,9 +257,12 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["unsupported-keyword", "type-list"]
         );
-        let refused =
-            admit_definitions(Dialect::Gemini, &[tool("1st", r#"{"type":"object"}"#)], false)
-                .unwrap_err();
+        let refused = admit_definitions(
+            Dialect::Gemini,
+            &[tool("1st", r#"{"type":"object"}"#)],
+            false,
+        )
+        .unwrap_err();
         assert_eq!(
             refused
                 .problems

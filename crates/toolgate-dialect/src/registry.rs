@@ -162,6 +162,8 @@ fn tool_definition(tool: &ToolInfo) -> ToolDefinition {
         name: tool.name.clone(),
         description: tool.description.clone(),
         parameters: tool.parameters.clone(),
+        // Only MCP's shape has a field for it; the others leave it out.
+        output_schema: tool.output_schema.clone(),
         hints: McpHints {
             idempotent: Some(tool.idempotent),
             ..McpHints::default()

@@ -384,3 +384,33 @@ fn targets_check_the_spelling_a_provider_is_sent() {
         defs.json()
     );
 }
+
+/// A tool's output schema is in MCP's definitions (`outputSchema`, as written) and in no
+/// other dialect's, which have no field for it.
+#[test]
+fn output_schema_is_sent_to_mcp_only() {
+    let registry = Registry::default();
+    let output = r#"{"type":"object","properties":{"temp":{"type":"number"}},"required":["temp"]}"#;
+    registry
+        .register(
+            ToolSpec {
+                name: "weather".into(),
+                output_schema: Some(output.as_bytes().to_vec()),
+                ..ToolSpec::default()
+            },
+            Box::new(|_: &[u8], _: usize| Ok(r#"{"temp":21}"#.to_string())),
+            false,
+        )
+        .unwrap();
+    let mcp = registry.definitions(Dialect::Mcp).unwrap();
+    assert_eq!(
+        &**mcp.json(),
+        format!(
+            r#"[{{"name":"weather","description":"","inputSchema":{{"type":"object"}},"outputSchema":{output},"annotations":{{"idempotentHint":false}}}}]"#
+        )
+    );
+    for dialect in Dialect::ALL.into_iter().filter(|d| *d != Dialect::Mcp) {
+        let defs = registry.definitions(dialect).unwrap();
+        assert!(!defs.json().contains("temp"), "{dialect}: {}", defs.json());
+    }
+}
