@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo run --example weather`
 
-use toolgate_core::{NamePolicy, Registry, ToolSpec};
+use toolgate_core::{CallContext, NamePolicy, Registry, ToolSpec};
 
 const WEATHER_SCHEMA: &str = r#"{"type": "object", "properties": {"city": {"type": "string", "minLength": 1}, "days": {"type": "integer", "minimum": 1, "maximum": 7}, "unit": {"enum": ["c", "f"]}}, "required": ["city"], "additionalProperties": false}"#;
 
@@ -12,7 +12,7 @@ const TIME_SCHEMA: &str = r#"{"type": "object", "properties": {"timezone": {"typ
 
 /// A handler gets the argument bytes exactly as the model sent them, after they passed
 /// the schema, so reading them cannot fail on anything the schema rules out.
-fn get_weather(args: &[u8], _ctx: usize) -> Result<String, String> {
+fn get_weather(args: &[u8], _cx: &CallContext) -> Result<String, String> {
     let args: serde_json::Value = serde_json::from_slice(args).map_err(|e| e.to_string())?;
     let days = args.get("days").and_then(|d| d.as_u64()).unwrap_or(1);
     Ok(format!(
@@ -22,7 +22,7 @@ fn get_weather(args: &[u8], _ctx: usize) -> Result<String, String> {
 }
 
 /// A tool that fails: its message reaches the model as `error: ...`.
-fn get_time(_args: &[u8], _ctx: usize) -> Result<String, String> {
+fn get_time(_args: &[u8], _cx: &CallContext) -> Result<String, String> {
     Err("the clock service is not configured".into())
 }
 

@@ -9,7 +9,7 @@ use super::boundary::{
 use super::error::tg_error;
 use super::errors::tg_errors;
 use super::options::{compile_options, read_compile_options, tg_compile_options};
-use super::reply::{tg_destroy_fn, tg_handler_fn, CHandler};
+use super::reply::{tg_destroy_fn, tg_handler_fn, CHandler, CallPointer};
 use super::result::tg_result;
 use super::schema::compile_failure;
 use super::status::tg_status;
@@ -17,8 +17,8 @@ use super::text::tg_text;
 use super::tool_info::tg_tool_info;
 use super::tool_spec::{read_spec, tg_tool_binding, tg_tool_spec};
 use toolgate_core::registry::{
-    message, CallDetails, NamePolicy, RegisterError, RegisterErrorKind, Registry, RegistryOptions,
-    ToolSpec,
+    message, CallContext, CallDetails, NamePolicy, RegisterError, RegisterErrorKind, Registry,
+    RegistryOptions, ToolSpec,
 };
 use toolgate_dialect::RegistryOptionsExt;
 
@@ -1018,8 +1018,13 @@ impl<'a> CallArgs<'a> {
     /// `details`.
     #[inline(always)]
     fn run(&self, call_ctx: *mut c_void, content: &mut String, details: &mut CallDetails) {
-        self.registry
-            .details_into(self.name, self.args, call_ctx as usize, content, details)
+        self.registry.details_into(
+            self.name,
+            self.args,
+            &CallContext::with_data(&CallPointer(call_ctx)),
+            content,
+            details,
+        )
     }
 }
 

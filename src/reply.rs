@@ -4,7 +4,7 @@ use std::ffi::{c_char, c_void};
 
 use super::boundary::{arg_bytes, arg_mut, ffi_boundary};
 use super::status::{tg_status, RawStatus};
-use toolgate_core::registry::{message, Handler, Written};
+use toolgate_core::registry::{message, CallContext, Handler, Written};
 
 /// A tool's handler, called by `tg_registry_call` for a call whose arguments passed
 /// the tool's schema.
@@ -212,17 +212,30 @@ impl Drop for CHandler {
     }
 }
 
+/// The `call_ctx` pointer of one `tg_registry_call`, as the call's [`CallContext`]
+/// carries it to the C handler (which gets it back unchanged).
+pub(crate) struct CallPointer(pub(crate) *mut c_void);
+
+impl CallPointer {
+    /// The pointer `cx` carries: the C caller's, or NULL for a call made without one
+    /// (from Rust, with no context).
+    fn of(cx: &CallContext<'_>) -> *mut c_void {
+        cx.data::<CallPointer>()
+            .map_or(std::ptr::null_mut(), |p| p.0)
+    }
+}
+
 impl Handler for CHandler {
-    fn call(&self, args: &[u8], ctx: usize) -> Result<String, String> {
+    fn call(&self, args: &[u8], cx: &CallContext<'_>) -> Result<String, String> {
         let mut out = String::new();
-        match self.call_into(args, ctx, &mut out) {
+        match self.call_into(args, cx, &mut out) {
             Written::Answer => Ok(out),
             Written::Error => Err(out),
         }
     }
 
     #[inline]
-    fn call_into(&self, args: &[u8], ctx: usize, out: &mut String) -> Written {
+    fn call_into(&self, args: &[u8], cx: &CallContext<'_>, out: &mut String) -> Written {
         let Some(func) = self.func else {
             // Registration refuses a NULL handler, so no registered CHandler gets here.
             return self.failed(out);
@@ -241,7 +254,7 @@ impl Handler for CHandler {
         let status = unsafe {
             func(
                 self.user_data,
-                ctx as *mut c_void,
+                CallPointer::of(cx),
                 args.as_ptr().cast(),
                 args.len(),
                 &mut reply,
@@ -275,7 +288,7 @@ mod tests {
 
     use super::{tg_reply, tg_reply_exited, tg_reply_ok, CHandler};
     use crate::status::{tg_status, RawStatus};
-    use toolgate_core::registry::{Handler, Written};
+    use toolgate_core::registry::{CallContext, Handler, Written};
 
     /// Answers, then reports that it ended without an answer, as a Go tool that wrote
     /// part of a reply before `runtime.Goexit` would.
@@ -301,7 +314,7 @@ mod tests {
         handler.set_name("t");
         let mut out = String::new();
         assert!(matches!(
-            handler.call_into(b"{}", 0, &mut out),
+            handler.call_into(b"{}", &CallContext::NONE, &mut out),
             Written::Error
         ));
         assert_eq!(out, "tool t exited without an answer");

@@ -5,6 +5,7 @@
 //! and reading what the result says of the call.
 
 use std::ffi::{c_char, c_void};
+use toolgate_core::CallContext;
 
 use toolgate::errors::tg_errors_count;
 use toolgate::registry::{
@@ -188,10 +189,10 @@ const WEATHER: &str = r#"{"type": "object","properties": {"city": {"type": "stri
 struct Sunny;
 
 impl Handler for Sunny {
-    fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
+    fn call(&self, _args: &[u8], _cx: &CallContext) -> Result<String, String> {
         Ok("sunny".to_owned())
     }
-    fn call_into(&self, _args: &[u8], _ctx: usize, out: &mut String) -> Written {
+    fn call_into(&self, _args: &[u8], _cx: &CallContext, out: &mut String) -> Written {
         out.push_str("sunny");
         Written::Answer
     }
@@ -209,11 +210,23 @@ fn call_into_a_reused_result_allocates_nothing() {
     let args = br#"{"city":"Paris","days":3}"#;
     let mut result = CallResult::default();
     // The first call grows the buffers (and sets up this thread's snapshot slot).
-    reg.call_into("call_0001", "get_weather", args, 0, &mut result);
+    reg.call_into(
+        "call_0001",
+        "get_weather",
+        args,
+        &CallContext::NONE,
+        &mut result,
+    );
     assert_eq!((result.content.as_str(), result.is_error), ("sunny", false));
     let before = allocations();
     for _ in 0..100 {
-        reg.call_into("call_0002", "get_weather", args, 0, &mut result);
+        reg.call_into(
+            "call_0002",
+            "get_weather",
+            args,
+            &CallContext::NONE,
+            &mut result,
+        );
     }
     assert_eq!(allocations() - before, 0, "call_into allocated");
     assert_eq!(

@@ -10,6 +10,7 @@
 
 use std::hint::black_box;
 use std::sync::LazyLock;
+use toolgate_core::CallContext;
 
 use serde_json::Value;
 use toolgate_core::{
@@ -414,11 +415,11 @@ pub const HANDLER_ANSWER: &str = "{\"ok\":true}";
 pub(crate) struct FixedAnswer;
 
 impl Handler for FixedAnswer {
-    fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
+    fn call(&self, _args: &[u8], _cx: &CallContext) -> Result<String, String> {
         Ok(HANDLER_ANSWER.to_string())
     }
 
-    fn call_into(&self, _args: &[u8], _ctx: usize, out: &mut String) -> Written {
+    fn call_into(&self, _args: &[u8], _cx: &CallContext, out: &mut String) -> Written {
         out.push_str(HANDLER_ANSWER);
         Written::Answer
     }
@@ -533,7 +534,7 @@ impl BareDispatch {
         result.content.clear();
         result.is_error = match self.tools.get(name) {
             Some((schema, handler)) if schema.is_valid(input) => {
-                handler.call_into(input, 0, &mut result.content) == Written::Error
+                handler.call_into(input, &CallContext::NONE, &mut result.content) == Written::Error
             }
             Some(_) => {
                 result.content.push_str("error: invalid arguments");
@@ -567,7 +568,7 @@ pub fn registry_call_into(
     input: &[u8],
     result: &mut CallResult,
 ) -> bool {
-    reg.call_into("call_0001", name, input, 0, result);
+    reg.call_into("call_0001", name, input, &CallContext::NONE, result);
     black_box(&*result);
     !result.is_error
 }

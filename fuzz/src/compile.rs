@@ -4,7 +4,9 @@
 //! with its invariants, recompiles from its own compact JSON to the same verdicts,
 //! and registers as a tool exactly when it requires an object.
 
-use toolgate_core::{NamePolicy, Options, RegisterErrorKind, Registry, Schema, ToolSpec};
+use toolgate_core::{
+    CallContext, NamePolicy, Options, RegisterErrorKind, Registry, Schema, ToolSpec,
+};
 
 /// A profile's name and how to make its options.
 pub type Profile = (&'static str, fn() -> Options);
@@ -85,7 +87,7 @@ fn compiled(profile: &str, schema: &Schema, options: &Options, data: &[u8]) {
             parameters: Some(data.to_vec()),
             ..ToolSpec::default()
         };
-        let handler = |_: &[u8], _: usize| -> Result<String, String> { Ok(String::new()) };
+        let handler = |_: &[u8], _: &CallContext| -> Result<String, String> { Ok(String::new()) };
         match registry.register(spec, Box::new(handler), false) {
             Ok(()) => assert!(schema.requires_object(), "registered a non-object schema"),
             Err(e) => assert!(

@@ -39,7 +39,9 @@ use toolgate::{
     tg_error, tg_errors, tg_registry, tg_reply, tg_result, tg_status, tg_tool_def,
     TG_REGISTER_OVERRIDE,
 };
-use toolgate_core::{NamePolicy, Options, RegisterErrorKind, Registry, Schema, ToolSpec};
+use toolgate_core::{
+    CallContext, NamePolicy, Options, RegisterErrorKind, Registry, Schema, ToolSpec,
+};
 
 /// Registrations whose `user_data` has not been destroyed yet.
 static LIVE: AtomicIsize = AtomicIsize::new(0);
@@ -598,7 +600,7 @@ unsafe fn step(st: &mut State, op: &Op) {
                 idempotent: *idempotent,
                 timeout_ms: *timeout_ms,
             };
-            let noop = |_: &[u8], _: usize| -> Result<String, String> { Ok(String::new()) };
+            let noop = |_: &[u8], _: &CallContext| -> Result<String, String> { Ok(String::new()) };
             let want = match slot.shadow.register(spec, Box::new(noop), flags != 0) {
                 Ok(()) => {
                     slot.modes.insert(tool_name, *mode);

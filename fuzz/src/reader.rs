@@ -5,7 +5,7 @@
 
 use std::sync::{Mutex, OnceLock};
 
-use toolgate_core::{NamePolicy, Registry, Schema, ToolSpec};
+use toolgate_core::{CallContext, NamePolicy, Registry, Schema, ToolSpec};
 
 struct Fixtures {
     any: Schema,
@@ -23,7 +23,7 @@ fn fixtures() -> &'static Fixtures {
             name: "echo".into(),
             ..ToolSpec::default()
         };
-        let handler = |args: &[u8], _ctx: usize| -> Result<String, String> {
+        let handler = |args: &[u8], _cx: &CallContext| -> Result<String, String> {
             *LAST_ARGS.lock().unwrap() = Some(args.to_vec());
             Ok("ran".to_owned())
         };

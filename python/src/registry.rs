@@ -31,6 +31,7 @@ use pyo3::types::{
 };
 use pyo3::PyTraverseError;
 use toolgate_core::registry::{message, CallRefusal, CallRefusalKind};
+use toolgate_core::CallContext;
 use toolgate_core::{
     CallOutcome, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterErrorKind,
     RegistryOptions, ToolSpec,
@@ -120,7 +121,7 @@ impl Drop for PyHandler {
 impl Handler for PyHandler {
     /// The path of a core that runs the handler itself; this module never takes it
     /// (it prepares calls and runs them from Python), but the answer would be the same.
-    fn call(&self, args: &[u8], _ctx: usize) -> Result<String, String> {
+    fn call(&self, args: &[u8], _cx: &CallContext) -> Result<String, String> {
         Python::attach(|py| {
             let outcome = invoke(py, &self.entry, args).and_then(|value| {
                 let value = settle(py, value)?;

@@ -77,8 +77,9 @@ pub mod fuzz_internals {
 }
 
 pub use registry::{
-    CallDetails, CallOutcome, CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall,
-    RegisterError, RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
+    CallContext, CallDetails, CallOutcome, CallResult, Handler, HandlerFailure, NamePolicy,
+    PreparedCall, RegisterError, RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec,
+    Written,
 };
 pub use schema::{
     CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, UnknownName,

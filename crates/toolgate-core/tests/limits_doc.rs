@@ -6,7 +6,9 @@
 //! brackets (`<name>`, `<n>`, ...); the probe for that row (found by the row's first
 //! cell) gives the text the library produced and the placeholders' values for it.
 
-use toolgate_core::{NamePolicy, Options, Profile, Registry, RegistryOptions, Schema, ToolSpec};
+use toolgate_core::{
+    CallContext, NamePolicy, Options, Profile, Registry, RegistryOptions, Schema, ToolSpec,
+};
 
 /// A tool `name` with these parameters, in `registry`; the refusal text if refused.
 fn register(registry: &Registry, name: &str, parameters: &str) -> Result<(), String> {
@@ -18,7 +20,7 @@ fn register(registry: &Registry, name: &str, parameters: &str) -> Result<(), Str
         idempotent: false,
         timeout_ms: 0,
     };
-    let handler = |_: &[u8], _: usize| -> Result<String, String> { Ok("ok".into()) };
+    let handler = |_: &[u8], _: &CallContext| -> Result<String, String> { Ok("ok".into()) };
     registry
         .register(spec, Box::new(handler), false)
         .map_err(|e| e.message)

@@ -14,6 +14,7 @@ mod generated_doc;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use toolgate_core::CallContext;
 
 use toolgate_core::{
     Draft, NamePolicy, Options, Profile, Registry, RegistryOptions, Schema, ToolSpec,
@@ -225,14 +226,14 @@ fn registry(options: RegistryOptions) -> Registry {
     registry
         .register(
             tool("get_weather", WEATHER),
-            Box::new(|_: &[u8], _: usize| Ok(r#"{"temp_c":21}"#.to_string())),
+            Box::new(|_: &[u8], _: &CallContext| Ok(r#"{"temp_c":21}"#.to_string())),
             false,
         )
         .unwrap();
     registry
         .register(
             tool("get_time", r#"{"type":"object"}"#),
-            Box::new(|_: &[u8], _: usize| Err("clock unavailable".to_string())),
+            Box::new(|_: &[u8], _: &CallContext| Err("clock unavailable".to_string())),
             false,
         )
         .unwrap();
@@ -242,7 +243,7 @@ fn registry(options: RegistryOptions) -> Registry {
                 output_schema: Some(FORECAST_OUTPUT.as_bytes().to_vec()),
                 ..tool("forecast", r#"{"type":"object"}"#)
             },
-            Box::new(|args: &[u8], _: usize| {
+            Box::new(|args: &[u8], _: &CallContext| {
                 Ok(match args {
                     b"{}" => r#"{"high":21}"#,
                     br#"{"bad":true}"# => r#"{"high":"warm","wind":3}"#,
@@ -256,7 +257,7 @@ fn registry(options: RegistryOptions) -> Registry {
     registry
         .register(
             tool("flaky", r#"{"type":"object"}"#),
-            Box::new(|_: &[u8], _: usize| -> Result<String, String> {
+            Box::new(|_: &[u8], _: &CallContext| -> Result<String, String> {
                 panic!("the handler's own panic text, never shown to the model")
             }),
             false,
@@ -542,7 +543,7 @@ fn catalogue() -> (String, BTreeSet<String>) {
     ];
     for &(case, policy, name, parameters) in refusals {
         let registry = Registry::new(policy);
-        let handler = || Box::new(|_: &[u8], _: usize| Ok(String::new()));
+        let handler = || Box::new(|_: &[u8], _: &CallContext| Ok(String::new()));
         if case == "already registered" {
             registry
                 .register(tool(name, parameters), handler(), false)

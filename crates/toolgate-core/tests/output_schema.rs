@@ -5,6 +5,7 @@
 //! outcome_into, prepare) applies the same rule.
 
 use toolgate_core::registry::CallRefusalKind;
+use toolgate_core::CallContext;
 use toolgate_core::{
     CallOutcome, CallResult, Handler, RegisterErrorKind, Registry, RegistryOptions, Status,
     ToolSpec, ValidationError,
@@ -24,7 +25,7 @@ fn spec(name: &str, output: Option<&str>) -> ToolSpec {
 
 /// A tool whose handler answers with `answer` (its arguments ignored).
 fn answering(registry: &Registry, name: &str, output: Option<&str>, answer: &'static str) {
-    let handler = move |_: &[u8], _: usize| Ok(answer.to_owned());
+    let handler = move |_: &[u8], _: &CallContext| Ok(answer.to_owned());
     registry
         .register(spec(name, output), Box::new(handler), false)
         .unwrap();
@@ -143,7 +144,8 @@ fn any_schema_may_be_the_root_of_an_output_schema() {
 #[test]
 fn a_handler_error_or_panic_is_never_checked() {
     let registry = Registry::default();
-    let failing = |_: &[u8], _: usize| -> Result<String, String> { Err("no station".into()) };
+    let failing =
+        |_: &[u8], _: &CallContext| -> Result<String, String> { Err("no station".into()) };
     registry
         .register(
             spec("fails", Some(FORECAST_OUTPUT)),
@@ -151,7 +153,7 @@ fn a_handler_error_or_panic_is_never_checked() {
             false,
         )
         .unwrap();
-    let panicking = |_: &[u8], _: usize| -> Result<String, String> { panic!("boom") };
+    let panicking = |_: &[u8], _: &CallContext| -> Result<String, String> { panic!("boom") };
     registry
         .register(
             spec("panics", Some(FORECAST_OUTPUT)),
@@ -178,7 +180,11 @@ fn refusals_before_the_handler_have_their_outcomes() {
         ..ToolSpec::default()
     };
     registry
-        .register(tool, Box::new(|_: &[u8], _: usize| Ok("ok".into())), false)
+        .register(
+            tool,
+            Box::new(|_: &[u8], _: &CallContext| Ok("ok".into())),
+            false,
+        )
         .unwrap();
     let unknown = registry.call("c1", "u", b"{}");
     assert_eq!(unknown.outcome, CallOutcome::UnknownTool);
@@ -202,10 +208,10 @@ fn refusals_before_the_handler_have_their_outcomes() {
 struct Alternating;
 
 impl Handler for Alternating {
-    fn call(&self, args: &[u8], _: usize) -> Result<String, String> {
+    fn call(&self, args: &[u8], _: &CallContext) -> Result<String, String> {
         Ok(if args == b"{}" { r#"{"high":1}"# } else { "[]" }.to_owned())
     }
-    fn call_into(&self, args: &[u8], _: usize, out: &mut String) -> toolgate_core::Written {
+    fn call_into(&self, args: &[u8], _: &CallContext, out: &mut String) -> toolgate_core::Written {
         out.push_str(if args == b"{}" { r#"{"high":1}"# } else { "[]" });
         toolgate_core::Written::Answer
     }
@@ -222,27 +228,27 @@ fn call_into_and_outcome_into_apply_the_same_rule_and_reset_every_field() {
         )
         .unwrap();
     let mut result = CallResult::default();
-    registry.call_into("c1", "f", br#"{"x":1}"#, 0, &mut result);
+    registry.call_into("c1", "f", br#"{"x":1}"#, &CallContext::NONE, &mut result);
     assert_eq!(result.outcome, CallOutcome::InvalidResult);
     assert_eq!(
         result.content,
         "error: tool f returned an invalid result:\n$: expected object, got array"
     );
     assert_eq!(result.invalid_result.as_deref(), Some("[]"));
-    registry.call_into("c2", "f", b"{}", 0, &mut result);
+    registry.call_into("c2", "f", b"{}", &CallContext::NONE, &mut result);
     assert_eq!(result.content, r#"{"high":1}"#);
     assert_eq!(result.outcome, CallOutcome::Answered);
     assert!(result.structured && !result.is_error);
     assert!(result.violations.is_empty() && result.invalid_result.is_none());
 
     let mut out = String::new();
-    assert!(registry.outcome_into("f", br#"{"x":1}"#, 0, &mut out));
+    assert!(registry.outcome_into("f", br#"{"x":1}"#, &CallContext::NONE, &mut out));
     assert_eq!(
         out,
         "error: tool f returned an invalid result:\n$: expected object, got array"
     );
     let mut out = String::new();
-    assert!(!registry.outcome_into("f", b"{}", 0, &mut out));
+    assert!(!registry.outcome_into("f", b"{}", &CallContext::NONE, &mut out));
     assert_eq!(out, r#"{"high":1}"#);
 }
 
@@ -297,7 +303,7 @@ fn an_output_schema_that_does_not_compile_refuses_the_registration() {
     let refused = registry
         .register(
             spec("kept", Some(bad)),
-            Box::new(|_: &[u8], _: usize| Ok(String::new())),
+            Box::new(|_: &[u8], _: &CallContext| Ok(String::new())),
             true,
         )
         .unwrap_err();
@@ -318,11 +324,11 @@ fn an_output_schema_that_does_not_compile_refuses_the_registration() {
     let batch: Vec<(ToolSpec, Box<dyn Handler>)> = vec![
         (
             spec("a", None),
-            Box::new(|_: &[u8], _: usize| Ok(String::new())),
+            Box::new(|_: &[u8], _: &CallContext| Ok(String::new())),
         ),
         (
             spec("b", Some("[]")),
-            Box::new(|_: &[u8], _: usize| Ok(String::new())),
+            Box::new(|_: &[u8], _: &CallContext| Ok(String::new())),
         ),
     ];
     let refused = registry.register_batch(batch, false).unwrap_err();
@@ -370,7 +376,7 @@ fn shared_registry_texts_of_output_schemas() {
                     output_schema: Some(case["output_schema"].to_string().into_bytes()),
                     ..ToolSpec::default()
                 };
-                let handler = move |_: &[u8], _: usize| Ok(answer.clone());
+                let handler = move |_: &[u8], _: &CallContext| Ok(answer.clone());
                 registry.register(spec, Box::new(handler), false).unwrap();
                 let result = registry.call("c1", &text(case, "tool"), b"{}");
                 assert_eq!(result.content, text(case, "content"));
@@ -396,7 +402,7 @@ fn shared_registry_texts_of_output_schemas() {
                     output_schema: Some(case["output_schema"].to_string().into_bytes()),
                     ..ToolSpec::default()
                 };
-                let handler = |_: &[u8], _: usize| Ok(String::new());
+                let handler = |_: &[u8], _: &CallContext| Ok(String::new());
                 let refused = registry
                     .register(spec, Box::new(handler), false)
                     .unwrap_err();

@@ -17,6 +17,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use toolgate_core::CallContext;
 
 use serde_json::Value;
 use toolgate_core::{
@@ -92,7 +93,7 @@ fn tools() -> Option<Vec<Tool>> {
 struct Answer;
 
 impl Handler for Answer {
-    fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
+    fn call(&self, _args: &[u8], _cx: &CallContext) -> Result<String, String> {
         Ok(String::new())
     }
 }

@@ -10,7 +10,7 @@
 //! `pointer` and `keyword` into the schema).
 
 use serde_json::Value;
-use toolgate_core::{NamePolicy, RegisterErrorKind, Registry, ToolSpec};
+use toolgate_core::{CallContext, NamePolicy, RegisterErrorKind, Registry, ToolSpec};
 
 fn spec(name: &str, parameters: Option<&str>) -> ToolSpec {
     ToolSpec {
@@ -39,7 +39,7 @@ fn registration_refusals_are_the_shared_texts() {
         };
         let registry = Registry::new(policy);
         let tool = field("tool");
-        let handler = || Box::new(|_: &[u8], _: usize| Ok(String::from("ran")));
+        let handler = || Box::new(|_: &[u8], _: &CallContext| Ok(String::from("ran")));
         if case["duplicate"].as_bool().unwrap_or(false) {
             registry
                 .register(spec(tool, None), handler(), false)

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
+use toolgate_core::CallContext;
 
 use toolgate_core::{
     CallResult, Handler, NamePolicy, RegisterErrorKind, Registry, ToolInfo, ToolSpec,
@@ -36,18 +37,18 @@ fn spec(name: &str, parameters: Option<&str>) -> ToolSpec {
 
 fn boxed<F>(f: F) -> Box<dyn Handler>
 where
-    F: Fn(&[u8], usize) -> Result<String, String> + Send + Sync + 'static,
+    F: Fn(&[u8], &CallContext) -> Result<String, String> + Send + Sync + 'static,
 {
     Box::new(f)
 }
 
 /// Answers with its own arguments, so a test sees the exact bytes the handler got.
 fn echo() -> Box<dyn Handler> {
-    boxed(|args: &[u8], _ctx: usize| Ok(String::from_utf8(args.to_vec()).unwrap()))
+    boxed(|args: &[u8], _cx: &CallContext| Ok(String::from_utf8(args.to_vec()).unwrap()))
 }
 
 fn answer(text: &'static str) -> Box<dyn Handler> {
-    boxed(move |_args: &[u8], _ctx: usize| Ok(text.to_owned()))
+    boxed(move |_args: &[u8], _cx: &CallContext| Ok(text.to_owned()))
 }
 
 /// A handler that counts how often it is dropped (how a C destructor would run).
@@ -57,7 +58,7 @@ struct Counted {
 }
 
 impl Handler for Counted {
-    fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
+    fn call(&self, _args: &[u8], _cx: &CallContext) -> Result<String, String> {
         Ok(self.answer.clone())
     }
 }
@@ -263,19 +264,19 @@ fn call_never_panics() {
         .unwrap();
     reg.register(
         spec("fails", None),
-        boxed(|_: &[u8], _: usize| Err("the backend is down".to_owned())),
+        boxed(|_: &[u8], _: &CallContext| Err("the backend is down".to_owned())),
         false,
     )
     .unwrap();
     reg.register(
         spec("boom", None),
-        boxed(|_: &[u8], _: usize| panic!("secret stack detail")),
+        boxed(|_: &[u8], _: &CallContext| panic!("secret stack detail")),
         false,
     )
     .unwrap();
     reg.register(
         spec("boom_string", None),
-        boxed(|_: &[u8], _: usize| std::panic::panic_any(String::from("owned payload"))),
+        boxed(|_: &[u8], _: &CallContext| std::panic::panic_any(String::from("owned payload"))),
         false,
     )
     .unwrap();
@@ -358,7 +359,7 @@ fn hand_worked_example() {
     let reg = Registry::new(NamePolicy::Default);
     reg.register(
         spec("get_weather", Some(WEATHER_SCHEMA)),
-        boxed(move |args: &[u8], _: usize| {
+        boxed(move |args: &[u8], _: &CallContext| {
             seen.lock().unwrap().push(args.to_vec());
             Ok("sunny, 21C".to_owned())
         }),
@@ -508,7 +509,9 @@ fn describe_validate_and_context() {
             idempotent: true,
             timeout_ms: 2500,
         },
-        boxed(|_: &[u8], ctx: usize| Ok(format!("ctx={ctx}"))),
+        boxed(|_: &[u8], cx: &CallContext| {
+            Ok(format!("ctx={}", cx.data::<usize>().copied().unwrap_or(0)))
+        }),
         false,
     )
     .unwrap();
@@ -551,11 +554,16 @@ fn describe_validate_and_context() {
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].keyword, "required");
 
-    // The context value reaches the handler untouched.
+    // The caller's context value reaches the handler untouched (none: 0).
     ok("ctx=0", &reg.call("c", "db.get_user", br#"{"id":1}"#));
     ok(
         &format!("ctx={}", usize::MAX),
-        &reg.call_with_context("c", "db.get_user", br#"{"id":1}"#, usize::MAX),
+        &reg.call_with_context(
+            "c",
+            "db.get_user",
+            br#"{"id":1}"#,
+            &CallContext::with_data(&usize::MAX),
+        ),
     );
 }
 
@@ -639,7 +647,7 @@ fn tool_replaced_or_removed_during_a_call_finishes_it() {
         release: Mutex<mpsc::Receiver<()>>,
     }
     impl Handler for Slow {
-        fn call(&self, args: &[u8], _ctx: usize) -> Result<String, String> {
+        fn call(&self, args: &[u8], _cx: &CallContext) -> Result<String, String> {
             self.started.lock().unwrap().send(()).unwrap();
             self.release
                 .lock()
@@ -716,7 +724,7 @@ fn handler_may_call_into_the_registry() {
     let d = Arc::clone(&drops);
     reg.register(
         spec("outer", None),
-        boxed(move |_: &[u8], _: usize| {
+        boxed(move |_: &[u8], _: &CallContext| {
             let reg = w.upgrade().unwrap();
             reg.register(spec("made_inside", None), answer("made inside"), false)
                 .map_err(|e| e.to_string())?;
@@ -748,7 +756,7 @@ fn handler_may_call_into_the_registry() {
     let w = weak.clone();
     reg.register(
         spec("countdown", Some(r#"{"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"]}"#)),
-        boxed(move |args: &[u8], _: usize| {
+        boxed(move |args: &[u8], _: &CallContext| {
             let v: serde_json::Value = serde_json::from_slice(args).unwrap();
             let n = v["n"].as_u64().unwrap();
             if n == 0 {
@@ -1039,15 +1047,20 @@ fn definitions_are_byte_stable_and_keep_author_order() {
 struct Writer;
 
 impl Handler for Writer {
-    fn call(&self, args: &[u8], ctx: usize) -> Result<String, String> {
+    fn call(&self, args: &[u8], cx: &CallContext) -> Result<String, String> {
         let mut out = String::new();
-        match self.call_into(args, ctx, &mut out) {
+        match self.call_into(args, cx, &mut out) {
             toolgate_core::Written::Answer => Ok(out),
             toolgate_core::Written::Error => Err(out),
         }
     }
 
-    fn call_into(&self, args: &[u8], _ctx: usize, out: &mut String) -> toolgate_core::Written {
+    fn call_into(
+        &self,
+        args: &[u8],
+        _cx: &CallContext,
+        out: &mut String,
+    ) -> toolgate_core::Written {
         if args.len() > 40 {
             out.push_str("too long");
             return toolgate_core::Written::Error;
@@ -1114,7 +1127,7 @@ fn call_into_matches_call_for_every_outcome() {
     assert!(!reused.is_error);
     for &(id, name, args) in calls {
         let fresh = reg.call(id, name, args.as_bytes());
-        reg.call_into(id, name, args.as_bytes(), 0, &mut reused);
+        reg.call_into(id, name, args.as_bytes(), &CallContext::NONE, &mut reused);
         assert_eq!(reused, fresh, "{name} {args}");
         assert_eq!(reused.tool_message_json(), fresh.tool_message_json());
     }
@@ -1129,7 +1142,7 @@ fn call_into_matches_call_for_every_outcome() {
 
 fn reused_after(reg: &Registry, name: &str) -> CallResult {
     let mut r = CallResult::default();
-    reg.call_into("x", name, b"{}", 0, &mut r);
+    reg.call_into("x", name, b"{}", &CallContext::NONE, &mut r);
     r
 }
 
@@ -1145,12 +1158,18 @@ fn call_into_keeps_the_buffers() {
         "call_0001",
         "writer",
         br#"{"a":"12345678901234567890"}"#,
-        0,
+        &CallContext::NONE,
         &mut r,
     );
     ok(r#"wrote {"a":"12345678901234567890"}"#, &r);
     let (content, id, name) = (r.content.as_ptr(), r.call_id.as_ptr(), r.name.as_ptr());
-    reg.call_into("call_0002", "writer", br#"{"a":1}"#, 0, &mut r);
+    reg.call_into(
+        "call_0002",
+        "writer",
+        br#"{"a":1}"#,
+        &CallContext::NONE,
+        &mut r,
+    );
     ok(r#"wrote {"a":1}"#, &r);
     assert_eq!(r.call_id, "call_0002");
     assert_eq!(
@@ -1254,7 +1273,7 @@ struct Tagged {
 }
 
 impl Handler for Tagged {
-    fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
+    fn call(&self, _args: &[u8], _cx: &CallContext) -> Result<String, String> {
         Ok(self.tag.to_owned())
     }
 }
@@ -1329,7 +1348,7 @@ fn prepare_refuses_as_call_does_and_hands_back_the_handler() {
     let tagged = call.handler_as::<Tagged>();
     assert_eq!(tagged.map(|t| t.tag), Some("weather"));
     assert_eq!(
-        call.handler().call(call.arguments(), 0),
+        call.handler().call(call.arguments(), &CallContext::NONE),
         Ok("weather".into())
     );
 
@@ -1407,8 +1426,14 @@ fn prepared_call_keeps_its_tool_alive() {
     let second = reg.prepare("t", b"{}").unwrap();
     assert!(reg.unregister("t"));
     assert_eq!(drops.load(Ordering::SeqCst), 0);
-    assert_eq!(first.handler().call(b"{}", 0), Ok("first".into()));
-    assert_eq!(second.handler().call(b"{}", 0), Ok("second".into()));
+    assert_eq!(
+        first.handler().call(b"{}", &CallContext::NONE),
+        Ok("first".into())
+    );
+    assert_eq!(
+        second.handler().call(b"{}", &CallContext::NONE),
+        Ok("second".into())
+    );
     drop(first);
     assert_eq!(drops.load(Ordering::SeqCst), 1);
     drop(second);

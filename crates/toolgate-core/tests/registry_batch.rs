@@ -4,6 +4,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use toolgate_core::CallContext;
 
 use toolgate_core::{Handler, RegisterErrorKind, Registry, ToolSpec};
 
@@ -17,7 +18,7 @@ struct Counted {
 }
 
 impl Handler for Counted {
-    fn call(&self, _args: &[u8], _ctx: usize) -> Result<String, String> {
+    fn call(&self, _args: &[u8], _cx: &CallContext) -> Result<String, String> {
         Ok(self.answer.clone())
     }
 }

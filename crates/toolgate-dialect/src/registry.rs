@@ -55,11 +55,11 @@ pub trait RegistryOptionsExt {
     /// strict target is among them say `"strict": true` on every tool. Default none.
     ///
     /// ```
-    /// use toolgate_core::{Registry, RegistryOptions, ToolSpec};
+    /// use toolgate_core::{CallContext, Registry, RegistryOptions, ToolSpec};
     /// use toolgate_dialect::{RegistryOptionsExt, Target};
     /// let registry = Registry::with_options(RegistryOptions::default().with_targets([Target::OpenAiStrict]));
     /// let open = ToolSpec { name: "t".into(), parameters: Some(br#"{"type":"object"}"#.to_vec()), ..ToolSpec::default() };
-    /// let refused = registry.register(open, Box::new(|_: &[u8], _: usize| Ok(String::new())), false).unwrap_err();
+    /// let refused = registry.register(open, Box::new(|_: &[u8], _: &CallContext| Ok(String::new())), false).unwrap_err();
     /// assert_eq!(
     ///     refused.message,
     ///     "tool \"t\" is refused by openai-strict:\nt#: an object must set \"additionalProperties\": false [additional-properties]"
@@ -110,11 +110,11 @@ pub trait RegistryExt {
     /// find refuses the definitions, naming each tool and rule.
     ///
     /// ```
-    /// use toolgate_core::{NamePolicy, Registry, ToolSpec};
+    /// use toolgate_core::{CallContext, NamePolicy, Registry, ToolSpec};
     /// use toolgate_dialect::{Dialect, RegistryExt};
     /// let registry = Registry::new(NamePolicy::Dotted);
     /// let spec = ToolSpec { name: "db.ping".into(), description: "Ping".into(), ..ToolSpec::default() };
-    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok("pong".into())), false).unwrap();
+    /// registry.register(spec, Box::new(|_: &[u8], _: &CallContext| Ok("pong".into())), false).unwrap();
     /// let defs = registry.definitions(Dialect::Anthropic).unwrap();
     /// assert_eq!(&**defs.json(), r#"[{"name":"db_ping","description":"Ping","input_schema":{"type":"object"}}]"#);
     /// assert_eq!(defs.fingerprint().len(), 64);

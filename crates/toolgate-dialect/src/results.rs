@@ -303,6 +303,7 @@ fn write_jsonrpc_id(out: &mut String, id: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use toolgate_core::CallContext;
 
     const DAYS: Violation<'static> = Violation {
         pointer: "/days",
@@ -456,7 +457,7 @@ mod tests {
             output_schema: Some(br#"{"type":"object"}"#.to_vec()),
             ..ToolSpec::default()
         };
-        let handler = |_: &[u8], _: usize| Ok(r#"{"t":21}"#.to_string());
+        let handler = |_: &[u8], _: &CallContext| Ok(r#"{"t":21}"#.to_string());
         registry.register(spec, Box::new(handler), false).unwrap();
         let refused = registry.call("call_1", "get_weather", br#"{"days":"3"}"#);
         let view = ResultView::from(&refused);

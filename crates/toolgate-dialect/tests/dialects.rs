@@ -3,6 +3,7 @@
 //! that refuse a tool without changing what is registered.
 
 use std::sync::Arc;
+use toolgate_core::CallContext;
 
 use toolgate_core::{RegisterErrorKind, Registry, RegistryOptions, ToolSpec};
 use toolgate_dialect::{fingerprint, Dialect, RegistryExt, RegistryOptionsExt, Target};
@@ -21,7 +22,7 @@ fn spec(name: &str, parameters: &str) -> ToolSpec {
 fn register(registry: &Registry, spec: ToolSpec) -> Result<(), toolgate_core::RegisterError> {
     registry.register(
         spec,
-        Box::new(|_: &[u8], _: usize| Ok(String::new())),
+        Box::new(|_: &[u8], _: &CallContext| Ok(String::new())),
         false,
     )
 }
@@ -91,7 +92,9 @@ fn dotted_names_are_rewritten_reversibly() {
                 name: "db.get_user".into(),
                 ..ToolSpec::default()
             },
-            Box::new(|args: &[u8], _: usize| Ok(format!("user {}", String::from_utf8_lossy(args)))),
+            Box::new(|args: &[u8], _: &CallContext| {
+                Ok(format!("user {}", String::from_utf8_lossy(args)))
+            }),
             false,
         )
         .unwrap();
@@ -216,7 +219,7 @@ fn a_target_refuses_what_it_would_reject_and_keeps_what_is_registered() {
     assert!(registry
         .register(
             replace,
-            Box::new(|_: &[u8], _: usize| Ok(String::new())),
+            Box::new(|_: &[u8], _: &CallContext| Ok(String::new())),
             true
         )
         .is_err());
@@ -253,8 +256,9 @@ fn a_batch_is_refused_whole_when_a_target_rejects_one_of_its_tools() {
     let registry =
         Registry::with_options(RegistryOptions::default().with_targets([Target::OpenAiStrict]));
     register(&registry, spec("read", CLOSED)).unwrap();
-    let handler =
-        || -> Box<dyn toolgate_core::Handler> { Box::new(|_: &[u8], _: usize| Ok(String::new())) };
+    let handler = || -> Box<dyn toolgate_core::Handler> {
+        Box::new(|_: &[u8], _: &CallContext| Ok(String::new()))
+    };
     let refused = registry
         .register_batch(
             vec![
@@ -398,7 +402,7 @@ fn output_schema_is_sent_to_mcp_only() {
                 output_schema: Some(output.as_bytes().to_vec()),
                 ..ToolSpec::default()
             },
-            Box::new(|_: &[u8], _: usize| Ok(r#"{"temp":21}"#.to_string())),
+            Box::new(|_: &[u8], _: &CallContext| Ok(r#"{"temp":21}"#.to_string())),
             false,
         )
         .unwrap();

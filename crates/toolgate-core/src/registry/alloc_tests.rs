@@ -4,15 +4,16 @@
 
 use super::{CallOutcome, CallResult, Handler, Registry, ToolSpec, Written};
 use crate::counting_alloc::allocations;
+use crate::CallContext;
 
 /// Answers through the caller's buffer, so the handler itself allocates nothing.
 struct Forecast;
 
 impl Handler for Forecast {
-    fn call(&self, _: &[u8], _: usize) -> Result<String, String> {
+    fn call(&self, _: &[u8], _: &CallContext) -> Result<String, String> {
         Ok(ANSWER.to_owned())
     }
-    fn call_into(&self, _: &[u8], _: usize, out: &mut String) -> Written {
+    fn call_into(&self, _: &[u8], _: &CallContext, out: &mut String) -> Written {
         out.push_str(ANSWER);
         Written::Answer
     }
@@ -34,10 +35,10 @@ fn a_conforming_answer_is_checked_without_allocating() {
     }
     for name in ["checked", "free"] {
         let mut result = CallResult::default();
-        registry.call_into("call_0001", name, b"{}", 0, &mut result);
+        registry.call_into("call_0001", name, b"{}", &CallContext::NONE, &mut result);
         let before = allocations();
         for _ in 0..10 {
-            registry.call_into("call_0002", name, b"{}", 0, &mut result);
+            registry.call_into("call_0002", name, b"{}", &CallContext::NONE, &mut result);
         }
         assert_eq!(allocations() - before, 0, "{name}: call_into allocated");
         assert_eq!(result.outcome, CallOutcome::Answered);

@@ -24,11 +24,11 @@ impl Registry {
     /// or none.
     ///
     /// ```
-    /// use toolgate_core::{Handler, Registry, ToolSpec};
+    /// use toolgate_core::{CallContext, Handler, Registry, ToolSpec};
     /// let registry = Registry::default();
     /// let tool = |name: &str| {
     ///     let spec = ToolSpec { name: name.into(), ..ToolSpec::default() };
-    ///     let handler: Box<dyn Handler> = Box::new(|_: &[u8], _: usize| Ok("ok".to_string()));
+    ///     let handler: Box<dyn Handler> = Box::new(|_: &[u8], _: &CallContext| Ok("ok".to_string()));
     ///     (spec, handler)
     /// };
     /// registry.register_batch(vec![tool("a"), tool("b")], false).unwrap();

@@ -28,6 +28,7 @@ use text::push_json_string;
 mod alloc_tests;
 mod batch;
 mod check;
+mod context;
 /// Texts the workspace's hosts (the C library, the Python module) write beside the
 /// registry's own, so that each is worded once. Not part of the Rust API: a Rust host
 /// gets these texts from [`PreparedCall::failure`] and the registry's results.
@@ -40,6 +41,7 @@ mod snapshot;
 mod text;
 
 pub use check::{CheckRefusal, ToolCheck, ToolProblem};
+pub use context::CallContext;
 pub use names::dotted_spelling;
 pub use prepared::{HandlerFailure, PreparedCall, ResultRefusal};
 use snapshot::{Snapshot, Tool};
@@ -68,8 +70,8 @@ pub enum NamePolicy {
 }
 
 /// What a tool's handler is. `args` are the exact bytes of a call that passed the
-/// schema (`{}` when the call sent empty arguments); `ctx` is the caller's per-call
-/// context value, passed through untouched. `Ok` is the tool's answer, `Err` its error
+/// schema (`{}` when the call sent empty arguments); `cx` is the caller's context of
+/// the call ([`CallContext`]), passed through untouched. `Ok` is the tool's answer, `Err` its error
 /// message (the registry prefixes `error: `).
 ///
 /// Dropping the handler is how its resources are released: the registry drops it
@@ -80,7 +82,7 @@ pub enum NamePolicy {
 /// itself (the Python binding gets its callable back this way).
 pub trait Handler: Any + Send + Sync {
     /// Runs the tool once on arguments that passed its schema.
-    fn call(&self, args: &[u8], ctx: usize) -> Result<String, String>;
+    fn call(&self, args: &[u8], cx: &CallContext<'_>) -> Result<String, String>;
 
     /// Runs the tool once, writing its answer (or its error message) into `out`, which
     /// arrives empty with capacity left from an earlier call. [`Registry::call_into`]
@@ -91,8 +93,8 @@ pub trait Handler: Any + Send + Sync {
     /// The default runs [`Handler::call`] and moves its string into `out` (or copies
     /// it, when `out` already has the room). Whichever of the two a handler overrides,
     /// both must give the same answer.
-    fn call_into(&self, args: &[u8], ctx: usize, out: &mut String) -> Written {
-        fill_outcome(out, self.call(args, ctx))
+    fn call_into(&self, args: &[u8], cx: &CallContext<'_>, out: &mut String) -> Written {
+        fill_outcome(out, self.call(args, cx))
     }
 }
 
@@ -133,10 +135,10 @@ pub enum Written {
 
 impl<F> Handler for F
 where
-    F: Fn(&[u8], usize) -> Result<String, String> + Send + Sync + 'static,
+    F: Fn(&[u8], &CallContext<'_>) -> Result<String, String> + Send + Sync + 'static,
 {
-    fn call(&self, args: &[u8], ctx: usize) -> Result<String, String> {
-        self(args, ctx)
+    fn call(&self, args: &[u8], cx: &CallContext<'_>) -> Result<String, String> {
+        self(args, cx)
     }
 }
 
@@ -270,14 +272,14 @@ impl std::error::Error for CallRefusal {}
 /// What became of a call, as [`CallResult::outcome`] reports it.
 ///
 /// ```
-/// use toolgate_core::{CallOutcome, Registry, ToolSpec};
+/// use toolgate_core::{CallContext, CallOutcome, Registry, ToolSpec};
 /// let registry = Registry::default();
 /// let spec = ToolSpec {
 ///     name: "forecast".into(),
 ///     output_schema: Some(br#"{"type":"object","required":["high"]}"#.to_vec()),
 ///     ..ToolSpec::default()
 /// };
-/// let handler = |args: &[u8], _: usize| match args {
+/// let handler = |args: &[u8], _: &CallContext| match args {
 ///     b"{}" => Ok(r#"{"high":21}"#.to_string()),
 ///     _ => Ok(r#"{"low":9}"#.to_string()),
 /// };
@@ -610,11 +612,11 @@ impl Registry {
     /// `T`; the provider dialects keep their rendered definitions here.
     ///
     /// ```
-    /// use toolgate_core::{Registry, ToolSpec};
+    /// use toolgate_core::{CallContext, Registry, ToolSpec};
     /// struct NameCount(usize);
     /// let registry = Registry::default();
     /// let spec = ToolSpec { name: "ping".into(), ..ToolSpec::default() };
-    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok(String::new())), false).unwrap();
+    /// registry.register(spec, Box::new(|_: &[u8], _: &CallContext| Ok(String::new())), false).unwrap();
     /// let first = registry.derived(|tools| NameCount(tools.len()));
     /// let again = registry.derived(|_| -> NameCount { unreachable!("computed once") });
     /// assert_eq!(first.0, 1);
@@ -728,16 +730,17 @@ impl Registry {
         over_limit(self.options.max_argument_bytes, args)
     }
 
-    /// Calls the named tool with context 0. See [`Registry::call_with_context`].
+    /// Calls the named tool with no context ([`CallContext::NONE`]). See
+    /// [`Registry::call_with_context`].
     pub fn call(&self, call_id: &str, name: &str, args: &[u8]) -> CallResult {
-        self.call_with_context(call_id, name, args, 0)
+        self.call_with_context(call_id, name, args, &CallContext::NONE)
     }
 
     /// Runs one tool call and always returns its result; never panics.
     ///
     /// Unknown name, malformed JSON and schema violations become `error: ...` text
     /// and the handler does not run. Valid arguments run the handler once with the
-    /// exact bytes (`{}` for empty or whitespace-only arguments) and `ctx` untouched;
+    /// exact bytes (`{}` for empty or whitespace-only arguments) and `cx` untouched;
     /// its error becomes `error: MESSAGE`, and a panic inside it
     /// `error: tool NAME panicked`. A tool with an output schema has its answer
     /// checked: a conforming answer is passed on unchanged (the result is
@@ -753,7 +756,7 @@ impl Registry {
         call_id: &str,
         name: &str,
         args: &[u8],
-        ctx: usize,
+        cx: &CallContext<'_>,
     ) -> CallResult {
         let mut result = CallResult {
             call_id: with_spare_byte(call_id),
@@ -765,7 +768,7 @@ impl Registry {
             violations: &mut result.violations,
             invalid_result: &mut result.invalid_result,
         };
-        result.outcome = self.run(name, args, ctx, &mut result.content, side);
+        result.outcome = self.run(name, args, cx, &mut result.content, side);
         result.is_error = result.outcome.is_error();
         result
     }
@@ -781,7 +784,7 @@ impl Registry {
         call_id: &str,
         name: &str,
         args: &[u8],
-        ctx: usize,
+        cx: &CallContext<'_>,
         result: &mut CallResult,
     ) {
         call_id.clone_into(&mut result.call_id);
@@ -795,7 +798,7 @@ impl Registry {
             violations: &mut result.violations,
             invalid_result: &mut result.invalid_result,
         };
-        result.outcome = self.run(name, args, ctx, &mut result.content, side);
+        result.outcome = self.run(name, args, cx, &mut result.content, side);
         result.is_error = result.outcome.is_error();
     }
 
@@ -803,14 +806,20 @@ impl Registry {
     /// which arrives empty, and returns whether it is an error: [`Registry::call_into`]
     /// for a host that keeps the call id and name itself (the C result does), without
     /// the outcome's details (violations, an invalid answer).
-    pub fn outcome_into(&self, name: &str, args: &[u8], ctx: usize, out: &mut String) -> bool {
+    pub fn outcome_into(
+        &self,
+        name: &str,
+        args: &[u8],
+        cx: &CallContext<'_>,
+        out: &mut String,
+    ) -> bool {
         let (mut structured, mut violations, mut invalid_result) = (false, Vec::new(), None);
         let side = Side {
             structured: &mut structured,
             violations: &mut violations,
             invalid_result: &mut invalid_result,
         };
-        self.run(name, args, ctx, out, side).is_error()
+        self.run(name, args, cx, out, side).is_error()
     }
 
     /// [`Registry::outcome_into`] with the outcome's details: `details` is overwritten
@@ -819,23 +828,23 @@ impl Registry {
     /// violation list keeps its capacity, so a valid call allocates nothing here.
     ///
     /// ```
-    /// use toolgate_core::{CallDetails, CallOutcome, Registry, ToolSpec};
+    /// use toolgate_core::{CallContext, CallDetails, CallOutcome, Registry, ToolSpec};
     /// let registry = Registry::default();
     /// let spec = ToolSpec {
     ///     name: "temp".into(),
     ///     output_schema: Some(br#"{"type":"number"}"#.to_vec()),
     ///     ..ToolSpec::default()
     /// };
-    /// let handler = |args: &[u8], _: usize| Ok(String::from_utf8_lossy(args).replace("{}", "21"));
+    /// let handler = |args: &[u8], _: &CallContext| Ok(String::from_utf8_lossy(args).replace("{}", "21"));
     /// registry.register(spec, Box::new(handler), false).unwrap();
     ///
     /// let (mut content, mut details) = (String::new(), CallDetails::default());
-    /// registry.details_into("temp", b"{}", 0, &mut content, &mut details);
+    /// registry.details_into("temp", b"{}", &CallContext::NONE, &mut content, &mut details);
     /// assert_eq!(content, "21");
     /// assert_eq!((details.outcome, details.structured), (CallOutcome::Answered, true));
     ///
     /// content.clear();
-    /// registry.details_into("temp", br#"{"x":1}"#, 0, &mut content, &mut details);
+    /// registry.details_into("temp", br#"{"x":1}"#, &CallContext::NONE, &mut content, &mut details);
     /// assert_eq!(details.outcome, CallOutcome::InvalidResult);
     /// assert_eq!(details.invalid_result.as_deref(), Some(r#"{"x":1}"#));
     /// assert_eq!(details.violations[0].schema_location, "#/type");
@@ -845,7 +854,7 @@ impl Registry {
         &self,
         name: &str,
         args: &[u8],
-        ctx: usize,
+        cx: &CallContext<'_>,
         out: &mut String,
         details: &mut CallDetails,
     ) {
@@ -857,7 +866,7 @@ impl Registry {
             violations: &mut details.violations,
             invalid_result: &mut details.invalid_result,
         };
-        details.outcome = self.run(name, args, ctx, out, side);
+        details.outcome = self.run(name, args, cx, out, side);
     }
 
     /// The one place every call, Rust or C, allocating or reusing, goes through: the
@@ -866,7 +875,7 @@ impl Registry {
         &self,
         name: &str,
         args: &[u8],
-        ctx: usize,
+        cx: &CallContext<'_>,
         out: &mut String,
         side: Side<'_>,
     ) -> CallOutcome {
@@ -884,7 +893,7 @@ impl Registry {
                 violations: &mut *violations,
                 invalid_result: &mut *invalid_result,
             };
-            self.dispatch(name, args, ctx, out, side)
+            self.dispatch(name, args, cx, out, side)
         }));
         match dispatched {
             Ok(outcome) => outcome,
@@ -904,7 +913,7 @@ impl Registry {
         &self,
         name: &str,
         args: &[u8],
-        ctx: usize,
+        cx: &CallContext<'_>,
         out: &mut String,
         side: Side<'_>,
     ) -> CallOutcome {
@@ -933,9 +942,9 @@ impl Registry {
             if out.capacity() == 0 {
                 // Nothing to reuse (a new result): the handler's own string, moved in
                 // whole, whichever form the handler overrides.
-                fill_outcome(out, tool.handler.call(args, ctx))
+                fill_outcome(out, tool.handler.call(args, cx))
             } else {
-                tool.handler.call_into(args, ctx, out)
+                tool.handler.call_into(args, cx, out)
             }
         };
         match catch_unwind(AssertUnwindSafe(run)) {
@@ -1047,11 +1056,12 @@ impl Registry {
     /// meanwhile, the handler is dropped once the prepared call is.
     ///
     /// ```
+    /// use toolgate_core::CallContext;
     /// use toolgate_core::registry::CallRefusalKind;
     /// use toolgate_core::{HandlerFailure, Registry, ToolSpec};
     /// let registry = Registry::default();
     /// let spec = ToolSpec { name: "ping".into(), ..ToolSpec::default() };
-    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok("pong".to_string())), false).unwrap();
+    /// registry.register(spec, Box::new(|_: &[u8], _: &CallContext| Ok("pong".to_string())), false).unwrap();
     ///
     /// let call = registry.prepare("ping", b"").unwrap();
     /// assert_eq!(call.arguments(), b"{}");

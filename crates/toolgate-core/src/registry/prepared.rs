@@ -113,14 +113,14 @@ impl<'a> PreparedCall<'a> {
     /// invalid). A handler's error is not an answer and is never checked.
     ///
     /// ```
-    /// use toolgate_core::{Registry, ToolSpec};
+    /// use toolgate_core::{CallContext, Registry, ToolSpec};
     /// let registry = Registry::default();
     /// let spec = ToolSpec {
     ///     name: "count".into(),
     ///     output_schema: Some(br#"{"type":"integer"}"#.to_vec()),
     ///     ..ToolSpec::default()
     /// };
-    /// registry.register(spec, Box::new(|_: &[u8], _: usize| Ok("3".to_string())), false).unwrap();
+    /// registry.register(spec, Box::new(|_: &[u8], _: &CallContext| Ok("3".to_string())), false).unwrap();
     /// let call = registry.prepare("count", b"{}").unwrap();
     /// assert!(call.output_schema().is_some());
     /// assert_eq!(call.check_result(b"3"), Ok(true));
