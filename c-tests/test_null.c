@@ -15,6 +15,7 @@ static void frees_accept_null(void) {
     tg_schema_free(NULL);
     tg_text_free(NULL);
     tg_tool_info_free(NULL);
+    tg_calls_free(NULL);
     CHECK(1);
 }
 
@@ -26,7 +27,7 @@ static void status_and_version(void) {
     CHECK(strcmp(tg_status_str((tg_status)INT32_MIN), "unknown tg_status value") == 0);
     CHECK(strcmp(tg_status_str((tg_status)INT32_MAX), "unknown tg_status value") == 0);
     CHECK(strncmp(tg_status_str(TG_OK), "TG_OK", 5) == 0);
-    for (s = TG_ERR_NULL; s <= TG_ERR_PANIC; s++) {
+    for (s = TG_ERR_NULL; s <= TG_ERR_RESPONSE; s++) {
         const char *text = tg_status_str(s);
         CHECK_MSG(text != NULL && strncmp(text, "TG_ERR_", 7) == 0, "tg_status_str(%d) = %s",
                   (int)s, text ? text : "(NULL)");
@@ -163,8 +164,9 @@ static void errors_functions(void) {
     const char *p = SENTINEL;
     size_t n = 7, count = 99;
     tg_error *error = NULL;
-    tg_status (*const item_fns[4])(const tg_errors *, size_t, const char **, size_t *) = {
-        tg_errors_path, tg_errors_pointer, tg_errors_keyword, tg_errors_message};
+    tg_status (*const item_fns[5])(const tg_errors *, size_t, const char **, size_t *) = {
+        tg_errors_path, tg_errors_pointer, tg_errors_keyword, tg_errors_message,
+        tg_errors_schema_location};
     tg_status (*const text_fns[2])(const tg_errors *, const char **, size_t *) = {
         tg_errors_text, tg_errors_json};
     int i;
@@ -178,7 +180,7 @@ static void errors_functions(void) {
     CHECK(count == 99);
     CHECK_OK(tg_errors_count(errors, &count));
     CHECK(count == 1);
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < 5; i++) {
         p = SENTINEL;
         n = 7;
         CHECK_STATUS(item_fns[i](NULL, 0, &p, &n), TG_ERR_NULL);
@@ -318,10 +320,11 @@ static void registry_functions(void) {
     CHECK_OK(tg_registry_describe(reg, "t", 1, &info, NULL));
     CHECK(info != SENTINEL);
     {
-        tg_status (*const fns[3])(const tg_tool_info *, const char **, size_t *) = {
-            tg_tool_info_name, tg_tool_info_description, tg_tool_info_parameters};
+        tg_status (*const fns[4])(const tg_tool_info *, const char **, size_t *) = {
+            tg_tool_info_name, tg_tool_info_description, tg_tool_info_parameters,
+            tg_tool_info_output_schema};
         int i;
-        for (i = 0; i < 3; i++) {
+        for (i = 0; i < 4; i++) {
             p = SENTINEL;
             n = 7;
             CHECK_STATUS(fns[i](NULL, &p, &n), TG_ERR_NULL);
@@ -398,10 +401,11 @@ static void registry_functions(void) {
               reply_failures);
     CHECK_RESULT(result, false, "");
     {
-        tg_status (*const fns[4])(const tg_result *, const char **, size_t *) = {
-            tg_result_call_id, tg_result_name, tg_result_content, tg_result_tool_message};
+        tg_status (*const fns[5])(const tg_result *, const char **, size_t *) = {
+            tg_result_call_id, tg_result_name, tg_result_content, tg_result_tool_message,
+            tg_result_invalid_result};
         int i;
-        for (i = 0; i < 4; i++) {
+        for (i = 0; i < 5; i++) {
             p = SENTINEL;
             n = 7;
             CHECK_STATUS(fns[i](NULL, &p, &n), TG_ERR_NULL);
@@ -460,6 +464,175 @@ static void registry_functions(void) {
     tg_registry_free(reg);
 }
 
+static tg_status answer(void *user_data, void *call_ctx, const char *args, size_t args_len,
+                       tg_reply *reply) {
+    (void)user_data;
+    (void)call_ctx;
+    return tg_reply_ok(reply, args, args_len);
+}
+
+static int destroyed;
+
+static void count_destroy(void *user_data) {
+    (void)user_data;
+    destroyed++;
+}
+
+/* The functions of output schemas, results' details, dialect items and calls. */
+static void output_schema_result_and_call_functions(void) {
+    tg_registry *reg = NULL;
+    tg_result *result = NULL;
+    tg_calls *calls = SENTINEL;
+    tg_text *text = SENTINEL;
+    tg_error *error = NULL;
+    const tg_errors *list = SENTINEL;
+    const char *p = SENTINEL;
+    size_t n = 7;
+    bool flag = true;
+    tg_outcome outcome = (tg_outcome)77;
+    tg_tool_spec spec;
+    tg_tool_binding binding;
+    const tg_result *turn[1];
+
+    memset(&spec, 0, sizeof spec);
+    spec.size = sizeof spec;
+    spec.name = "t";
+    spec.name_len = 1;
+    CHECK_OK(tg_registry_new(TG_NAMES_DEFAULT, &reg, NULL));
+
+    /* tg_registry_register_tool: every NULL refused; the user data released each time. */
+    destroyed = 0;
+    CHECK_STATUS(tg_registry_register_tool(NULL, &spec, answer, SENTINEL, count_destroy, 0,
+                                           &error),
+                 TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_registry_register_tool: argument `registry` is NULL");
+    error = NULL;
+    CHECK_STATUS(tg_registry_register_tool(reg, NULL, answer, SENTINEL, count_destroy, 0,
+                                           &error),
+                 TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_registry_register_tool: argument `spec` is NULL");
+    error = NULL;
+    CHECK_STATUS(tg_registry_register_tool(reg, &spec, NULL, SENTINEL, count_destroy, 0, NULL),
+                 TG_ERR_NULL);
+    spec.name = NULL;
+    CHECK_STATUS(tg_registry_register_tool(reg, &spec, answer, SENTINEL, count_destroy, 0,
+                                           &error),
+                 TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL,
+                "tg_registry_register_tool: argument `spec->name` is NULL with a non-zero "
+                "length");
+    error = NULL;
+    spec.name = "t";
+    spec.parameters = NULL;
+    spec.output_schema = "{}";
+    spec.output_schema_len = 0; /* the empty text: not JSON */
+    CHECK_STATUS(tg_registry_register_tool(reg, &spec, answer, SENTINEL, count_destroy, 0, NULL),
+                 TG_ERR_SCHEMA);
+    CHECK(destroyed == 5);
+    spec.output_schema = NULL;
+    CHECK_OK(tg_registry_register_tool(reg, &spec, answer, NULL, NULL, 0, NULL));
+
+    /* tg_registry_register_tools */
+    binding.spec = &spec;
+    binding.handler = answer;
+    binding.user_data = SENTINEL;
+    binding.destroy = count_destroy;
+    CHECK_STATUS(tg_registry_register_tools(NULL, &binding, 1, 0, &error), TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_registry_register_tools: argument `registry` is NULL");
+    error = NULL;
+    CHECK(destroyed == 6);
+    CHECK_STATUS(tg_registry_register_tools(reg, NULL, 1, 0, &error), TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_registry_register_tools: argument `tools` is NULL");
+    error = NULL;
+    binding.handler = NULL;
+    CHECK_STATUS(tg_registry_register_tools(reg, &binding, 1, 0, &error), TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL,
+                "tg_registry_register_tools: argument `tools[0].handler` is NULL");
+    error = NULL;
+    CHECK(destroyed == 7);
+
+    /* A result's details. */
+    CHECK_OK(tg_registry_call(reg, "c", 1, "t", 1, "{}", 2, NULL, &result, NULL));
+    CHECK_STATUS(tg_result_outcome(NULL, &outcome), TG_ERR_NULL);
+    CHECK_STATUS(tg_result_outcome(result, NULL), TG_ERR_NULL);
+    CHECK(outcome == (tg_outcome)77);
+    CHECK_STATUS(tg_result_structured(NULL, &flag), TG_ERR_NULL);
+    CHECK_STATUS(tg_result_structured(result, NULL), TG_ERR_NULL);
+    CHECK(flag);
+    CHECK_STATUS(tg_result_violations(NULL, &list), TG_ERR_NULL);
+    CHECK_STATUS(tg_result_violations(result, NULL), TG_ERR_NULL);
+    CHECK(list == SENTINEL);
+    CHECK_OK(tg_result_outcome(result, &outcome));
+    CHECK(outcome == TG_OUTCOME_ANSWERED);
+    CHECK_OK(tg_result_structured(result, &flag));
+    CHECK(!flag);
+    CHECK_OK(tg_result_violations(result, &list));
+    CHECK_OK(tg_errors_count(list, &n));
+    CHECK(n == 0);
+    CHECK_STATUS(tg_errors_schema_location(list, 0, &p, &n), TG_ERR_RANGE);
+
+    /* Dialect items. */
+    CHECK_STATUS(tg_result_dialect_json(NULL, TG_DIALECT_MCP, &text, &error), TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_result_dialect_json: argument `result` is NULL");
+    error = NULL;
+    CHECK_STATUS(tg_result_dialect_json(result, TG_DIALECT_MCP, NULL, &error), TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_result_dialect_json: argument `json_out` is NULL");
+    error = NULL;
+    CHECK(text == SENTINEL);
+    turn[0] = result;
+    CHECK_STATUS(tg_results_message_json(TG_DIALECT_MCP, NULL, 1, &text, &error), TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_results_message_json: argument `results` is NULL");
+    error = NULL;
+    CHECK_STATUS(tg_results_message_json(TG_DIALECT_MCP, turn, 1, NULL, NULL), TG_ERR_NULL);
+    CHECK(text == SENTINEL);
+    tg_result_free(result);
+
+    /* Calls. */
+    CHECK_STATUS(tg_calls_read(TG_DIALECT_MCP, NULL, 3, &calls, &error), TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL,
+                "tg_calls_read: argument `response` is NULL with a non-zero length");
+    error = NULL;
+    CHECK_STATUS(tg_calls_read(TG_DIALECT_MCP, "{}", 2, NULL, &error), TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_calls_read: argument `calls_out` is NULL");
+    error = NULL;
+    CHECK_STATUS(tg_calls_read(42, "{}", 2, &calls, &error), TG_ERR_ARGUMENT);
+    CHECK_ERROR(error, TG_ERR_ARGUMENT,
+                "tg_calls_read: argument `dialect` is 42, not a tg_dialect value");
+    error = NULL;
+    /* NULL with length 0 is the empty response: not JSON. */
+    CHECK_STATUS(tg_calls_read(TG_DIALECT_ANTHROPIC, NULL, 0, &calls, &error), TG_ERR_RESPONSE);
+    CHECK_ERROR(error, TG_ERR_RESPONSE, "anthropic response: not valid JSON: ");
+    error = NULL;
+    CHECK(calls == SENTINEL);
+    {
+        static const char response[] =
+            "{\"content\":[{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"t\",\"input\":{}}]}";
+        CHECK_OK(tg_calls_read(TG_DIALECT_ANTHROPIC, response, strlen(response), &calls, NULL));
+    }
+    CHECK_STATUS(tg_calls_count(NULL, &n), TG_ERR_NULL);
+    CHECK_STATUS(tg_calls_count(calls, NULL), TG_ERR_NULL);
+    {
+        tg_status (*const fns[3])(const tg_calls *, size_t, const char **, size_t *) = {
+            tg_calls_id, tg_calls_name, tg_calls_arguments};
+        static const char *const want[3] = {"a", "t", "{}"};
+        int i;
+        for (i = 0; i < 3; i++) {
+            p = SENTINEL;
+            n = 7;
+            CHECK_STATUS(fns[i](NULL, 0, &p, &n), TG_ERR_NULL);
+            CHECK_STATUS(fns[i](calls, 0, NULL, &n), TG_ERR_NULL);
+            CHECK_STATUS(fns[i](calls, 0, &p, NULL), TG_ERR_NULL);
+            CHECK_STATUS(fns[i](calls, 1, &p, &n), TG_ERR_RANGE);
+            CHECK_STATUS(fns[i](calls, (size_t)-1, &p, &n), TG_ERR_RANGE);
+            CHECK(p == SENTINEL && n == 7);
+            CHECK_OK(fns[i](calls, 0, &p, &n));
+            CHECK_TEXT(p, n, want[i]);
+        }
+    }
+    tg_calls_free(calls);
+    tg_registry_free(reg);
+}
+
 int main(void) {
     frees_accept_null();
     status_and_version();
@@ -467,5 +640,6 @@ int main(void) {
     schema_functions();
     errors_functions();
     registry_functions();
+    output_schema_result_and_call_functions();
     return tu_finish("test_null");
 }

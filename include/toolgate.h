@@ -185,6 +185,48 @@ typedef int32_t tg_name_policy;
 #endif // __cplusplus
 
 /**
+ * What became of a call (`int32_t` in C): `tg_result_outcome`. Every value but
+ * `TG_OUTCOME_ANSWERED` is an error result. Values are explicit and never reused.
+ */
+enum tg_outcome
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+    /**
+     * The handler answered (and its answer passed the tool's output schema, if the
+     * tool has one).
+     */
+    TG_OUTCOME_ANSWERED = 0,
+    /**
+     * No tool of that name is registered.
+     */
+    TG_OUTCOME_UNKNOWN_TOOL = 1,
+    /**
+     * The arguments were over the size limit, malformed or invalid; the handler did
+     * not run. `tg_result_violations` lists why.
+     */
+    TG_OUTCOME_INVALID_ARGUMENTS = 2,
+    /**
+     * The handler reported an error (or ended without an answer).
+     */
+    TG_OUTCOME_HANDLER_FAILED = 3,
+    /**
+     * The handler answered with text its tool's output schema refuses (malformed
+     * JSON, over the size limit, or invalid): `tg_result_violations` lists why and
+     * `tg_result_invalid_result` holds the answer, which the content does not.
+     */
+    TG_OUTCOME_INVALID_RESULT = 4,
+    /**
+     * A failure of the registry itself (a panic inside toolgate was caught).
+     */
+    TG_OUTCOME_INTERNAL = 5,
+};
+#ifndef __cplusplus
+typedef int32_t tg_outcome;
+#endif // __cplusplus
+
+/**
  * Which keywords a schema may use (`int32_t` in C).
  */
 enum tg_profile
@@ -279,10 +321,31 @@ enum tg_status
      * report it; the process is unharmed.
      */
     TG_ERR_PANIC = 11,
+    /**
+     * A provider's response (an MCP request) is not JSON, not in its dialect's shape,
+     * or holds a malformed tool call (`tg_calls_read`; the message names the call).
+     */
+    TG_ERR_RESPONSE = 12,
 };
 #ifndef __cplusplus
 typedef int32_t tg_status;
 #endif // __cplusplus
+
+/**
+ * The tool calls a provider's response asks for, in the order the provider listed
+ * them (count 0: a response without calls). Made by `tg_calls_read`; the caller owns
+ * it and frees it with `tg_calls_free`.
+ *
+ * Each call has an id (the one its result must carry: give it to `tg_registry_call`
+ * as `call_id`; empty for a Gemini call without one; for MCP the JSON-RPC id's JSON
+ * text, `7` or `"req-1"`), the tool's name as the provider sent it, and the argument
+ * bytes exactly as the provider sent them (the decoded text of OpenAI's arguments
+ * string, the bytes of the argument object elsewhere; empty when the call sent none,
+ * which the registry reads as `{}`).
+ *
+ * Thread-safety: immutable; may be read from several threads at once.
+ */
+typedef struct tg_calls tg_calls;
 
 /**
  * Why a call failed: its status, a message, and for schema errors the location in
@@ -295,12 +358,17 @@ typedef struct tg_error tg_error;
 
 /**
  * The violations found by `tg_schema_validate` or `tg_registry_validate`, sorted by
- * path then message (count 0 means the instance is valid). The caller owns it and
- * frees it with `tg_errors_free`.
+ * path then message (count 0 means the instance is valid), or those of a refused call
+ * (`tg_result_violations`).
  *
  * Each violation has a `path` (`$`, `$.days`, `$["a.b"]`, `$.tags[1]`), a
  * `pointer` (RFC 6901, where the fix goes: `/id` for a missing required `id`), the
- * failing `keyword` and a terse `message`.
+ * failing `keyword`, a terse `message` and the `schema_location` of the failing rule
+ * (`#/properties/days/type`).
+ *
+ * A list made by `tg_schema_validate` or `tg_registry_validate` is the caller's, freed
+ * with `tg_errors_free`; the list of a result (`tg_result_violations`) is borrowed
+ * from the result and never freed by the caller.
  *
  * Thread-safety: immutable; may be read from several threads at once.
  */
@@ -324,8 +392,10 @@ typedef struct tg_reply tg_reply;
 
 /**
  * The outcome of one `tg_registry_call`: call id, tool name, content (the tool's
- * answer, or `error: ...` text), whether it is an error, and the tool message to send
- * back to the model. The caller owns it and frees it with `tg_result_free`.
+ * answer, or `error: ...` text), what became of the call (`tg_result_outcome`,
+ * `tg_result_is_error`), whether the answer is structured, the violations of a
+ * refused call, a refused answer, and the item that answers the call in each
+ * provider's shape. The caller owns it and frees it with `tg_result_free`.
  *
  * A result can also be made empty (`tg_result_new`) and filled, again and again, by
  * `tg_registry_call_into`, which reuses its buffers.
@@ -471,6 +541,14 @@ typedef struct tg_compile_options {
      * The number of `annotation_formats`.
      */
     size_t annotation_format_count;
+    /**
+     * Non-zero: no value of the instance appears in a violation's message (where a
+     * message would quote one, it says `value`; what comes from the schema, paths,
+     * pointers and keywords stay), for values that must not reach a log or a model's
+     * context. 0, the default, quotes values. An integer, not a `bool`, so that any
+     * byte a caller leaves here is a value.
+     */
+    uint32_t masked_values;
 } tg_compile_options;
 
 /**
@@ -523,11 +601,30 @@ typedef struct tg_registry_options {
      * among them. Other bits are refused with `TG_ERR_ARGUMENT`.
      */
     uint32_t targets;
+    /**
+     * Not read: the padding that ended the earlier versions of the struct, whose
+     * bytes a caller built with their header may have left anything in.
+     */
+    uint32_t reserved;
+    /**
+     * Non-zero: no value of an instance appears in a violation's message, of
+     * arguments and of answers alike (where a message would quote one it says
+     * `value`), so that what a model or a tool sent never reaches a log or the model
+     * through them. 0, the default, quotes values. `schema->masked_values` says the
+     * same: either masks. An integer, not a `bool`, so that any byte a caller leaves
+     * here is a value.
+     */
+    uint32_t masked_values;
 } tg_registry_options;
 
 /**
  * A tool to register. Every text is pointer + length (not NUL-terminated), borrowed
  * for the duration of `tg_registry_register` only (the library copies it).
+ *
+ * The struct has no `size` field, so it never grows: hosts built against it keep
+ * working unchanged. A tool with an output schema (or any field added since) is
+ * described by a `tg_tool_spec` and registered with `tg_registry_register_tool` or
+ * `tg_registry_register_tools`.
  */
 typedef struct tg_tool_def {
     /**
@@ -606,6 +703,91 @@ typedef tg_status (*tg_handler_fn)(void *user_data,
 typedef void (*tg_destroy_fn)(void *user_data);
 
 /**
+ * A tool to register with `tg_registry_register_tool` (or, through a
+ * `tg_tool_binding`, `tg_registry_register_tools`): what `tg_tool_def` says, and the
+ * tool's output schema.
+ *
+ * Every field's zero value means its default, so the way to make one is
+ * `tg_tool_spec spec = { .size = sizeof spec };` (C++: `tg_tool_spec spec{};
+ * spec.size = sizeof spec;`) and then to set the fields the tool has. As for
+ * `tg_registry_options`, fields are only ever appended: the library reads the first
+ * `size` bytes (the size of this or of an earlier version of the struct), takes the
+ * defaults for fields beyond them, and refuses non-zero bytes beyond the fields it
+ * knows.
+ *
+ * ```c
+ * tg_tool_spec spec = { .size = sizeof spec };
+ * spec.name = "get_weather";
+ * spec.name_len = strlen(spec.name);
+ * spec.parameters = params;
+ * spec.parameters_len = strlen(params);
+ * spec.output_schema = "{\"type\":\"object\",\"required\":[\"temp\"]}";
+ * spec.output_schema_len = strlen(spec.output_schema);
+ * tg_status s = tg_registry_register_tool(reg, &spec, handler, data, destroy, 0, &err);
+ * ```
+ *
+ * Every text is pointer + length (not NUL-terminated), borrowed for the registering
+ * call only (the library copies it).
+ */
+typedef struct tg_tool_spec {
+    /**
+     * `sizeof(tg_tool_spec)` as the caller compiled it.
+     */
+    size_t size;
+    /**
+     * The tool name (UTF-8), checked against the registry's name policy.
+     */
+    const char *name;
+    /**
+     * Length of `name` in bytes.
+     */
+    size_t name_len;
+    /**
+     * What the model reads to decide when to use the tool (UTF-8; NULL with length 0
+     * for none).
+     */
+    const char *description;
+    /**
+     * Length of `description` in bytes.
+     */
+    size_t description_len;
+    /**
+     * The parameters JSON Schema; it must require an object (`"type": "object"`).
+     * NULL means `{"type":"object"}` (and `parameters_len` is ignored).
+     */
+    const char *parameters;
+    /**
+     * Length of `parameters` in bytes.
+     */
+    size_t parameters_len;
+    /**
+     * The JSON Schema of the tool's answer, or NULL for none (and
+     * `output_schema_len` is ignored). It is compiled with the registry's schema
+     * options (its root may accept any JSON value, not only objects); a schema that
+     * does not compile refuses the registration (`TG_ERR_SCHEMA`, `invalid output
+     * schema for "NAME": ...`). With one, every answer of the handler must be JSON
+     * text of that shape: a conforming answer is passed on unchanged and the result
+     * is structured (`tg_result_structured`), any other becomes a result with outcome
+     * `TG_OUTCOME_INVALID_RESULT` (`tg_result_invalid_result` keeps the answer).
+     */
+    const char *output_schema;
+    /**
+     * Length of `output_schema` in bytes.
+     */
+    size_t output_schema_len;
+    /**
+     * Stored and exposed for the dispatcher; 0 means none.
+     */
+    uint64_t timeout_ms;
+    /**
+     * Non-zero: the tool is idempotent (stored and exposed for the dispatcher's retry
+     * decisions). An integer, not a `bool`, so that any byte a caller leaves here is
+     * a value.
+     */
+    uint32_t idempotent;
+} tg_tool_spec;
+
+/**
  * One tool of `tg_registry_register_batch`: what `tg_registry_register` takes for one
  * tool, in one struct.
  */
@@ -629,9 +811,141 @@ typedef struct tg_tool_entry {
     tg_destroy_fn destroy;
 } tg_tool_entry;
 
+/**
+ * One tool of `tg_registry_register_tools`: its spec and what runs its calls, as
+ * `tg_registry_register_tool` takes them for one tool.
+ */
+typedef struct tg_tool_binding {
+    /**
+     * The tool (its own `size` says which version of `tg_tool_spec` it is); must not
+     * be NULL. Borrowed for the call, as its texts are.
+     */
+    const struct tg_tool_spec *spec;
+    /**
+     * Runs the tool's calls; must not be NULL.
+     */
+    tg_handler_fn handler;
+    /**
+     * Passed to `handler` and `destroy`; belongs to the registration (see
+     * `tg_registry_register_tools`).
+     */
+    void *user_data;
+    /**
+     * Releases `user_data`, or NULL.
+     */
+    tg_destroy_fn destroy;
+} tg_tool_binding;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Reads the tool calls of `response[0..len)`, a provider's response in `dialect`'s
+ * shape, read strictly (RFC 8259 JSON, duplicate keys refused):
+ *
+ * - `TG_DIALECT_OPENAI_CHAT`: a Chat Completions response (`choices[0].message`) or
+ *   the assistant message itself;
+ * - `TG_DIALECT_OPENAI_RESPONSES`: a response (its `function_call` output items) or
+ *   its `output` array;
+ * - `TG_DIALECT_ANTHROPIC`: a Messages response or the assistant message (its
+ *   `tool_use` blocks);
+ * - `TG_DIALECT_GEMINI`: a `GenerateContentResponse` (`candidates[0].content`) or a
+ *   `Content` (its `functionCall` parts);
+ * - `TG_DIALECT_MCP`: a `tools/call` request, or a JSON array of JSON-RPC messages.
+ *
+ * A response without calls (text only) gives an empty list. The arguments are not
+ * checked here: `tg_registry_call` validates them and its result answers the call.
+ *
+ * On success writes a new `tg_calls` to `*calls_out`; the caller frees it with
+ * `tg_calls_free`. Errors: `TG_ERR_NULL`, `TG_ERR_ARGUMENT` (`dialect` is not a
+ * `tg_dialect` value), `TG_ERR_RESPONSE` (the response is not JSON, not the dialect's
+ * shape, or a call in it is malformed: the message names the call, e.g.
+ * `tool call 1 (openai-chat): missing "id"`), with the message through `error_out`
+ * (when not NULL).
+ *
+ * Ownership: `response` is borrowed for the call (the calls copy what they keep).
+ * Thread-safety: any thread.
+ *
+ * # Safety
+ * `response` is NULL or points to `len` readable bytes; `calls_out` and `error_out`
+ * are NULL or writable.
+ */
+tg_status tg_calls_read(tg_dialect dialect,
+                        const char *response,
+                        size_t len,
+                        struct tg_calls **calls_out,
+                        struct tg_error **error_out);
+
+/**
+ * The number of calls: on success writes it to `*value_out`. Errors: `TG_ERR_NULL`.
+ * Thread-safety: any thread.
+ *
+ * # Safety
+ * `calls` is NULL or a live `tg_calls`; `value_out` is NULL or writable.
+ */
+tg_status tg_calls_count(const struct tg_calls *calls,
+                         size_t *value_out);
+
+/**
+ * The id of call `index`, the one its result must carry (`call_id` of
+ * `tg_registry_call`): empty for a Gemini call without one; for MCP the JSON-RPC id's
+ * JSON text (`7`, `"req-1"`).
+ *
+ * On success writes pointer and length (in bytes, without the terminating NUL) to
+ * `*text_out` and `*len_out`; the text is UTF-8, also NUL-terminated, owned by
+ * `calls` and valid until `tg_calls_free(calls)`.
+ *
+ * Errors: `TG_ERR_NULL` when a pointer argument is NULL, `TG_ERR_RANGE` when
+ * `index >= count`. Thread-safety: any thread.
+ *
+ * # Safety
+ * `calls` is NULL or a live `tg_calls`; `text_out` and `len_out` are NULL or writable.
+ */
+tg_status tg_calls_id(const struct tg_calls *calls,
+                      size_t index,
+                      const char **text_out,
+                      size_t *len_out);
+
+/**
+ * The tool name of call `index`, as the provider sent it (`name` of
+ * `tg_registry_call`, which also reaches a dotted tool by the spelling a provider
+ * that refuses dots was given). Same rules as `tg_calls_id`.
+ *
+ * # Safety
+ * As `tg_calls_id`.
+ */
+tg_status tg_calls_name(const struct tg_calls *calls,
+                        size_t index,
+                        const char **text_out,
+                        size_t *len_out);
+
+/**
+ * The argument bytes of call `index` exactly as the provider sent them (`args` of
+ * `tg_registry_call`): the decoded text of OpenAI's arguments string, the bytes of
+ * the argument object for Anthropic, Gemini and MCP; empty when the call sent none.
+ * They are bytes to validate, not text this library vouches for: they may be
+ * malformed JSON, and are then refused by the call. Also NUL-terminated, owned by
+ * `calls` and valid until `tg_calls_free(calls)`; same errors as `tg_calls_id`.
+ *
+ * # Safety
+ * As `tg_calls_id`.
+ */
+tg_status tg_calls_arguments(const struct tg_calls *calls,
+                             size_t index,
+                             const char **text_out,
+                             size_t *len_out);
+
+/**
+ * Frees a list of calls. NULL is a no-op.
+ *
+ * Ownership: takes ownership of `calls`; every text obtained from it is invalid
+ * afterwards. Thread-safety: must not race with other uses of `calls`.
+ *
+ * # Safety
+ * `calls` is NULL or a live `tg_calls` not freed before.
+ */
+void tg_calls_free(struct tg_calls *calls);
 
 /**
  * The registry's tools in `dialect`'s shape, sorted by name, byte-stable, and the
@@ -887,6 +1201,30 @@ tg_status tg_errors_message(const struct tg_errors *errors,
                             size_t *len_out);
 
 /**
+ * Where the failing rule of violation `index` is written in the schema, as a URI
+ * fragment: `#` and the RFC 6901 pointer to the keyword (`#/properties/days/type`,
+ * `#/required`; `#/$defs/x/minimum` for a rule reached through `$ref`); a rule in a
+ * registered resource is that resource's URI followed by `#` and the pointer.
+ * Malformed input and the size limit, which no keyword states, are `#`.
+ *
+ * On success writes pointer and length (in bytes, without the terminating NUL) to
+ * `*text_out` and `*len_out`; the text is UTF-8, also NUL-terminated, owned by
+ * `errors` and valid until `tg_errors_free(errors)` (for the list of a result, as
+ * long as the list).
+ *
+ * Errors: `TG_ERR_NULL` when a pointer argument is NULL, `TG_ERR_RANGE` when
+ * `index >= count`. Thread-safety: any thread.
+ *
+ * # Safety
+ * `errors` is NULL or a live `tg_errors`; `text_out` and `len_out` are NULL or
+ * writable.
+ */
+tg_status tg_errors_schema_location(const struct tg_errors *errors,
+                                    size_t index,
+                                    const char **text_out,
+                                    size_t *len_out);
+
+/**
  * Every violation as one line `path: message`, lines joined by `\n` (no trailing
  * newline; empty when there are none): exactly the lines the registry puts under
  * `error: invalid arguments for NAME:`.
@@ -908,7 +1246,8 @@ tg_status tg_errors_text(const struct tg_errors *errors,
  * Every violation as a compact JSON array of objects
  * `{"path":..,"pointer":..,"keyword":..,"message":..,"schemaLocation":..}` in list
  * order (`[]` when there are none); `schemaLocation` is where the failing rule is
- * written in the schema (`#/properties/days/type`, `#` for malformed input). Same ownership and rules as `tg_errors_text`.
+ * written in the schema (`#/properties/days/type`, `#` for malformed input). Same
+ * ownership and rules as `tg_errors_text`.
  *
  * # Safety
  * As `tg_errors_text`.
@@ -1051,6 +1390,35 @@ tg_status tg_registry_register(struct tg_registry *registry,
                                struct tg_error **error_out);
 
 /**
+ * Registers a tool that `spec` describes (a `tg_tool_spec`, whose fields include the
+ * output schema): `tg_registry_register` for a `tg_tool_spec`, with the same
+ * arguments, ownership and rules, and these besides:
+ *
+ * - `spec->size` follows the size rule of `tg_tool_spec` (`TG_ERR_ARGUMENT` for a
+ *   size no version has, or non-zero bytes beyond the fields this library knows);
+ * - an output schema that does not compile refuses the registration with
+ *   `TG_ERR_SCHEMA` (`invalid output schema for "NAME": ...`, the error's pointer and
+ *   keyword in the output schema), and the registry is unchanged: a tool of the same
+ *   name stays registered, even with `TG_REGISTER_OVERRIDE`.
+ *
+ * On failure `destroy(user_data)` (when not NULL) runs before this returns, as for
+ * `tg_registry_register`. Thread-safety: as `tg_registry_register`.
+ *
+ * # Safety
+ * `registry` is NULL or a live `tg_registry`; `spec` is NULL or points to
+ * `spec->size` readable bytes whose text pointers follow their documented rules;
+ * `handler` and `destroy` follow `tg_handler_fn` and `tg_destroy_fn`; `error_out` is
+ * NULL or writable.
+ */
+tg_status tg_registry_register_tool(struct tg_registry *registry,
+                                    const struct tg_tool_spec *spec,
+                                    tg_handler_fn handler,
+                                    void *user_data,
+                                    tg_destroy_fn destroy,
+                                    uint32_t flags,
+                                    struct tg_error **error_out);
+
+/**
  * Registers the `count` tools of `tools` at once, all or none: each is checked as
  * `tg_registry_register` checks one, a name listed twice in the batch is refused
  * (`TG_ERR_DUPLICATE`, whatever `flags` says), and on the first refusal, in array
@@ -1083,6 +1451,28 @@ tg_status tg_registry_register(struct tg_registry *registry,
  */
 tg_status tg_registry_register_batch(struct tg_registry *registry,
                                      const struct tg_tool_entry *tools,
+                                     size_t count,
+                                     uint32_t flags,
+                                     struct tg_error **error_out);
+
+/**
+ * Registers the `count` tools of `tools` at once, all or none, each as
+ * `tg_registry_register_tool` registers one: `tg_registry_register_batch` for
+ * `tg_tool_spec`s, with its rules, ownership and errors (a `spec` NULL is
+ * `TG_ERR_NULL` naming `tools[i].spec`; an output schema that does not compile
+ * refuses the batch with `TG_ERR_SCHEMA`, naming the tool).
+ *
+ * Thread-safety: as `tg_registry_register`.
+ *
+ * # Safety
+ * `registry` is NULL or a live `tg_registry`; `tools` is NULL or points to `count`
+ * readable `tg_tool_binding`, unchanged during the call, each of whose `spec` is NULL
+ * or points to `spec->size` readable bytes following `tg_tool_spec`'s rules, and
+ * whose `handler` and `destroy` follow `tg_handler_fn` and `tg_destroy_fn`;
+ * `error_out` is NULL or writable.
+ */
+tg_status tg_registry_register_tools(struct tg_registry *registry,
+                                     const struct tg_tool_binding *tools,
                                      size_t count,
                                      uint32_t flags,
                                      struct tg_error **error_out);
@@ -1353,8 +1743,9 @@ tg_status tg_result_content(const struct tg_result *result,
                             size_t *len_out);
 
 /**
- * Whether the call failed (unknown tool, invalid arguments, handler error): on
- * success writes it to `*value_out`. Errors: `TG_ERR_NULL`. Thread-safety: any thread.
+ * Whether the call failed (unknown tool, invalid arguments, handler error, an answer
+ * its output schema refused, internal error; every outcome but
+ * `TG_OUTCOME_ANSWERED`): on success writes it to `*value_out`. Errors: `TG_ERR_NULL`. Thread-safety: any thread.
  *
  * # Safety
  * `result` is NULL or a live `tg_result`; `value_out` is NULL or writable.
@@ -1373,6 +1764,119 @@ tg_status tg_result_is_error(const struct tg_result *result,
 tg_status tg_result_tool_message(const struct tg_result *result,
                                  const char **text_out,
                                  size_t *len_out);
+
+/**
+ * What became of the call (a `tg_outcome`): on success writes it to `*value_out`.
+ * Errors: `TG_ERR_NULL`. Thread-safety: any thread.
+ *
+ * # Safety
+ * `result` is NULL or a live `tg_result`; `value_out` is NULL or writable.
+ */
+tg_status tg_result_outcome(const struct tg_result *result,
+                            tg_outcome *value_out);
+
+/**
+ * Whether the content is the tool's answer checked against its output schema, so
+ * JSON text of that shape (false for a tool without one, and for every error): on
+ * success writes it to `*value_out`. Errors: `TG_ERR_NULL`. Thread-safety: any thread.
+ *
+ * # Safety
+ * `result` is NULL or a live `tg_result`; `value_out` is NULL or writable.
+ */
+tg_status tg_result_structured(const struct tg_result *result,
+                               bool *value_out);
+
+/**
+ * The violations of a refused call: of its arguments against the tool's parameters
+ * (`TG_OUTCOME_INVALID_ARGUMENTS`) or of the tool's answer against its output schema
+ * (`TG_OUTCOME_INVALID_RESULT`), in the order the content lists them, each with its
+ * schema location (`tg_errors_schema_location`); an empty list for every other
+ * outcome. Read with the `tg_errors_*` accessors.
+ *
+ * On success writes the list to `*errors_out`. The list is borrowed, not a copy: it
+ * belongs to `result` and is valid until `tg_result_free(result)` or until
+ * `tg_registry_call_into` refills `result`; do not pass it to `tg_errors_free`.
+ * Errors: `TG_ERR_NULL`. Thread-safety: any thread.
+ *
+ * # Safety
+ * `result` is NULL or a live `tg_result`; `errors_out` is NULL or writable.
+ */
+tg_status tg_result_violations(const struct tg_result *result,
+                               const struct tg_errors **errors_out);
+
+/**
+ * For `TG_OUTCOME_INVALID_RESULT`: the handler's answer that the tool's output schema
+ * refused (the content holds the refusal instead), for the host to log or inspect.
+ * For every other outcome there is none: `*text_out` is NULL and `*len_out` 0 (an
+ * empty answer that was refused is a non-NULL empty text).
+ *
+ * Otherwise the same rules as `tg_result_call_id`: the text is also NUL-terminated
+ * (but may contain NUL bytes: use the length) and owned by `result`.
+ *
+ * # Safety
+ * As `tg_result_call_id`.
+ */
+tg_status tg_result_invalid_result(const struct tg_result *result,
+                                   const char **text_out,
+                                   size_t *len_out);
+
+/**
+ * The item that answers the call in `dialect`'s shape, compact JSON, the same bytes
+ * in every host:
+ *
+ * - `TG_DIALECT_OPENAI_CHAT`: the tool message, byte for byte
+ *   `tg_result_tool_message`'s;
+ * - `TG_DIALECT_OPENAI_RESPONSES`: a `function_call_output` item;
+ * - `TG_DIALECT_ANTHROPIC`: a `tool_result` block (`"is_error":true` for a failure);
+ * - `TG_DIALECT_MCP`: a `CallToolResult` (`structuredContent` for a structured answer
+ *   that is an object; the violations of a refused call under `_meta`);
+ * - `TG_DIALECT_GEMINI`: a `functionResponse` part (a structured answer as JSON).
+ *
+ * On success writes a new `tg_text` to `*json_out`; the caller frees it with
+ * `tg_text_free`. Errors: `TG_ERR_NULL`, `TG_ERR_ARGUMENT` (`dialect` is not a
+ * `tg_dialect` value), with the message through `error_out` (when not NULL).
+ * Thread-safety: any thread.
+ *
+ * # Safety
+ * `result` is NULL or a live `tg_result`; `json_out` and `error_out` are NULL or
+ * writable.
+ */
+tg_status tg_result_dialect_json(const struct tg_result *result,
+                                 tg_dialect dialect,
+                                 struct tg_text **json_out,
+                                 struct tg_error **error_out);
+
+/**
+ * What answers all the calls of one model turn, in `dialect`'s shape and in the
+ * order of `results[0..count)`, compact JSON:
+ *
+ * - `TG_DIALECT_OPENAI_CHAT`: a JSON array of tool messages (append each to
+ *   `messages`);
+ * - `TG_DIALECT_OPENAI_RESPONSES`: a JSON array of `function_call_output` items
+ *   (append each to `input`);
+ * - `TG_DIALECT_ANTHROPIC`: one user message, `{"role":"user","content":[...]}`;
+ * - `TG_DIALECT_GEMINI`: one `Content`, `{"role":"user","parts":[...]}`;
+ * - `TG_DIALECT_MCP`: a JSON array of JSON-RPC responses, one per call (send each as
+ *   its own message).
+ *
+ * `count` 0 (with `results` NULL or not) is a turn without calls. On success writes
+ * a new `tg_text` to `*json_out`; the caller frees it with `tg_text_free`. Errors:
+ * `TG_ERR_NULL` (`results` NULL with a non-zero `count`, or one of its `count`
+ * pointers NULL: the message names it), `TG_ERR_ARGUMENT` (`dialect` is not a
+ * `tg_dialect` value), with the message through `error_out` (when not NULL).
+ *
+ * Ownership: the results are borrowed for the call. Thread-safety: any thread, while
+ * no `tg_registry_call_into` refills one of the results.
+ *
+ * # Safety
+ * `results` is NULL or points to `count` readable pointers, each NULL or a live
+ * `tg_result`; `json_out` and `error_out` are NULL or writable.
+ */
+tg_status tg_results_message_json(tg_dialect dialect,
+                                  const struct tg_result *const *results,
+                                  size_t count,
+                                  struct tg_text **json_out,
+                                  struct tg_error **error_out);
 
 /**
  * Frees a result. NULL is a no-op.
@@ -1654,6 +2158,18 @@ tg_status tg_tool_info_description(const struct tg_tool_info *info,
 tg_status tg_tool_info_parameters(const struct tg_tool_info *info,
                                   const char **text_out,
                                   size_t *len_out);
+
+/**
+ * The tool's output schema as compact JSON, keys in the author's order, when it was
+ * registered with one (`tg_tool_spec.output_schema`); when it was not, `*text_out` is
+ * NULL and `*len_out` 0. Otherwise the same rules as `tg_tool_info_name`.
+ *
+ * # Safety
+ * As `tg_tool_info_name`.
+ */
+tg_status tg_tool_info_output_schema(const struct tg_tool_info *info,
+                                     const char **text_out,
+                                     size_t *len_out);
 
 /**
  * Whether the tool was registered as idempotent: on success writes it to

@@ -476,6 +476,17 @@ impl NulTerminated for &CText {
     }
 }
 
+/// An absent text: NULL and length 0 (a text that may be absent, such as a tool's
+/// output schema, is NULL when it is, and an empty text when it is present but empty).
+impl NulTerminated for Option<&CText> {
+    fn ptr(&self) -> *const c_char {
+        self.map_or(std::ptr::null(), CText::ptr)
+    }
+    fn len(&self) -> usize {
+        self.map_or(0, CText::len)
+    }
+}
+
 impl NulTerminated for CTextView<'_> {
     fn ptr(&self) -> *const c_char {
         self.0.as_ptr().cast()

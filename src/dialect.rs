@@ -50,7 +50,7 @@ pub enum tg_lint_target {
 /// A lint target as it arrives from C: any `int32_t`. Rendered `tg_lint_target`.
 pub type RawLintTarget = i32;
 
-fn dialect(raw: RawDialect) -> FfiResult<Dialect> {
+pub(crate) fn dialect(raw: RawDialect) -> FfiResult<Dialect> {
     usize::try_from(raw)
         .ok()
         .and_then(|i| Dialect::ALL.get(i).copied())

@@ -10,12 +10,17 @@ use super::status::tg_status;
 use toolgate_core::schema::ValidationError;
 
 /// The violations found by `tg_schema_validate` or `tg_registry_validate`, sorted by
-/// path then message (count 0 means the instance is valid). The caller owns it and
-/// frees it with `tg_errors_free`.
+/// path then message (count 0 means the instance is valid), or those of a refused call
+/// (`tg_result_violations`).
 ///
 /// Each violation has a `path` (`$`, `$.days`, `$["a.b"]`, `$.tags[1]`), a
 /// `pointer` (RFC 6901, where the fix goes: `/id` for a missing required `id`), the
-/// failing `keyword` and a terse `message`.
+/// failing `keyword`, a terse `message` and the `schema_location` of the failing rule
+/// (`#/properties/days/type`).
+///
+/// A list made by `tg_schema_validate` or `tg_registry_validate` is the caller's, freed
+/// with `tg_errors_free`; the list of a result (`tg_result_violations`) is borrowed
+/// from the result and never freed by the caller.
 ///
 /// Thread-safety: immutable; may be read from several threads at once.
 pub struct tg_errors {
@@ -32,6 +37,7 @@ struct Item {
     pointer: CText,
     keyword: CText,
     message: CText,
+    schema_location: CText,
 }
 
 impl tg_errors {
@@ -43,6 +49,7 @@ impl tg_errors {
                 pointer: CText::from(e.pointer.as_str()),
                 keyword: CText::from(e.keyword),
                 message: CText::from(e.message.as_str()),
+                schema_location: CText::from(e.schema_location.as_str()),
             })
             .collect();
         tg_errors {
@@ -51,6 +58,16 @@ impl tg_errors {
             text: OnceLock::new(),
             json: OnceLock::new(),
         }
+    }
+
+    /// The number of violations.
+    pub(crate) fn count(&self) -> usize {
+        self.items.len()
+    }
+
+    /// The core's violations, for a result's dialect items.
+    pub(crate) fn core(&self) -> &[ValidationError] {
+        &self.errors
     }
 
     fn item(&self, index: usize) -> FfiResult<&Item> {
@@ -235,6 +252,44 @@ pub unsafe extern "C" fn tg_errors_message(
     }
 }
 
+/// Where the failing rule of violation `index` is written in the schema, as a URI
+/// fragment: `#` and the RFC 6901 pointer to the keyword (`#/properties/days/type`,
+/// `#/required`; `#/$defs/x/minimum` for a rule reached through `$ref`); a rule in a
+/// registered resource is that resource's URI followed by `#` and the pointer.
+/// Malformed input and the size limit, which no keyword states, are `#`.
+///
+/// On success writes pointer and length (in bytes, without the terminating NUL) to
+/// `*text_out` and `*len_out`; the text is UTF-8, also NUL-terminated, owned by
+/// `errors` and valid until `tg_errors_free(errors)` (for the list of a result, as
+/// long as the list).
+///
+/// Errors: `TG_ERR_NULL` when a pointer argument is NULL, `TG_ERR_RANGE` when
+/// `index >= count`. Thread-safety: any thread.
+///
+/// # Safety
+/// `errors` is NULL or a live `tg_errors`; `text_out` and `len_out` are NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_errors_schema_location(
+    errors: *const tg_errors,
+    index: usize,
+    text_out: *mut *const c_char,
+    len_out: *mut usize,
+) -> tg_status {
+    // SAFETY: `errors` is NULL or a live list, and the out-parameters NULL or writable,
+    // as this function's `# Safety` requires: what `item_text` needs.
+    unsafe {
+        item_text(
+            "tg_errors_schema_location",
+            errors,
+            index,
+            text_out,
+            len_out,
+            |i| &i.schema_location,
+        )
+    }
+}
+
 /// Every violation as one line `path: message`, lines joined by `\n` (no trailing
 /// newline; empty when there are none): exactly the lines the registry puts under
 /// `error: invalid arguments for NAME:`.
@@ -263,7 +318,8 @@ pub unsafe extern "C" fn tg_errors_text(
 /// Every violation as a compact JSON array of objects
 /// `{"path":..,"pointer":..,"keyword":..,"message":..,"schemaLocation":..}` in list
 /// order (`[]` when there are none); `schemaLocation` is where the failing rule is
-/// written in the schema (`#/properties/days/type`, `#` for malformed input). Same ownership and rules as `tg_errors_text`.
+/// written in the schema (`#/properties/days/type`, `#` for malformed input). Same
+/// ownership and rules as `tg_errors_text`.
 ///
 /// # Safety
 /// As `tg_errors_text`.

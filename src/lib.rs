@@ -24,6 +24,7 @@
 #![allow(non_camel_case_types)]
 
 pub(crate) mod boundary;
+pub mod calls;
 pub mod dialect;
 pub mod error;
 pub mod errors;
@@ -35,8 +36,10 @@ pub mod schema;
 pub mod status;
 pub mod text;
 pub mod tool_info;
+pub mod tool_spec;
 pub mod version;
 
+pub use calls::tg_calls;
 pub use dialect::{tg_dialect, tg_lint_target};
 pub use error::tg_error;
 pub use errors::tg_errors;
@@ -46,8 +49,9 @@ pub use registry::{
     TG_REGISTER_OVERRIDE, TG_TARGET_ANTHROPIC_STRICT, TG_TARGET_GEMINI, TG_TARGET_OPENAI_STRICT,
 };
 pub use reply::{tg_destroy_fn, tg_handler_fn, tg_reply};
-pub use result::tg_result;
+pub use result::{tg_outcome, tg_result};
 pub use schema::tg_schema;
 pub use status::tg_status;
 pub use text::tg_text;
 pub use tool_info::tg_tool_info;
+pub use tool_spec::{tg_tool_binding, tg_tool_spec};

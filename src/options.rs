@@ -129,6 +129,12 @@ pub struct tg_compile_options {
     pub annotation_formats: *const tg_str,
     /// The number of `annotation_formats`.
     pub annotation_format_count: usize,
+    /// Non-zero: no value of the instance appears in a violation's message (where a
+    /// message would quote one, it says `value`; what comes from the schema, paths,
+    /// pointers and keywords stay), for values that must not reach a log or a model's
+    /// context. 0, the default, quotes values. An integer, not a `bool`, so that any
+    /// byte a caller leaves here is a value.
+    pub masked_values: u32,
 }
 
 // SAFETY: `size` (a usize) is the first field, and every field is an integer or a raw
@@ -136,7 +142,11 @@ pub struct tg_compile_options {
 // bool, enums as int32_t).
 unsafe impl OptionsStruct for tg_compile_options {
     const NAME: &'static str = "tg_compile_options";
-    const VERSIONS: &'static [usize] = &[std::mem::size_of::<tg_compile_options>()];
+    /// The first version ended before `masked_values`.
+    const VERSIONS: &'static [usize] = &[
+        std::mem::offset_of!(tg_compile_options, masked_values),
+        std::mem::size_of::<tg_compile_options>(),
+    ];
 }
 
 fn profile(raw: RawProfile, param: &str) -> FfiResult<Profile> {
@@ -187,6 +197,7 @@ pub(crate) unsafe fn compile_options(
 ) -> FfiResult<Options> {
     let mut out = Options::default()
         .with_max_depth(max_depth)
+        .with_masked_values(raw.masked_values != 0)
         .with_profile(profile(raw.profile, &format!("{param}->profile"))?)
         .with_default_draft(draft(
             raw.default_draft,

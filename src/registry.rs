@@ -15,8 +15,10 @@ use super::schema::compile_failure;
 use super::status::tg_status;
 use super::text::tg_text;
 use super::tool_info::tg_tool_info;
+use super::tool_spec::{read_spec, tg_tool_binding, tg_tool_spec};
 use toolgate_core::registry::{
-    message, NamePolicy, RegisterError, RegisterErrorKind, Registry, RegistryOptions, ToolSpec,
+    message, CallDetails, NamePolicy, RegisterError, RegisterErrorKind, Registry, RegistryOptions,
+    ToolSpec,
 };
 use toolgate_dialect::RegistryOptionsExt;
 
@@ -43,6 +45,11 @@ pub const TG_REGISTER_OVERRIDE: u32 = 1;
 
 /// A tool to register. Every text is pointer + length (not NUL-terminated), borrowed
 /// for the duration of `tg_registry_register` only (the library copies it).
+///
+/// The struct has no `size` field, so it never grows: hosts built against it keep
+/// working unchanged. A tool with an output schema (or any field added since) is
+/// described by a `tg_tool_spec` and registered with `tg_registry_register_tool` or
+/// `tg_registry_register_tools`.
 #[repr(C)]
 pub struct tg_tool_def {
     /// The tool name (UTF-8), checked against the registry's name policy.
@@ -148,6 +155,16 @@ pub struct tg_registry_options {
     /// definitions of OpenAI (Anthropic) say `"strict": true` when its strict target is
     /// among them. Other bits are refused with `TG_ERR_ARGUMENT`.
     pub targets: u32,
+    /// Not read: the padding that ended the earlier versions of the struct, whose
+    /// bytes a caller built with their header may have left anything in.
+    pub reserved: u32,
+    /// Non-zero: no value of an instance appears in a violation's message, of
+    /// arguments and of answers alike (where a message would quote one it says
+    /// `value`), so that what a model or a tool sent never reaches a log or the model
+    /// through them. 0, the default, quotes values. `schema->masked_values` says the
+    /// same: either masks. An integer, not a `bool`, so that any byte a caller leaves
+    /// here is a value.
+    pub masked_values: u32,
 }
 
 /// `tg_registry_options.targets` bit of OpenAI strict mode (`1 << TG_LINT_OPENAI_STRICT`).
@@ -180,10 +197,12 @@ fn targets(bits: u32) -> FfiResult<Vec<toolgate_dialect::Target>> {
 // bool, the name policy as int32_t).
 unsafe impl OptionsStruct for tg_registry_options {
     const NAME: &'static str = "tg_registry_options";
-    /// The first version ended before `schema`, the second before `targets`.
+    /// The first version ended before `schema`, the second before `targets`, the
+    /// third (its `targets` followed by padding) before `masked_values`.
     const VERSIONS: &'static [usize] = &[
         std::mem::offset_of!(tg_registry_options, schema),
         std::mem::offset_of!(tg_registry_options, targets),
+        std::mem::offset_of!(tg_registry_options, masked_values),
         std::mem::size_of::<tg_registry_options>(),
     ];
 }
@@ -257,17 +276,24 @@ unsafe fn read_options(options: *const tg_registry_options) -> FfiResult<Registr
         out = out.with_max_argument_bytes(o.max_argument_bytes);
     }
     out = out.with_targets(targets(o.targets)?);
-    if o.schema.is_null() {
-        return Ok(out.with_max_depth(o.max_depth));
+    if !o.schema.is_null() {
+        // SAFETY: `schema` is NULL or points to a readable options struct of at least
+        // its `size` bytes, as this function's `# Safety` requires.
+        let raw = unsafe { read_compile_options(o.schema, "options->schema")? };
+        let max_depth = nesting_limit(o.max_depth, raw.max_depth)?;
+        // SAFETY: the options' arrays and texts are NULL or readable for their counts
+        // and lengths, as this function's `# Safety` requires: what `compile_options`
+        // needs.
+        let schema = unsafe { compile_options(&raw, max_depth, "options->schema")? };
+        out = out.with_schema_options(schema);
+    } else {
+        out = out.with_max_depth(o.max_depth);
     }
-    // SAFETY: `schema` is NULL or points to a readable options struct of at least its
-    // `size` bytes, as this function's `# Safety` requires.
-    let raw = unsafe { read_compile_options(o.schema, "options->schema")? };
-    let max_depth = nesting_limit(o.max_depth, raw.max_depth)?;
-    // SAFETY: the options' arrays and texts are NULL or readable for their counts and
-    // lengths, as this function's `# Safety` requires: what `compile_options` needs.
-    let schema = unsafe { compile_options(&raw, max_depth, "options->schema")? };
-    Ok(out.with_schema_options(schema))
+    // After the schema options, which would replace it: either field masks.
+    if o.masked_values != 0 {
+        out = out.with_masked_values(true);
+    }
+    Ok(out)
 }
 
 /// Creates an empty registry whose tool names follow `policy`, with the other options
@@ -410,7 +436,7 @@ pub unsafe extern "C" fn tg_registry_register(
 ) -> tg_status {
     // First thing: from here on dropping `handler` (a refusal, an early return, even a
     // panic unwinding through the boundary) runs `destroy(user_data)` exactly once.
-    let mut handler = CHandler::new(handler, user_data, destroy);
+    let handler = CHandler::new(handler, user_data, destroy);
     ffi_boundary("tg_registry_register", error_out, move || {
         // SAFETY: `registry` is NULL or a live handle for the whole call, as this
         // function's `# Safety` requires: what `arg_ref` needs.
@@ -418,23 +444,80 @@ pub unsafe extern "C" fn tg_registry_register(
         // SAFETY: `def` is NULL or a live handle for the whole call, as this function's
         // `# Safety` requires: what `arg_ref` needs.
         let def = unsafe { arg_ref(def, "def")? };
-        if !handler.has_func() {
-            return Err(Failure::argument(
-                tg_status::TG_ERR_NULL,
-                "handler",
-                "is NULL",
-            ));
-        }
-        check_register_flags(flags)?;
-        // SAFETY: `def`'s text pointers follow their documented rules, as this
-        // function's `# Safety` requires: what `read_def` needs.
-        let spec = unsafe { read_def(def, "def->")? };
-        handler.set_name(&spec.name);
-        registry
-            .registry
-            .register(spec, Box::new(handler), flags & TG_REGISTER_OVERRIDE != 0)
-            .map_err(register_failure)
+        register_one(registry, handler, flags, || {
+            // SAFETY: `def`'s text pointers follow their documented rules, as this
+            // function's `# Safety` requires: what `read_def` needs.
+            unsafe { read_def(def, "def->") }
+        })
     })
+}
+
+/// Registers a tool that `spec` describes (a `tg_tool_spec`, whose fields include the
+/// output schema): `tg_registry_register` for a `tg_tool_spec`, with the same
+/// arguments, ownership and rules, and these besides:
+///
+/// - `spec->size` follows the size rule of `tg_tool_spec` (`TG_ERR_ARGUMENT` for a
+///   size no version has, or non-zero bytes beyond the fields this library knows);
+/// - an output schema that does not compile refuses the registration with
+///   `TG_ERR_SCHEMA` (`invalid output schema for "NAME": ...`, the error's pointer and
+///   keyword in the output schema), and the registry is unchanged: a tool of the same
+///   name stays registered, even with `TG_REGISTER_OVERRIDE`.
+///
+/// On failure `destroy(user_data)` (when not NULL) runs before this returns, as for
+/// `tg_registry_register`. Thread-safety: as `tg_registry_register`.
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; `spec` is NULL or points to
+/// `spec->size` readable bytes whose text pointers follow their documented rules;
+/// `handler` and `destroy` follow `tg_handler_fn` and `tg_destroy_fn`; `error_out` is
+/// NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_register_tool(
+    registry: *mut tg_registry,
+    spec: *const tg_tool_spec,
+    handler: tg_handler_fn,
+    user_data: *mut c_void,
+    destroy: tg_destroy_fn,
+    flags: u32,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    // First thing, as in `tg_registry_register`: `destroy(user_data)` runs exactly once.
+    let handler = CHandler::new(handler, user_data, destroy);
+    ffi_boundary("tg_registry_register_tool", error_out, move || {
+        // SAFETY: `registry` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        register_one(registry, handler, flags, || {
+            // SAFETY: `spec` is NULL or readable for its `size` bytes, its texts
+            // following their rules, as this function's `# Safety` requires: what
+            // `read_spec` needs.
+            unsafe { read_spec(spec, "spec") }
+        })
+    })
+}
+
+/// The body of the two one-tool registrations, once the registry is read: the handler
+/// checked, the flags, then the tool `read` copies, registered.
+fn register_one(
+    registry: &tg_registry,
+    mut handler: CHandler,
+    flags: u32,
+    read: impl FnOnce() -> FfiResult<ToolSpec>,
+) -> FfiResult<()> {
+    if !handler.has_func() {
+        return Err(Failure::argument(
+            tg_status::TG_ERR_NULL,
+            "handler",
+            "is NULL",
+        ));
+    }
+    check_register_flags(flags)?;
+    let spec = read()?;
+    handler.set_name(&spec.name);
+    registry
+        .registry
+        .register(spec, Box::new(handler), flags & TG_REGISTER_OVERRIDE != 0)
+        .map_err(register_failure)
 }
 
 /// Refuses `flags` bits other than `TG_REGISTER_OVERRIDE`.
@@ -542,44 +625,102 @@ pub unsafe extern "C" fn tg_registry_register_batch(
         // First thing after reading the array: from here on dropping `handlers` (a
         // refusal, an early return, a panic unwinding through the boundary) runs every
         // entry's `destroy(user_data)` exactly once.
-        let mut handlers: Vec<CHandler> = entries
+        let handlers: Vec<CHandler> = entries
             .iter()
             .map(|e| CHandler::new(e.handler, e.user_data, e.destroy))
             .collect();
         // SAFETY: `registry` is NULL or a live handle for the whole call, as this
         // function's `# Safety` requires: what `arg_ref` needs.
         let registry = unsafe { arg_ref(registry, "registry")? };
-        check_register_flags(flags)?;
-        let mut specs = Vec::with_capacity(entries.len());
-        for (i, (entry, handler)) in entries.iter().zip(&mut handlers).enumerate() {
-            if !handler.has_func() {
-                return Err(Failure::argument(
-                    tg_status::TG_ERR_NULL,
-                    &format!("tools[{i}].handler"),
-                    "is NULL",
-                ));
-            }
+        register_many(registry, handlers, flags, |i| {
             // SAFETY: each entry's `def` follows `tg_tool_def`'s rules, as this
             // function's `# Safety` requires: what `read_def` needs.
-            let spec = unsafe { read_def(&entry.def, &format!("tools[{i}].def."))? };
-            handler.set_name(&spec.name);
-            specs.push(spec);
-        }
-        let batch = specs
-            .into_iter()
-            .zip(handlers)
-            .map(|(spec, handler)| {
-                (
-                    spec,
-                    Box::new(handler) as Box<dyn toolgate_core::registry::Handler>,
-                )
-            })
-            .collect();
-        registry
-            .registry
-            .register_batch(batch, flags & TG_REGISTER_OVERRIDE != 0)
-            .map_err(register_failure)
+            unsafe { read_def(&entries[i].def, &format!("tools[{i}].def.")) }
+        })
     })
+}
+
+/// Registers the `count` tools of `tools` at once, all or none, each as
+/// `tg_registry_register_tool` registers one: `tg_registry_register_batch` for
+/// `tg_tool_spec`s, with its rules, ownership and errors (a `spec` NULL is
+/// `TG_ERR_NULL` naming `tools[i].spec`; an output schema that does not compile
+/// refuses the batch with `TG_ERR_SCHEMA`, naming the tool).
+///
+/// Thread-safety: as `tg_registry_register`.
+///
+/// # Safety
+/// `registry` is NULL or a live `tg_registry`; `tools` is NULL or points to `count`
+/// readable `tg_tool_binding`, unchanged during the call, each of whose `spec` is NULL
+/// or points to `spec->size` readable bytes following `tg_tool_spec`'s rules, and
+/// whose `handler` and `destroy` follow `tg_handler_fn` and `tg_destroy_fn`;
+/// `error_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_registry_register_tools(
+    registry: *mut tg_registry,
+    tools: *const tg_tool_binding,
+    count: usize,
+    flags: u32,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary("tg_registry_register_tools", error_out, move || {
+        // SAFETY: `tools` is NULL or points to `count` readable entries, unchanged
+        // during the call, as this function's `# Safety` requires: what `arg_slice`
+        // needs.
+        let entries = unsafe { arg_slice(tools, count, "tools")? };
+        // First thing after reading the array, as in `tg_registry_register_batch`.
+        let handlers: Vec<CHandler> = entries
+            .iter()
+            .map(|e| CHandler::new(e.handler, e.user_data, e.destroy))
+            .collect();
+        // SAFETY: `registry` is NULL or a live handle for the whole call, as this
+        // function's `# Safety` requires: what `arg_ref` needs.
+        let registry = unsafe { arg_ref(registry, "registry")? };
+        register_many(registry, handlers, flags, |i| {
+            // SAFETY: each entry's `spec` is NULL or readable for its `size` bytes,
+            // its texts following their rules, as this function's `# Safety`
+            // requires: what `read_spec` needs.
+            unsafe { read_spec(entries[i].spec, &format!("tools[{i}].spec")) }
+        })
+    })
+}
+
+/// The body of the two batch registrations, once the registry is read: every handler
+/// checked and every tool `read(i)` copies, in array order, then all registered at
+/// once.
+fn register_many(
+    registry: &tg_registry,
+    mut handlers: Vec<CHandler>,
+    flags: u32,
+    read: impl Fn(usize) -> FfiResult<ToolSpec>,
+) -> FfiResult<()> {
+    check_register_flags(flags)?;
+    let mut specs = Vec::with_capacity(handlers.len());
+    for (i, handler) in handlers.iter_mut().enumerate() {
+        if !handler.has_func() {
+            return Err(Failure::argument(
+                tg_status::TG_ERR_NULL,
+                &format!("tools[{i}].handler"),
+                "is NULL",
+            ));
+        }
+        let spec = read(i)?;
+        handler.set_name(&spec.name);
+        specs.push(spec);
+    }
+    let batch = specs
+        .into_iter()
+        .zip(handlers)
+        .map(|(spec, handler)| {
+            (
+                spec,
+                Box::new(handler) as Box<dyn toolgate_core::registry::Handler>,
+            )
+        })
+        .collect();
+    registry
+        .registry
+        .register_batch(batch, flags & TG_REGISTER_OVERRIDE != 0)
+        .map_err(register_failure)
 }
 
 /// Removes the tool `name[0..name_len)`. Calls running on it finish; its destructor
@@ -823,7 +964,7 @@ pub unsafe extern "C" fn tg_registry_call(
         result_out.write(into_handle(tg_result::new(
             call.call_id,
             call.name,
-            |content| call.run(call_ctx, content),
+            |content, details| call.run(call_ctx, content, details),
         )));
         Ok(())
     })
@@ -870,11 +1011,12 @@ impl<'a> CallArgs<'a> {
         })
     }
 
-    /// Runs the call, writing its content into `content`; true for an error.
+    /// Runs the call, writing its content into `content` and what became of it into
+    /// `details`.
     #[inline(always)]
-    fn run(&self, call_ctx: *mut c_void, content: &mut String) -> bool {
+    fn run(&self, call_ctx: *mut c_void, content: &mut String, details: &mut CallDetails) {
         self.registry
-            .outcome_into(self.name, self.args, call_ctx as usize, content)
+            .details_into(self.name, self.args, call_ctx as usize, content, details)
     }
 }
 
@@ -929,8 +1071,8 @@ pub unsafe extern "C" fn tg_registry_call_into(
         // handler) uses until this call returns, as this function's `# Safety`
         // requires: what `arg_mut` needs.
         let result = unsafe { arg_mut(result, "result")? };
-        result.refill(call.call_id, call.name, |content| {
-            call.run(call_ctx, content)
+        result.refill(call.call_id, call.name, |content, details| {
+            call.run(call_ctx, content, details)
         });
         Ok(())
     })

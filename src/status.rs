@@ -40,6 +40,9 @@ pub enum tg_status {
     /// An internal error: a panic inside toolgate was caught at the boundary. Please
     /// report it; the process is unharmed.
     TG_ERR_PANIC = 11,
+    /// A provider's response (an MCP request) is not JSON, not in its dialect's shape,
+    /// or holds a malformed tool call (`tg_calls_read`; the message names the call).
+    TG_ERR_RESPONSE = 12,
 }
 
 // The numbers are the core's (`toolgate_core::Status`, which every host numbers its
@@ -60,6 +63,7 @@ const _: () = {
         (tg_status::TG_ERR_NOT_FOUND, S::NotFound),
         (tg_status::TG_ERR_HANDLER, S::Handler),
         (tg_status::TG_ERR_PANIC, S::Panic),
+        (tg_status::TG_ERR_RESPONSE, S::Response),
     ];
     assert!(pairs.len() == S::ALL.len(), "one tg_status per core Status");
     let mut i = 0;
@@ -88,6 +92,7 @@ impl From<toolgate_core::Status> for tg_status {
             S::NotFound => tg_status::TG_ERR_NOT_FOUND,
             S::Handler => tg_status::TG_ERR_HANDLER,
             S::Panic => tg_status::TG_ERR_PANIC,
+            S::Response => tg_status::TG_ERR_RESPONSE,
         }
     }
 }
@@ -146,6 +151,10 @@ impl tg_status {
                 tg_status::TG_ERR_PANIC,
                 "TG_ERR_PANIC: internal error (a panic was caught)\0",
             ),
+            (
+                tg_status::TG_ERR_RESPONSE,
+                "TG_ERR_RESPONSE: the tool calls of the provider's response cannot be read\0",
+            ),
         ];
         TABLE
             .iter()
@@ -197,7 +206,8 @@ mod tests {
         }
         assert!(tg_status::text(0).starts_with("TG_OK"));
         assert!(tg_status::text(11).starts_with("TG_ERR_PANIC"));
-        assert_eq!(tg_status::text(12), "unknown tg_status value\0");
+        assert!(tg_status::text(12).starts_with("TG_ERR_RESPONSE"));
+        assert_eq!(tg_status::text(13), "unknown tg_status value\0");
         assert_eq!(tg_status::text(-1), "unknown tg_status value\0");
     }
 

@@ -15,6 +15,7 @@ pub struct tg_tool_info {
     name: CText,
     description: CText,
     parameters: CText,
+    output_schema: Option<CText>,
     idempotent: bool,
     timeout_ms: u64,
 }
@@ -25,6 +26,7 @@ impl tg_tool_info {
             name: CText::new(info.name),
             description: CText::new(info.description),
             parameters: CText::new(info.parameters),
+            output_schema: info.output_schema.map(CText::new),
             idempotent: info.idempotent,
             timeout_ms: info.timeout_ms,
         }
@@ -87,6 +89,29 @@ pub unsafe extern "C" fn tg_tool_info_parameters(
         // SAFETY: `info` is NULL or live, and the out-parameters NULL or writable, as
         // this function's `# Safety` requires: what `text_accessor` needs.
         unsafe { text_accessor(info, "info", text_out, len_out, |i| Ok(&i.parameters)) }
+    })
+}
+
+/// The tool's output schema as compact JSON, keys in the author's order, when it was
+/// registered with one (`tg_tool_spec.output_schema`); when it was not, `*text_out` is
+/// NULL and `*len_out` 0. Otherwise the same rules as `tg_tool_info_name`.
+///
+/// # Safety
+/// As `tg_tool_info_name`.
+#[no_mangle]
+pub unsafe extern "C" fn tg_tool_info_output_schema(
+    info: *const tg_tool_info,
+    text_out: *mut *const c_char,
+    len_out: *mut usize,
+) -> tg_status {
+    ffi_boundary("tg_tool_info_output_schema", std::ptr::null_mut(), || {
+        // SAFETY: `info` is NULL or live, and the out-parameters NULL or writable, as
+        // this function's `# Safety` requires: what `text_accessor` needs.
+        unsafe {
+            text_accessor(info, "info", text_out, len_out, |i| {
+                Ok(i.output_schema.as_ref())
+            })
+        }
     })
 }
 

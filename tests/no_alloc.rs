@@ -1,15 +1,22 @@
 //! What allocates nothing, counted with a global allocator: `is_valid` on valid
 //! input, and a registry call into a reused result (`Registry::call_into`, and
-//! `tg_registry_call_into` with a C handler) once the result's buffers have grown.
+//! `tg_registry_call_into` with a C handler, for a tool without an output schema and
+//! for one whose answer passes its output schema) once the result's buffers have grown,
+//! and reading what the result says of the call.
 
 use std::ffi::{c_char, c_void};
 
+use toolgate::errors::tg_errors_count;
 use toolgate::registry::{
     tg_registry_call_into, tg_registry_free, tg_registry_new, tg_registry_register,
+    tg_registry_register_tool,
 };
 use toolgate::reply::tg_reply_ok;
-use toolgate::result::{tg_result_content, tg_result_free, tg_result_new};
-use toolgate::{tg_reply, tg_status, tg_tool_def};
+use toolgate::result::{
+    tg_result_content, tg_result_free, tg_result_invalid_result, tg_result_new, tg_result_outcome,
+    tg_result_structured, tg_result_violations,
+};
+use toolgate::{tg_errors, tg_outcome, tg_reply, tg_status, tg_tool_def, tg_tool_spec};
 use toolgate_core::{
     CallResult, Handler, NamePolicy, Options, Profile, Registry, Schema, ToolSpec, Written,
 };
@@ -292,6 +299,109 @@ fn tg_registry_call_into_allocates_nothing() {
         let (mut p, mut n) = (std::ptr::null(), 0);
         assert_eq!(tg_result_content(result, &mut p, &mut n), tg_status::TG_OK);
         assert_eq!(text(p, n), "sunny");
+        tg_result_free(result);
+        tg_registry_free(reg);
+    }
+}
+
+/// Answers `{"temp":21}`, which the output schema of the test below accepts.
+unsafe extern "C" fn temp(
+    _user_data: *mut c_void,
+    _call_ctx: *mut c_void,
+    _args: *const c_char,
+    _args_len: usize,
+    reply: *mut tg_reply,
+) -> i32 {
+    const ANSWER: &[u8] = br#"{"temp":21,"unit":"c"}"#;
+    // SAFETY: `reply` is the live reply of this handler call.
+    unsafe { tg_reply_ok(reply, ANSWER.as_ptr().cast(), ANSWER.len()) as i32 }
+}
+
+/// A tool with an output schema: its answer is checked on every call, and a call whose
+/// answer passes allocates nothing either; nor does reading the outcome, the structured
+/// flag, the (empty) violations and the (absent) refused answer.
+#[test]
+fn tg_registry_call_into_a_checked_answer_allocates_nothing() {
+    const OUTPUT: &str = r#"{"type":"object","properties":{"temp":{"type":"number"},"unit":{"enum":["c","f"]}},"required":["temp"],"additionalProperties":false}"#;
+    let (id, name, args) = ("call_0001", "get_weather", br#"{"city":"Paris","days":3}"#);
+    // SAFETY: every pointer passed below is NULL (where allowed) or points to live
+    // data of the given length; handles are used only between their creation and
+    // their free.
+    unsafe {
+        let mut reg = std::ptr::null_mut();
+        assert_eq!(
+            tg_registry_new(0, &mut reg, std::ptr::null_mut()),
+            tg_status::TG_OK
+        );
+        let spec = tg_tool_spec {
+            size: std::mem::size_of::<tg_tool_spec>(),
+            name: name.as_ptr().cast(),
+            name_len: name.len(),
+            parameters: WEATHER.as_ptr().cast(),
+            parameters_len: WEATHER.len(),
+            output_schema: OUTPUT.as_ptr().cast(),
+            output_schema_len: OUTPUT.len(),
+            ..std::mem::zeroed()
+        };
+        let status = tg_registry_register_tool(
+            reg,
+            &spec,
+            Some(temp),
+            std::ptr::null_mut(),
+            None,
+            0,
+            std::ptr::null_mut(),
+        );
+        assert_eq!(status, tg_status::TG_OK);
+        let mut result = std::ptr::null_mut();
+        assert_eq!(
+            tg_result_new(&mut result, std::ptr::null_mut()),
+            tg_status::TG_OK
+        );
+        let call = |result| {
+            tg_registry_call_into(
+                reg,
+                id.as_ptr().cast(),
+                id.len(),
+                name.as_ptr().cast(),
+                name.len(),
+                args.as_ptr().cast(),
+                args.len(),
+                std::ptr::null_mut(),
+                result,
+                std::ptr::null_mut(),
+            )
+        };
+        assert_eq!(call(result), tg_status::TG_OK);
+        let (mut outcome, mut structured) = (-1, false);
+        let (mut violations, mut count): (*const tg_errors, usize) = (std::ptr::null(), 9);
+        let (mut p, mut n) = (std::ptr::null(), 9);
+        let before = allocations();
+        for _ in 0..100 {
+            assert_eq!(call(result), tg_status::TG_OK);
+            assert_eq!(tg_result_outcome(result, &mut outcome), tg_status::TG_OK);
+            assert_eq!(
+                tg_result_structured(result, &mut structured),
+                tg_status::TG_OK
+            );
+            assert_eq!(
+                tg_result_violations(result, &mut violations),
+                tg_status::TG_OK
+            );
+            assert_eq!(tg_errors_count(violations, &mut count), tg_status::TG_OK);
+            assert_eq!(
+                tg_result_invalid_result(result, &mut p, &mut n),
+                tg_status::TG_OK
+            );
+        }
+        assert_eq!(allocations() - before, 0, "tg_registry_call_into allocated");
+        assert_eq!(outcome, tg_outcome::TG_OUTCOME_ANSWERED as i32);
+        assert!(structured);
+        assert_eq!((count, p.is_null(), n), (0, true, 0));
+        assert_eq!(tg_result_content(result, &mut p, &mut n), tg_status::TG_OK);
+        // SAFETY: a text accessor's pointer and length, valid until the next refill.
+        let content = std::slice::from_raw_parts(p.cast::<u8>(), n);
+        assert_eq!(content, br#"{"temp":21,"unit":"c"}"#);
         tg_result_free(result);
         tg_registry_free(reg);
     }

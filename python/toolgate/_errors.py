@@ -42,6 +42,7 @@ class Status(enum.IntEnum):
     ERR_NOT_FOUND = 9
     ERR_HANDLER = 10
     ERR_PANIC = 11
+    ERR_RESPONSE = 12
 
 
 class ToolgateError(Exception):

@@ -77,8 +77,8 @@ pub mod fuzz_internals {
 }
 
 pub use registry::{
-    CallOutcome, CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterError,
-    RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
+    CallDetails, CallOutcome, CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall,
+    RegisterError, RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
 };
 pub use schema::{
     CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, UnknownName,

@@ -38,11 +38,14 @@ pub enum Status {
     Handler = 10,
     /// An internal error: a panic inside toolgate was caught.
     Panic = 11,
+    /// A provider's response (an MCP request) is not JSON, not in its dialect's shape,
+    /// or holds a malformed tool call: its calls cannot be read.
+    Response = 12,
 }
 
 impl Status {
     /// Every status, by number.
-    pub const ALL: [Status; 12] = [
+    pub const ALL: [Status; 13] = [
         Status::Ok,
         Status::Null,
         Status::Utf8,
@@ -55,6 +58,7 @@ impl Status {
         Status::NotFound,
         Status::Handler,
         Status::Panic,
+        Status::Response,
     ];
 
     /// The number every host uses.
@@ -82,6 +86,7 @@ impl Status {
             Status::NotFound => "ERR_NOT_FOUND",
             Status::Handler => "ERR_HANDLER",
             Status::Panic => "ERR_PANIC",
+            Status::Response => "ERR_RESPONSE",
         }
     }
 
@@ -100,6 +105,7 @@ impl Status {
             Status::NotFound => "no tool of that name is registered",
             Status::Handler => "the tool's handler failed",
             Status::Panic => "internal error (a panic was caught)",
+            Status::Response => "the tool calls of the provider's response cannot be read",
         }
     }
 }
@@ -114,6 +120,6 @@ mod tests {
             assert_eq!(s.code(), i as i32);
             assert_eq!(Status::from_code(s.code()), Some(s));
         }
-        assert_eq!(Status::from_code(12), None);
+        assert_eq!(Status::from_code(13), None);
     }
 }

@@ -14,6 +14,7 @@
 //! | `gemini` | `{"functionResponse":{"id":ID?,"name":NAME,"response":{"output":ANSWER}}}`, or `{"error":CONTENT}` for a failure |
 
 use toolgate_core::value::{write_json_string, Value};
+use toolgate_core::{CallResult, ValidationError};
 
 use super::Dialect;
 
@@ -82,6 +83,33 @@ pub trait AsViolation {
 impl AsViolation for Violation<'_> {
     fn as_violation(&self) -> Violation<'_> {
         *self
+    }
+}
+
+/// The core's violations read as they are, so a registry's result is written without
+/// copying its list.
+impl AsViolation for ValidationError {
+    fn as_violation(&self) -> Violation<'_> {
+        Violation {
+            pointer: &self.pointer,
+            keyword: self.keyword,
+            message: &self.message,
+            schema_location: &self.schema_location,
+        }
+    }
+}
+
+/// The view of a registry's result: every field borrowed from it.
+impl<'a> From<&'a CallResult> for ResultView<'a, ValidationError> {
+    fn from(result: &'a CallResult) -> Self {
+        ResultView {
+            call_id: &result.call_id,
+            name: &result.name,
+            content: &result.content,
+            is_error: result.is_error,
+            structured: result.structured,
+            violations: &result.violations,
+        }
     }
 }
 
@@ -412,6 +440,45 @@ mod tests {
         for d in Dialect::ALL {
             assert_eq!(result_json(d, &theirs), result_json(d, &ours), "{d}");
         }
+    }
+
+    /// A registry's own result is written as the view of its fields: no copy of its
+    /// violations, the same bytes as a view built by hand.
+    #[test]
+    fn a_registry_result_is_its_view() {
+        use toolgate_core::{Registry, ToolSpec};
+        let registry = Registry::default();
+        let spec = ToolSpec {
+            name: "get_weather".into(),
+            parameters: Some(
+                br#"{"type":"object","properties":{"days":{"type":"integer"}}}"#.to_vec(),
+            ),
+            output_schema: Some(br#"{"type":"object"}"#.to_vec()),
+            ..ToolSpec::default()
+        };
+        let handler = |_: &[u8], _: usize| Ok(r#"{"t":21}"#.to_string());
+        registry.register(spec, Box::new(handler), false).unwrap();
+        let refused = registry.call("call_1", "get_weather", br#"{"days":"3"}"#);
+        let view = ResultView::from(&refused);
+        assert_eq!(view.violations.len(), 1);
+        let by_hand = ResultView {
+            call_id: "call_1",
+            name: "get_weather",
+            content: &refused.content,
+            is_error: true,
+            structured: false,
+            violations: &[DAYS],
+        };
+        for d in Dialect::ALL {
+            assert_eq!(result_json(d, &view), result_json(d, &by_hand), "{d}");
+        }
+        let answered = registry.call("call_2", "get_weather", b"{}");
+        let view = ResultView::from(&answered);
+        assert!(view.structured && !view.is_error);
+        assert_eq!(
+            result_json(Dialect::Mcp, &view),
+            r#"{"content":[{"type":"text","text":"{\"t\":21}"}],"structuredContent":{"t":21},"isError":false}"#
+        );
     }
 
     #[test]

@@ -811,6 +811,53 @@ impl Registry {
         self.run(name, args, ctx, out, side).is_error()
     }
 
+    /// [`Registry::outcome_into`] with the outcome's details: `details` is overwritten
+    /// whole (outcome, structured, violations, invalid answer), for a host that keeps
+    /// the call id, name and content itself (the C result) and reports the rest. Its
+    /// violation list keeps its capacity, so a valid call allocates nothing here.
+    ///
+    /// ```
+    /// use toolgate_core::{CallDetails, CallOutcome, Registry, ToolSpec};
+    /// let registry = Registry::default();
+    /// let spec = ToolSpec {
+    ///     name: "temp".into(),
+    ///     output_schema: Some(br#"{"type":"number"}"#.to_vec()),
+    ///     ..ToolSpec::default()
+    /// };
+    /// let handler = |args: &[u8], _: usize| Ok(String::from_utf8_lossy(args).replace("{}", "21"));
+    /// registry.register(spec, Box::new(handler), false).unwrap();
+    ///
+    /// let (mut content, mut details) = (String::new(), CallDetails::default());
+    /// registry.details_into("temp", b"{}", 0, &mut content, &mut details);
+    /// assert_eq!(content, "21");
+    /// assert_eq!((details.outcome, details.structured), (CallOutcome::Answered, true));
+    ///
+    /// content.clear();
+    /// registry.details_into("temp", br#"{"x":1}"#, 0, &mut content, &mut details);
+    /// assert_eq!(details.outcome, CallOutcome::InvalidResult);
+    /// assert_eq!(details.invalid_result.as_deref(), Some(r#"{"x":1}"#));
+    /// assert_eq!(details.violations[0].schema_location, "#/type");
+    /// assert!(!details.structured);
+    /// ```
+    pub fn details_into(
+        &self,
+        name: &str,
+        args: &[u8],
+        ctx: usize,
+        out: &mut String,
+        details: &mut CallDetails,
+    ) {
+        details.structured = false;
+        details.violations.clear();
+        details.invalid_result = None;
+        let side = Side {
+            structured: &mut details.structured,
+            violations: &mut details.violations,
+            invalid_result: &mut details.invalid_result,
+        };
+        details.outcome = self.run(name, args, ctx, out, side);
+    }
+
     /// The one place every call, Rust or C, allocating or reusing, goes through: the
     /// content into `out` (which arrives empty), the details into `side`.
     fn run(
@@ -926,6 +973,20 @@ impl Registry {
         let errors = result_violations(output, self.options.max_argument_bytes, answer);
         refuse_answer(name, errors, out, side)
     }
+}
+
+/// What became of a call beside its content, call id and name: the other fields of a
+/// [`CallResult`], filled by [`Registry::details_into`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallDetails {
+    /// What became of the call.
+    pub outcome: CallOutcome,
+    /// As [`CallResult::structured`].
+    pub structured: bool,
+    /// As [`CallResult::violations`].
+    pub violations: Vec<ValidationError>,
+    /// As [`CallResult::invalid_result`].
+    pub invalid_result: Option<String>,
 }
 
 /// Where a call's details go beside its content: the fields of a [`CallResult`], or
