@@ -9,6 +9,10 @@
  *             [](std::string_view args) { return std::string(R"({"temp_c":21})"); });
  *     toolgate::Result r = reg.call("call_1", "get_weather", R"({"city":"Paris"})");
  *     r.is_error(); r.content(); r.tool_message();
+ *     r.outcome(); r.structured(); r.violations(); r.dialect_json(TG_DIALECT_ANTHROPIC);
+ *
+ *     // The calls of a provider's response, answered in its shape:
+ *     std::vector<toolgate::ToolCall> calls = toolgate::read_calls(TG_DIALECT_ANTHROPIC, body);
  *
  *     toolgate::RegistryOptions options;           // JSON Schema draft 2020-12 / draft-07
  *     options.schema.profile = TG_PROFILE_FULL;    // (the core profile is the default)
@@ -150,18 +154,20 @@ private:
 
 /// One violation of a schema: `path` ($, $.days, $["a.b"], $.tags[1]),
 /// `pointer` (RFC 6901) to where the fix goes, the failing `keyword`, a terse
-/// `message`.
+/// `message`, and `schema_location`, where the failing rule is written in the schema
+/// (`#/properties/days/type`; `#` for malformed input).
 struct ValidationError {
     std::string path;
     std::string pointer;
     std::string keyword;
     std::string message;
+    std::string schema_location{};
 
     /// "path: message", the line the registry writes for it.
     std::string text() const { return path + ": " + message; }
     friend bool operator==(const ValidationError& a, const ValidationError& b) {
         return a.path == b.path && a.pointer == b.pointer && a.keyword == b.keyword &&
-               a.message == b.message;
+               a.message == b.message && a.schema_location == b.schema_location;
     }
     friend bool operator!=(const ValidationError& a, const ValidationError& b) {
         return !(a == b);
@@ -212,6 +218,12 @@ struct ToolDef {
     bool idempotent = false;
     /// Stored and exposed for the dispatcher; 0 means none.
     std::uint64_t timeout_ms = 0;
+    /// The JSON Schema of the tool's answer; empty means none. With one, every answer
+    /// must be JSON text of that shape: a conforming answer is passed on unchanged and
+    /// the Result is structured(), any other becomes an error Result with outcome
+    /// TG_OUTCOME_INVALID_RESULT (Result::invalid_result() keeps the answer). A schema
+    /// that does not compile refuses the registration (TG_ERR_SCHEMA).
+    std::string_view output_schema{};
 };
 
 /// One registered tool as Registry::describe saw it (a copy).
@@ -222,6 +234,20 @@ struct ToolInfo {
     std::string parameters;
     bool idempotent = false;
     std::uint64_t timeout_ms = 0;
+    /// The output schema, compact JSON, keys in the author's order; none when the tool
+    /// was registered without one.
+    std::optional<std::string> output_schema{};
+};
+
+/// One tool call a provider's response asks for (read_calls).
+struct ToolCall {
+    /// The id its result must carry (Registry::call's call_id); empty for a Gemini call
+    /// without one; for MCP the JSON-RPC id's JSON text (`7`, `"req-1"`).
+    std::string id;
+    /// The tool's name, as the provider sent it.
+    std::string name;
+    /// The argument bytes exactly as the provider sent them (empty: none, read as {}).
+    std::string arguments;
 };
 
 namespace detail {
@@ -259,8 +285,8 @@ inline Error take_error(tg_status status, tg_error* e) {
     return out;
 }
 
-/// Copies a violation list into a vector; frees `list`.
-inline ValidationErrors take_errors(tg_errors* list) {
+/// Copies a violation list into a vector.
+inline ValidationErrors copy_errors(const tg_errors* list) {
     ValidationErrors out;
     std::size_t count = 0;
     if (tg_errors_count(list, &count) == TG_OK) {
@@ -271,11 +297,37 @@ inline ValidationErrors take_errors(tg_errors* list) {
                 std::string(text_at(&tg_errors_pointer, list, i)),
                 std::string(text_at(&tg_errors_keyword, list, i)),
                 std::string(text_at(&tg_errors_message, list, i)),
+                std::string(text_at(&tg_errors_schema_location, list, i)),
             });
         }
     }
+    return out;
+}
+
+/// Copies a violation list into a vector; frees `list`.
+inline ValidationErrors take_errors(tg_errors* list) {
+    ValidationErrors out = copy_errors(list);
     tg_errors_free(list);
     return out;
+}
+
+/// The C spec of a tool: it points at the texts it is given (valid while they are).
+inline tg_tool_spec spec_of(std::string_view name, std::string_view description,
+                            std::string_view parameters, bool idempotent,
+                            std::uint64_t timeout_ms, std::string_view output_schema) noexcept {
+    tg_tool_spec s{};
+    s.size = sizeof s;
+    s.name = name.data();
+    s.name_len = name.size();
+    s.description = description.data();
+    s.description_len = description.size();
+    s.parameters = parameters.empty() ? nullptr : parameters.data();
+    s.parameters_len = parameters.size();
+    s.output_schema = output_schema.empty() ? nullptr : output_schema.data();
+    s.output_schema_len = output_schema.size();
+    s.idempotent = idempotent ? 1u : 0u;
+    s.timeout_ms = timeout_ms;
+    return s;
 }
 
 /// Copies a tg_text; frees it.
@@ -452,6 +504,10 @@ struct CompileOptions {
     /// Format names the full profile accepts as annotations only, unchecked (OpenAPI's
     /// "password", "binary"); any other format it does not assert is refused.
     std::vector<std::string> annotation_formats;
+    /// True: no value of the instance appears in a violation's message (where one
+    /// would be quoted it says `value`), for values that must not reach a log or a
+    /// model's context. The default quotes them.
+    bool masked_values = false;
 
     /// The C struct these options stand for (see CCompileOptions).
     [[nodiscard]] CCompileOptions c_options() const;
@@ -496,6 +552,7 @@ private:
         c_.resource_count = resources_.size();
         c_.annotation_formats = formats_.empty() ? nullptr : formats_.data();
         c_.annotation_format_count = formats_.size();
+        c_.masked_values = o.masked_values ? 1u : 0u;
     }
 
     std::vector<tg_resource> resources_;
@@ -676,7 +733,8 @@ public:
     std::string name() const { return std::string(name_view()); }
     /// The tool's answer, or `error: ...` text the model can act on.
     std::string content() const { return std::string(content_view()); }
-    /// Whether the call failed (unknown tool, invalid arguments, the tool's failure).
+    /// Whether the call failed (unknown tool, invalid arguments, the tool's failure, an
+    /// answer its output schema refused): every outcome but TG_OUTCOME_ANSWERED.
     bool is_error() const noexcept {
         bool v = false;
         return tg_result_is_error(h_.get(), &v) == TG_OK && v;
@@ -697,6 +755,67 @@ public:
         return detail::text(&tg_result_tool_message, h_.get());
     }
 
+    /// What became of the call: TG_OUTCOME_ANSWERED, or the kind of failure
+    /// (TG_OUTCOME_UNKNOWN_TOOL, _INVALID_ARGUMENTS, _HANDLER_FAILED, _INVALID_RESULT,
+    /// _INTERNAL). TG_OUTCOME_INTERNAL for an empty Result.
+    tg_outcome outcome() const noexcept {
+        tg_outcome v = TG_OUTCOME_INTERNAL;
+        return tg_result_outcome(h_.get(), &v) == TG_OK ? v : TG_OUTCOME_INTERNAL;
+    }
+    /// Whether the content is the tool's answer checked against its output schema (so
+    /// JSON of that shape).
+    bool structured() const noexcept {
+        bool v = false;
+        return tg_result_structured(h_.get(), &v) == TG_OK && v;
+    }
+    /// The violations of a refused call (its arguments, or the tool's answer against
+    /// its output schema), each with its schema location; empty otherwise.
+    ValidationErrors violations() const {
+        const tg_errors* list = nullptr;
+        if (tg_result_violations(h_.get(), &list) != TG_OK) return ValidationErrors();
+        return detail::copy_errors(list);
+    }
+    /// For TG_OUTCOME_INVALID_RESULT: the tool's answer its output schema refused (the
+    /// content holds the refusal instead); none otherwise.
+    std::optional<std::string> invalid_result() const {
+        const std::optional<std::string_view> v = invalid_result_view();
+        if (!v) return std::nullopt;
+        return std::string(*v);
+    }
+    /// invalid_result() without a copy: a view valid as long as this Result.
+    std::optional<std::string_view> invalid_result_view() const noexcept {
+        const char* p = nullptr;
+        std::size_t n = 0;
+        if (tg_result_invalid_result(h_.get(), &p, &n) != TG_OK || p == nullptr) {
+            return std::nullopt;
+        }
+        return std::string_view(p, n);
+    }
+    /// The item that answers the call in `dialect`'s shape, compact JSON
+    /// (TG_DIALECT_OPENAI_CHAT: tool_message()). Fails with TG_ERR_ARGUMENT for a value
+    /// that is not a tg_dialect, TG_ERR_NULL for an empty Result.
+    [[nodiscard]] std::optional<std::string> dialect_json(tg_dialect dialect,
+                                                          Error& err) const noexcept {
+        tg_text* t = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_result_dialect_json(h_.get(), dialect, &t, &e);
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return std::nullopt;
+        }
+        err = Error();
+        return detail::take_text(t);
+    }
+#if TOOLGATE_THROWING_API
+    /// dialect_json(); throws Error.
+    std::string dialect_json(tg_dialect dialect) const {
+        Error err;
+        std::optional<std::string> out = dialect_json(dialect, err);
+        if (!out) throw err;
+        return std::move(*out);
+    }
+#endif
+
     explicit operator bool() const noexcept { return h_.get() != nullptr; }
     const tg_result* get() const noexcept { return h_.get(); }
     tg_result* release() noexcept { return h_.release(); }
@@ -705,6 +824,89 @@ private:
     friend class Registry;
     detail::Handle<tg_result, &tg_result_free> h_;
 };
+
+/// What answers all the calls of one model turn in `dialect`'s shape, in the order of
+/// `results` (tg_results_message_json): OpenAI's arrays of tool messages or
+/// function_call_output items, Anthropic's user message, Gemini's Content, MCP's array
+/// of JSON-RPC responses. Fails with TG_ERR_ARGUMENT (not a tg_dialect) or TG_ERR_NULL
+/// (a null pointer or an empty Result among `results`).
+[[nodiscard]] inline std::optional<std::string> results_message_json(
+    tg_dialect dialect, const std::vector<const Result*>& results, Error& err) noexcept {
+    std::vector<const tg_result*> c(results.size());
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        c[i] = results[i] != nullptr ? results[i]->get() : nullptr;
+    }
+    tg_text* t = nullptr;
+    tg_error* e = nullptr;
+    const tg_status st = tg_results_message_json(dialect, c.data(), c.size(), &t, &e);
+    if (st != TG_OK) {
+        err = detail::take_error(st, e);
+        return std::nullopt;
+    }
+    err = Error();
+    return detail::take_text(t);
+}
+/// results_message_json for a vector of Results.
+[[nodiscard]] inline std::optional<std::string> results_message_json(
+    tg_dialect dialect, const std::vector<Result>& results, Error& err) noexcept {
+    std::vector<const Result*> pointers(results.size());
+    for (std::size_t i = 0; i < results.size(); ++i) pointers[i] = &results[i];
+    return results_message_json(dialect, pointers, err);
+}
+
+/// The tool calls of a provider's response in `dialect`'s shape (tg_calls_read), in
+/// the provider's order; empty for a response without calls. Fails with
+/// TG_ERR_RESPONSE (not JSON, not the dialect's shape, a malformed call: the message
+/// names it) or TG_ERR_ARGUMENT (not a tg_dialect).
+[[nodiscard]] inline std::optional<std::vector<ToolCall>> read_calls(tg_dialect dialect,
+                                                                     std::string_view response,
+                                                                     Error& err) noexcept {
+    tg_calls* calls = nullptr;
+    tg_error* e = nullptr;
+    const tg_status st = tg_calls_read(dialect, response.data(), response.size(), &calls, &e);
+    if (st != TG_OK) {
+        err = detail::take_error(st, e);
+        return std::nullopt;
+    }
+    err = Error();
+    std::vector<ToolCall> out;
+    std::size_t count = 0;
+    if (tg_calls_count(calls, &count) == TG_OK) {
+        out.reserve(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            out.push_back(ToolCall{std::string(detail::text_at(&tg_calls_id, calls, i)),
+                                   std::string(detail::text_at(&tg_calls_name, calls, i)),
+                                   std::string(detail::text_at(&tg_calls_arguments, calls, i))});
+        }
+    }
+    tg_calls_free(calls);
+    return out;
+}
+
+#if TOOLGATE_THROWING_API
+/// results_message_json(); throws Error.
+inline std::string results_message_json(tg_dialect dialect,
+                                        const std::vector<const Result*>& results) {
+    Error err;
+    std::optional<std::string> out = results_message_json(dialect, results, err);
+    if (!out) throw err;
+    return std::move(*out);
+}
+/// results_message_json() for a vector of Results; throws Error.
+inline std::string results_message_json(tg_dialect dialect, const std::vector<Result>& results) {
+    Error err;
+    std::optional<std::string> out = results_message_json(dialect, results, err);
+    if (!out) throw err;
+    return std::move(*out);
+}
+/// read_calls(); throws Error (TG_ERR_RESPONSE for a malformed response).
+inline std::vector<ToolCall> read_calls(tg_dialect dialect, std::string_view response) {
+    Error err;
+    std::optional<std::vector<ToolCall>> out = read_calls(dialect, response, err);
+    if (!out) throw err;
+    return std::move(*out);
+}
+#endif
 
 class CRegistryOptions;
 
@@ -738,6 +940,10 @@ struct RegistryOptions {
     /// the definitions of OpenAI (Anthropic) say "strict": true when its strict target
     /// is among them.
     std::uint32_t targets = 0;
+    /// True: no value of an instance appears in a violation's message, of arguments and
+    /// of answers alike (where one would be quoted it says `value`). schema.masked_values
+    /// says the same: either masks. The default quotes them.
+    bool masked_values = false;
 
     /// max_argument_bytes for a registry that reads arguments of any size.
     static constexpr std::size_t no_limit = SIZE_MAX;
@@ -767,6 +973,7 @@ private:
         c_.max_depth = o.max_depth;
         c_.schema = schema_.get();
         c_.targets = o.targets;
+        c_.masked_values = o.masked_values ? 1u : 0u;
     }
 
     CCompileOptions schema_;
@@ -877,9 +1084,11 @@ public:
                 return false;
             }
         }
-        Item item{std::string(def.name), std::string(def.description),
-                  std::string(def.parameters), def.idempotent, def.timeout_ms,
-                  &detail::Trampoline<Fn>::call, nullptr, &detail::Trampoline<Fn>::destroy};
+        Item item{std::string(def.name),       std::string(def.description),
+                  std::string(def.parameters), std::string(def.output_schema),
+                  def.idempotent,              def.timeout_ms,
+                  &detail::Trampoline<Fn>::call, nullptr,
+                  &detail::Trampoline<Fn>::destroy};
         items_.reserve(items_.size() + 1);  // the one step that may throw comes first
         item.user_data = new Fn(std::forward<F>(fn));
         items_.push_back(std::move(item));
@@ -903,7 +1112,7 @@ public:
 private:
     friend class Registry;
     struct Item {
-        std::string name, description, parameters;
+        std::string name, description, parameters, output_schema;
         bool idempotent;
         std::uint64_t timeout_ms;
         tg_handler_fn handler;
@@ -912,26 +1121,20 @@ private:
     };
 
     /// Hands every callable to the library (which destroys them itself from now on)
-    /// and returns the status of tg_registry_register_batch.
+    /// and returns the status of tg_registry_register_tools.
     tg_status register_into(tg_registry* r, std::uint32_t flags, tg_error** e) noexcept {
-        std::vector<tg_tool_entry> entries(items_.size());
+        std::vector<tg_tool_spec> specs(items_.size());
+        std::vector<tg_tool_binding> tools(items_.size());
         for (std::size_t i = 0; i < items_.size(); ++i) {
             const Item& it = items_[i];
-            tg_tool_entry& t = entries[i];
-            t.def.name = it.name.data();
-            t.def.name_len = it.name.size();
-            t.def.description = it.description.data();
-            t.def.description_len = it.description.size();
-            t.def.parameters = it.parameters.empty() ? nullptr : it.parameters.data();
-            t.def.parameters_len = it.parameters.size();
-            t.def.idempotent = it.idempotent;
-            t.def.timeout_ms = it.timeout_ms;
-            t.handler = it.handler;
-            t.user_data = it.user_data;
-            t.destroy = it.destroy;
+            specs[i] = detail::spec_of(it.name, it.description, it.parameters, it.idempotent,
+                                       it.timeout_ms, it.output_schema);
+            tools[i].spec = &specs[i];
+            tools[i].handler = it.handler;
+            tools[i].user_data = it.user_data;
+            tools[i].destroy = it.destroy;
         }
-        const tg_status st =
-            tg_registry_register_batch(r, entries.data(), entries.size(), flags, e);
+        const tg_status st = tg_registry_register_tools(r, tools.data(), tools.size(), flags, e);
         items_.clear();  // owned by the library now, whatever the status
         return st;
     }
@@ -1037,6 +1240,12 @@ public:
         out.parameters = std::string(detail::text(&tg_tool_info_parameters, info));
         tg_tool_info_idempotent(info, &out.idempotent);
         tg_tool_info_timeout_ms(info, &out.timeout_ms);
+        const char* schema = nullptr;
+        std::size_t schema_len = 0;
+        if (tg_tool_info_output_schema(info, &schema, &schema_len) == TG_OK &&
+            schema != nullptr) {
+            out.output_schema = std::string(schema, schema_len);
+        }
         tg_tool_info_free(info);
         return out;
     }
@@ -1278,21 +1487,15 @@ private:
             }
         }
         Fn* box = new Fn(std::forward<F>(fn));
-        tg_tool_def d;
-        d.name = def.name.data();
-        d.name_len = def.name.size();
-        d.description = def.description.data();
-        d.description_len = def.description.size();
-        d.parameters = def.parameters.empty() ? nullptr : def.parameters.data();
-        d.parameters_len = def.parameters.size();
-        d.idempotent = def.idempotent;
-        d.timeout_ms = def.timeout_ms;
+        const tg_tool_spec spec =
+            detail::spec_of(def.name, def.description, def.parameters, def.idempotent,
+                            def.timeout_ms, def.output_schema);
         tg_error* e = nullptr;
         // From here the library owns `box`: it runs Trampoline<Fn>::destroy exactly once,
         // before returning if the registration fails.
         const tg_status st =
-            tg_registry_register(h_.get(), &d, &detail::Trampoline<Fn>::call, box,
-                                 &detail::Trampoline<Fn>::destroy, flags, &e);
+            tg_registry_register_tool(h_.get(), &spec, &detail::Trampoline<Fn>::call, box,
+                                      &detail::Trampoline<Fn>::destroy, flags, &e);
         return done(st, e, err);
     }
 
