@@ -17,8 +17,9 @@
  *   NUL-terminated, and lives as long as the handle.
  * - Every handle kind has exactly one free function; _free(NULL) is a no-op.
  * - Handles are immutable (tg_schema, tg_errors, tg_result, tg_tool_info, tg_text,
- *   tg_error) or internally synchronized (tg_registry): any thread may use them at
- *   once, except that a _free must not race with any other use of the same handle.
+ *   tg_error, tg_calls) or internally synchronized (tg_registry): any thread may use
+ *   them at once, except that a _free must not race with any other use of the same
+ *   handle (and tg_registry_call_into must not race with other uses of its result).
  */
 
 
@@ -1498,8 +1499,8 @@ tg_status tg_registry_unregister(struct tg_registry *registry,
                                  struct tg_error **error_out);
 
 /**
- * Describes the tool `name[0..name_len)`: name, description, parameters (compact JSON,
- * keys in the author's order), idempotent, timeout_ms.
+ * Describes the tool `name[0..name_len)`: name, description, parameters and output
+ * schema (compact JSON, keys in the author's order), idempotent, timeout_ms.
  *
  * On success writes a new `tg_tool_info` to `*info_out`; the caller owns it and frees
  * it with `tg_tool_info_free`. Errors: `TG_ERR_NULL`, `TG_ERR_UTF8`,
@@ -1584,8 +1585,11 @@ tg_status tg_registry_validate(const struct tg_registry *registry,
  * `is_error` result whose content starts with `error: ` and that the model can read:
  * an unknown tool (`error: unknown tool "x"; available tools: a, b`), malformed JSON,
  * schema violations (`error: invalid arguments for NAME:` then one `path: message`
- * line per violation; the handler does not run), or the handler's failure.
- * `call_ctx` is passed to the handler unchanged.
+ * line per violation; the handler does not run), the handler's failure, or, for a
+ * tool with an output schema, an answer that schema refuses (`error: tool NAME
+ * returned an invalid result:` then one line per violation). `tg_result_outcome` says
+ * which, `tg_result_violations` lists the violations. `call_ctx` is passed to the
+ * handler unchanged.
  *
  * On success writes a new result to `*result_out`; the caller owns it and frees it
  * with `tg_result_free`. Only the caller's own mistakes fail the call:

@@ -759,8 +759,8 @@ pub unsafe extern "C" fn tg_registry_unregister(
     })
 }
 
-/// Describes the tool `name[0..name_len)`: name, description, parameters (compact JSON,
-/// keys in the author's order), idempotent, timeout_ms.
+/// Describes the tool `name[0..name_len)`: name, description, parameters and output
+/// schema (compact JSON, keys in the author's order), idempotent, timeout_ms.
 ///
 /// On success writes a new `tg_tool_info` to `*info_out`; the caller owns it and frees
 /// it with `tg_tool_info_free`. Errors: `TG_ERR_NULL`, `TG_ERR_UTF8`,
@@ -915,8 +915,11 @@ pub unsafe extern "C" fn tg_registry_validate(
 /// `is_error` result whose content starts with `error: ` and that the model can read:
 /// an unknown tool (`error: unknown tool "x"; available tools: a, b`), malformed JSON,
 /// schema violations (`error: invalid arguments for NAME:` then one `path: message`
-/// line per violation; the handler does not run), or the handler's failure.
-/// `call_ctx` is passed to the handler unchanged.
+/// line per violation; the handler does not run), the handler's failure, or, for a
+/// tool with an output schema, an answer that schema refuses (`error: tool NAME
+/// returned an invalid result:` then one line per violation). `tg_result_outcome` says
+/// which, `tg_result_violations` lists the violations. `call_ctx` is passed to the
+/// handler unchanged.
 ///
 /// On success writes a new result to `*result_out`; the caller owns it and frees it
 /// with `tg_result_free`. Only the caller's own mistakes fail the call:
