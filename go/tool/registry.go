@@ -303,7 +303,8 @@ func (r *Registry) Names() []string {
 // Definitions returns the tool definitions to send to the model, sorted by name: the
 // same bytes on every run for the same registrations. Parameters is the schema as
 // compact JSON, keys in the author's order ({"type":"object"} for a tool registered
-// without one).
+// without one). OutputSchema is not among them (the model is given the parameters
+// only); Get returns the tool, whose Definition has it.
 func (r *Registry) Definitions() []types.ToolDef {
 	s, ok := r.text(1)
 	if !ok {
