@@ -90,7 +90,6 @@ func (r Result) Violations() []ValidationError {
 	}
 	o := C.tg_go_result_views(n.ptr)
 	defer C.tg_go_views_free(o.views)
-	runtime.KeepAlive(n)
 	if o.views == nil || int(o.count) != n.violations {
 		// malloc failed; fail closed.
 		return []ValidationError{{Path: "$", Msg: "invalid (the violations could not be listed)", Keyword: "internal"}}
@@ -148,10 +147,7 @@ func ResultsMessage(d Dialect, results ...Result) (string, error) {
 		ptrs[i] = r.native.ptr
 	}
 	o := C.tg_go_results_message(C.int32_t(d), unsafe.SliceData(ptrs), C.size_t(len(ptrs)))
-	runtime.KeepAlive(results)
-	for _, r := range results {
-		runtime.KeepAlive(r.native)
-	}
+	runtime.KeepAlive(results) // and so every record it points to
 	return takeText(o)
 }
 
