@@ -22,7 +22,8 @@ import (
 )
 
 // TestConformanceVectors runs ../../tests/vectors.json, the file the Rust, C and Python
-// tests run too: every violation in order, with its path, pointer, keyword and message.
+// tests run too: every violation in order, with its path, pointer, keyword, message
+// and schema location.
 func TestConformanceVectors(t *testing.T) {
 	path := filepath.Join("..", "..", "tests", "vectors.json")
 	data, err := os.ReadFile(path)
@@ -37,6 +38,7 @@ func TestConformanceVectors(t *testing.T) {
 		Valid    bool            `json:"valid"`
 		Errors   []struct {
 			Path, Pointer, Keyword, Message string
+			SchemaLocation                  string `json:"schemaLocation"`
 		} `json:"errors"`
 	}
 	if err := json.Unmarshal(data, &vectors); err != nil {
@@ -57,7 +59,11 @@ func TestConformanceVectors(t *testing.T) {
 		}
 		want := []ValidationError{}
 		for _, e := range v.Errors {
-			want = append(want, ValidationError{Path: e.Path, Msg: e.Message, Pointer: e.Pointer, Keyword: e.Keyword})
+			if e.SchemaLocation == "" {
+				t.Fatalf("%s: a violation without its schemaLocation", v.Name)
+			}
+			want = append(want, ValidationError{Path: e.Path, Msg: e.Message, Pointer: e.Pointer,
+				Keyword: e.Keyword, SchemaLocation: e.SchemaLocation})
 		}
 		if (got == nil) != v.Valid || v.Valid != (len(want) == 0) {
 			t.Errorf("%s: valid %v, got %d errors, want %d", v.Name, v.Valid, len(got), len(want))
@@ -151,7 +157,7 @@ func TestContentBytes(t *testing.T) {
 	if res := r.Call(ctx, types.ToolCall{Name: "big"}); res.Content != strings.Repeat("é", 1<<16) {
 		t.Errorf("big: %d bytes", len(res.Content))
 	}
-	if res := r.Call(ctx, types.ToolCall{Name: "empty"}); res != (Result{Name: "empty"}) {
+	if res := r.Call(ctx, types.ToolCall{Name: "empty"}); fields(res) != (Result{Name: "empty"}) {
 		t.Errorf("empty: %#v", res)
 	}
 	if res := r.Call(ctx, types.ToolCall{Name: "empty_err"}); res.Content != "error: " || !res.IsError {

@@ -55,3 +55,46 @@ func ExampleSchema_ValidateJSON() {
 	// $.tags[1]: expected string, got integer | pointer: /tags/1 | keyword: type
 	// #/format: unsupported keyword "format"
 }
+
+// A host's turn in a provider's shape: read the calls of the model's response, run
+// each, and answer them all. The tool has an output schema, so its answer is checked.
+func ExampleReadCalls() {
+	forecast := tool.Func{
+		Def: types.ToolDef{
+			Name:         "forecast",
+			Parameters:   json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"high":{"type":"integer"}},"required":["high"]}`),
+		},
+		Fn: func(ctx context.Context, args json.RawMessage) (string, error) {
+			return `{"high":21}`, nil
+		},
+	}
+	r := tool.NewRegistry().MustRegister(forecast)
+	defer r.Close()
+
+	response := []byte(`{"role":"assistant","content":[
+		{"type":"tool_use","id":"toolu_1","name":"forecast","input":{"city":"Paris"}},
+		{"type":"tool_use","id":"toolu_2","name":"forecast","input":{}}]}`)
+	calls, err := tool.ReadCalls(tool.Anthropic, response)
+	if err != nil {
+		panic(err)
+	}
+	results := make([]tool.Result, len(calls))
+	for i, c := range calls {
+		results[i] = r.Call(context.Background(), c)
+		fmt.Println(c.ID, results[i].Outcome, results[i].Structured)
+	}
+	for _, v := range results[1].Violations() {
+		fmt.Println(v, "| schema location:", v.SchemaLocation)
+	}
+	msg, err := tool.ResultsMessage(tool.Anthropic, results...)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(msg)
+	// Output:
+	// toolu_1 answered true
+	// toolu_2 invalid arguments false
+	// $: missing required property "city" | schema location: #/required
+	// {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"{\"high\":21}"},{"type":"tool_result","tool_use_id":"toolu_2","content":"error: invalid arguments for forecast:\n$: missing required property \"city\"","is_error":true}]}
+}

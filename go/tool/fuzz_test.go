@@ -70,7 +70,8 @@ func FuzzValidateJSON(f *testing.F) {
 			if e != again[i] {
 				t.Fatalf("not deterministic: %v vs %v", errs, again)
 			}
-			if !strings.HasPrefix(e.Path, "$") || (e.Pointer != "" && e.Pointer[0] != '/') || e.Msg == "" || e.Keyword == "" {
+			if !strings.HasPrefix(e.Path, "$") || (e.Pointer != "" && e.Pointer[0] != '/') || e.Msg == "" || e.Keyword == "" ||
+				!strings.HasPrefix(e.SchemaLocation, "#") {
 				t.Fatalf("bad violation %#v", e)
 			}
 			if !utf8.ValidString(e.Path) || !utf8.ValidString(e.Msg) || !utf8.ValidString(e.Pointer) {
@@ -81,7 +82,7 @@ func FuzzValidateJSON(f *testing.F) {
 			}
 			if e.Keyword == "json" {
 				malformed = true
-				if len(errs) != 1 || e.Path != "$" || !strings.HasPrefix(e.Msg, "malformed JSON at line ") {
+				if len(errs) != 1 || e.Path != "$" || e.SchemaLocation != "#" || !strings.HasPrefix(e.Msg, "malformed JSON at line ") {
 					t.Fatalf("malformed JSON reported as %v", errs)
 				}
 			}

@@ -29,6 +29,13 @@ package tool
 #cgo nocallback tg_version
 #cgo nocallback tg_result_free
 #cgo nocallback tg_schema_free
+#cgo nocallback tg_go_views_free
+#cgo nocallback tg_go_result_views
+#cgo nocallback tg_go_result_json
+#cgo nocallback tg_go_results_message
+#cgo noescape tg_go_calls_read
+#cgo nocallback tg_go_calls_read
+#cgo nocallback tg_go_calls_release
 
 #include "tg_go.h"
 */
@@ -96,6 +103,8 @@ func kindOf(status C.tg_status) error {
 		return ErrNotObject
 	case C.TG_ERR_SCHEMA:
 		return ErrInvalidSchema
+	case C.TG_ERR_RESPONSE:
+		return ErrResponse
 	case C.TG_ERR_ARGUMENT, C.TG_ERR_UTF8:
 		// The binding passes its own arguments right; only an option value gets here.
 		return ErrInvalidOption

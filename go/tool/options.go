@@ -76,6 +76,12 @@ type CompileOptions struct {
 	// unchecked (OpenAPI's "password", "binary"); any other format it does not assert
 	// is refused.
 	AnnotationFormats []string
+	// MaskedValues keeps every value of the instance out of the violations' messages:
+	// where a message would quote one it says "value" (`$.sky: value is not one of
+	// ["sun","rain"]`), while what comes from the schema, paths, pointers and keywords
+	// stay. For values that must not reach a log or a model's context. The default,
+	// false, quotes values.
+	MaskedValues bool
 }
 
 // CompileWith compiles a schema as opts say; CompileWith(raw, CompileOptions{}) is
@@ -115,6 +121,9 @@ func newCOptions(o *CompileOptions) *cOptions {
 	c.c.default_draft = C.tg_draft(o.DefaultDraft)
 	if o.MaxDepth > 0 {
 		c.c.max_depth = C.size_t(o.MaxDepth)
+	}
+	if o.MaskedValues {
+		c.c.masked_values = 1
 	}
 	if len(o.Resources) > 0 {
 		c.res = make([]C.tg_resource, len(o.Resources))
@@ -188,6 +197,20 @@ func WithAnnotationFormats(names ...string) Option {
 	return func(o *registryOptions) {
 		o.compile.AnnotationFormats = append(o.compile.AnnotationFormats, names...)
 	}
+}
+
+// WithMaskedValues(true) keeps every value of arguments and of answers out of the
+// registry's violation messages (and so out of the contents of refused calls and of
+// Result.Violations): where a message would quote a value it says "value", e.g.
+//
+//	error: tool forecast returned an invalid result:
+//	$.sky: value is not one of ["sun","rain"]
+//
+// so that what a model or a tool sent never reaches a log or the model through them.
+// The default, false, quotes values. CompileOptions.MaskedValues (through
+// WithCompileOptions) masks too: either one is enough.
+func WithMaskedValues(masked bool) Option {
+	return func(o *registryOptions) { o.maskedValues = masked }
 }
 
 // WithCompileOptions sets every compile option of the tools' schemas at once, as

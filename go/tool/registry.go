@@ -32,9 +32,10 @@ type Registry struct {
 }
 
 // NewRegistry returns an empty registry whose tool names must match NamePattern.
-// Options change its limits (WithMaxArgumentBytes, WithMaxDepth) and how its tools'
+// Options change its limits (WithMaxArgumentBytes, WithMaxDepth), how its tools'
 // schemas are compiled (WithProfile, WithDefaultDraft, WithResource,
-// WithAnnotationFormats, WithCompileOptions); without any, a call reads at most 4 MiB
+// WithAnnotationFormats, WithCompileOptions) and whether its messages quote values
+// (WithMaskedValues); without any, a call reads at most 4 MiB
 // of arguments nested at most 128 levels deep, and schemas use the core profile.
 //
 // It panics, with the *Error NewRegistryOrError would return, when the options are
@@ -60,7 +61,11 @@ func NewRegistryOrError(opts ...Option) (*Registry, error) {
 	}
 	c := newCOptions(&o.compile)
 	defer c.release()
-	out := C.tg_go_registry_new(o.maxArgumentBytes, &c.c, o.targets)
+	var masked C.uint32_t
+	if o.maskedValues {
+		masked = 1
+	}
+	out := C.tg_go_registry_new(o.maxArgumentBytes, &c.c, o.targets, masked)
 	runtime.KeepAlive(c)
 	if out.status != C.TG_OK {
 		return nil, takeError(out.status, out.error, out.view)
@@ -78,6 +83,7 @@ type registryOptions struct {
 	maxArgumentBytes C.size_t
 	compile          CompileOptions
 	targets          C.uint32_t
+	maskedValues     bool
 }
 
 // NoArgumentLimit, given to WithMaxArgumentBytes, lets calls read arguments of any size.
@@ -132,8 +138,12 @@ func closedError() *Error { return &Error{Kind: ErrClosed, Msg: "registry is clo
 
 // Register adds a tool. Its name must match NamePattern and be new; its parameters
 // must be a schema that compiles and requires an object ("type": "object"); no
-// parameters (nil, empty or JSON null) mean {"type":"object"}. The error is an *Error
-// wrapping ErrInvalidName, ErrDuplicate, ErrInvalidSchema, ErrNotObject or ErrClosed.
+// parameters (nil, empty or JSON null) mean {"type":"object"}. Its OutputSchema, when
+// set (not nil, empty or JSON null), must compile with the registry's schema options
+// (its root may be any type); every answer of the tool is then checked against it.
+// The error is an *Error wrapping ErrInvalidName, ErrDuplicate, ErrInvalidSchema (for
+// the output schema: `invalid output schema for "NAME": ...`, Pointer and Keyword in
+// the output schema), ErrNotObject or ErrClosed; a refused tool changes nothing.
 func (r *Registry) Register(t Tool) error {
 	if t == nil {
 		return &Error{Kind: ErrNative, Msg: "tool is nil"}
@@ -143,12 +153,8 @@ func (r *Registry) Register(t Tool) error {
 		return closedError()
 	}
 	defer r.g.release()
-	params := bytes.TrimSpace(def.Parameters)
-	hasParams := 1
-	if len(params) == 0 || string(params) == "null" {
-		hasParams = 0
-		params = nil
-	}
+	params, hasParams := schemaArg(def.Parameters)
+	output, hasOutput := schemaArg(def.OutputSchema)
 	// The library checks the name (and refuses it with its own message); it takes UTF-8
 	// only, so bytes that are not become U+FFFD, which no name policy allows.
 	name, nameLen := cstring(strings.ToValidUTF8(def.Name, "\uFFFD"))
@@ -158,7 +164,9 @@ func (r *Registry) Register(t Tool) error {
 	liveTools.Add(1)
 	// From here the handle belongs to the registration: the library deletes it
 	// (toolgateGoDestroy) when the registry is freed, or before returning a failure.
-	o := C.tg_go_register(r.ptr, name, nameLen, desc, descLen, par, parLen, C.int(hasParams), C.uintptr_t(h), 0)
+	out, outLen := cbytes(output)
+	o := C.tg_go_register(r.ptr, name, nameLen, desc, descLen, par, parLen, C.int(hasParams),
+		out, outLen, C.int(hasOutput), C.uintptr_t(h), 0)
 	runtime.KeepAlive(r)
 	if o.status != C.TG_OK {
 		return takeError(o.status, o.error, o.view)
@@ -170,7 +178,8 @@ func (r *Registry) Register(t Tool) error {
 }
 
 // RegisterAll registers every tool of ts, or none of them: each is checked as Register
-// checks one, and a name listed twice is refused (ErrDuplicate). The error names the
+// checks one (output schema included), and a name listed twice is refused
+// (ErrDuplicate). The error names the
 // first tool refused, in the order given. The registry copies its set of tools once
 // for the whole batch instead of once per tool, so a host loading a large tool list
 // should use it; a concurrent call sees all of the batch or none of it.
@@ -189,22 +198,21 @@ func (r *Registry) RegisterAll(ts ...Tool) error {
 	if len(ts) == 0 {
 		return nil
 	}
-	// Every text in one buffer and four numbers per tool (see tg_go_register_batch):
-	// neither holds a Go pointer, so both may be handed to C as they are.
+	// Every text in one buffer and TG_GO_BATCH_NUMBERS numbers per tool (see
+	// tg_go_register_batch): neither holds a Go pointer, so both may be handed to C as
+	// they are.
 	var texts []byte
-	lens := make([]C.size_t, 0, 4*len(ts))
+	lens := make([]C.size_t, 0, C.TG_GO_BATCH_NUMBERS*len(ts))
 	for _, def := range defs {
-		params := bytes.TrimSpace(def.Parameters)
-		hasParams := C.size_t(1)
-		if len(params) == 0 || string(params) == "null" {
-			hasParams, params = 0, nil
-		}
+		params, hasParams := schemaArg(def.Parameters)
+		output, hasOutput := schemaArg(def.OutputSchema)
 		name := strings.ToValidUTF8(def.Name, "\uFFFD")
 		texts = append(texts, name...)
 		texts = append(texts, def.Description...)
 		texts = append(texts, params...)
+		texts = append(texts, output...)
 		lens = append(lens, C.size_t(len(name)), C.size_t(len(def.Description)),
-			C.size_t(len(params)), hasParams)
+			C.size_t(len(params)), C.size_t(len(output)), C.size_t(hasParams), C.size_t(hasOutput))
 	}
 	handles := make([]C.uintptr_t, len(ts))
 	for i, t := range ts {
@@ -232,6 +240,16 @@ func (r *Registry) RegisterAll(ts ...Tool) error {
 	return nil
 }
 
+// schemaArg is a tool's schema as registration passes it: none (0) when raw is nil,
+// empty or JSON null, else the bytes without surrounding white space (1).
+func schemaArg(raw json.RawMessage) ([]byte, int) {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 || string(b) == "null" {
+		return nil, 0
+	}
+	return b, 1
+}
+
 // MustRegister registers every tool and returns r; it panics on the first error.
 func (r *Registry) MustRegister(ts ...Tool) *Registry {
 	for _, t := range ts {
@@ -242,7 +260,8 @@ func (r *Registry) MustRegister(ts ...Tool) *Registry {
 	return r
 }
 
-// Get returns the registered tool of that name.
+// Get returns the registered tool of that name (its Definition holds the parameters
+// and output schema it was registered with).
 func (r *Registry) Get(name string) (Tool, bool) {
 	if r == nil {
 		return nil, false
@@ -284,7 +303,8 @@ func (r *Registry) Names() []string {
 // Definitions returns the tool definitions to send to the model, sorted by name: the
 // same bytes on every run for the same registrations. Parameters is the schema as
 // compact JSON, keys in the author's order ({"type":"object"} for a tool registered
-// without one).
+// without one). OutputSchema is not among them (the model is given the parameters
+// only); Get returns the tool, whose Definition has it.
 func (r *Registry) Definitions() []types.ToolDef {
 	s, ok := r.text(1)
 	if !ok {
@@ -308,18 +328,25 @@ func (r *Registry) Definitions() []types.ToolDef {
 //	error: tool NAME panicked
 //	error: call cancelled        (ctx was already cancelled or past its deadline)
 //	error: tool NAME exited without an answer   (the tool called runtime.Goexit)
+//	error: tool NAME returned an invalid result:\n$.temp: expected number, got string
+//
+// The last is the refusal of an answer that the tool's output schema does not accept
+// (Outcome OutcomeInvalidResult, the answer in InvalidResult); an answer it accepts is
+// the content unchanged, and the Result is Structured.
 //
 // ctx reaches the tool's Execute. A ctx that is already done when Call starts runs
-// nothing: the result is the error above.
+// nothing: the result is the error above, with Outcome OutcomeHandlerFailed. A call
+// on a closed registry has Outcome OutcomeInternal. Neither reaches the library, so
+// neither can be written in a provider's shape (JSON, ResultsMessage).
 func (r *Registry) Call(ctx context.Context, c types.ToolCall) Result {
 	res := Result{CallID: c.ID, Name: c.Name}
 	if r == nil || !r.g.acquire() {
-		res.Content, res.IsError = "error: registry is closed", true
+		res.Content, res.IsError, res.Outcome = "error: registry is closed", true, OutcomeInternal
 		return res
 	}
 	if ctx != nil && ctx.Err() != nil {
 		r.g.release()
-		res.Content, res.IsError = callCancelled, true
+		res.Content, res.IsError, res.Outcome = callCancelled, true, OutcomeHandlerFailed
 		return res
 	}
 	var ch C.uintptr_t
@@ -340,10 +367,15 @@ func (r *Registry) Call(ctx context.Context, c types.ToolCall) Result {
 	runtime.KeepAlive(r)
 	if o.status != C.TG_OK {
 		res.Content, res.IsError = "error: "+takeError(o.status, o.error, o.view).Msg, true
+		res.Outcome = OutcomeInternal
 		return res
 	}
 	res.Content, res.IsError = gostring(o.content, o.content_len), bool(o.is_error)
-	C.tg_result_free(o.result)
+	res.Outcome, res.Structured = Outcome(o.outcome), bool(o.structured)
+	if o.invalid != nil {
+		res.InvalidResult = gostring(o.invalid, o.invalid_len)
+	}
+	res.native = newNativeResult(o.result, int(o.violation_count))
 	return res
 }
 

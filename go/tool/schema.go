@@ -22,10 +22,15 @@ type Schema struct {
 // ValidationError is one violation: Path in the registry's form ("$", "$.days",
 // `$["a.b"]`, "$.tags[1]"), Msg the terse message ("expected integer, got string"),
 // Pointer the RFC 6901 pointer to where the fix goes ("/city" for a missing required
-// city) and Keyword the schema keyword that failed ("json" for malformed input).
+// city), Keyword the schema keyword that failed ("json" for malformed input) and
+// SchemaLocation where that rule is written in the schema, as a URI fragment
+// ("#/properties/days/type", "#/required"; "#/$defs/x/minimum" for a rule reached
+// through $ref; a resource's URI before the "#" for a rule in a resource; "#" for
+// malformed input and the size limit, which no keyword states).
 type ValidationError struct {
 	Path, Msg        string
 	Pointer, Keyword string
+	SchemaLocation   string
 }
 
 // Error is "Path: Msg".
@@ -103,16 +108,23 @@ func (s *Schema) check(raw []byte, arguments C.int) []ValidationError {
 	return takeErrors(o)
 }
 
-// takeErrors copies the violations of an invalid instance into Go (one allocation for
-// every text, one for the slice) and frees them: one more cgo call.
+// takeErrors copies the violations of an invalid instance into Go and frees them: one
+// more cgo call.
 func takeErrors(o C.tg_go_check_out) []ValidationError {
 	defer C.tg_go_errors_release(o.errors, o.views)
-	count := int(o.count)
-	if count == 0 || o.views == nil {
+	if o.count == 0 || o.views == nil {
 		// A library bug (invalid with no violation) or malloc failure; fail closed.
 		return []ValidationError{{Path: "$", Msg: "invalid (the violations could not be listed)", Keyword: "internal"}}
 	}
-	views := unsafe.Slice(o.views, 4*count) // C memory, alive until the release
+	return copyViolations(o.views, int(o.count))
+}
+
+// copyViolations copies count violations from their views (TG_GO_VIOLATION_TEXTS per
+// violation, in C memory that stays alive meanwhile): one allocation for every text,
+// one for the slice.
+func copyViolations(v *C.tg_go_str, count int) []ValidationError {
+	const per = C.TG_GO_VIOLATION_TEXTS
+	views := unsafe.Slice(v, per*count)
 	total := 0
 	for _, v := range views {
 		total += int(v.len)
@@ -130,13 +142,13 @@ func takeErrors(o C.tg_go_check_out) []ValidationError {
 	out := make([]ValidationError, count)
 	at := 0
 	for i := range out {
-		var f [4]string
+		var f [per]string
 		for k := range f {
-			n := int(views[4*i+k].len)
+			n := int(views[per*i+k].len)
 			f[k] = text[at : at+n]
 			at += n
 		}
-		out[i] = ValidationError{Path: f[0], Pointer: f[1], Keyword: f[2], Msg: f[3]}
+		out[i] = ValidationError{Path: f[0], Pointer: f[1], Keyword: f[2], Msg: f[3], SchemaLocation: f[4]}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,8 @@ import (
 )
 
 // registryText is one case of ../../tests/registry_texts.json, the texts every host
-// checks: a cancelled call, refused definitions, a strict conversion and its refusal.
+// checks: a cancelled call, refused definitions, a strict conversion and its refusal,
+// an answer its output schema refuses and an output schema that does not compile.
 type registryText struct {
 	What      string          `json:"what"`
 	Content   string          `json:"content"`
@@ -30,6 +32,12 @@ type registryText struct {
 	Converted string          `json:"converted"`
 	Nullable  []string        `json:"nullable"`
 	Closed    []string        `json:"closed"`
+	// The output-schema cases.
+	Tool            string          `json:"tool"`
+	OutputSchema    json.RawMessage `json:"output_schema"`
+	Answer          string          `json:"answer"`
+	Masked          bool            `json:"masked"`
+	SchemaLocations []string        `json:"schema_locations"`
 }
 
 type registryTool struct {
@@ -118,10 +126,53 @@ func TestRegistryTexts(t *testing.T) {
 				t.Errorf("strict conversion: %+v, want %s %v %v", got, c.Converted, c.Nullable, c.Closed)
 			}
 			checked++
+		case c.What == "invalid_result":
+			r := NewRegistry(WithMaskedValues(c.Masked))
+			defer r.Close()
+			r.MustRegister(Func{
+				Def: types.ToolDef{Name: c.Tool, OutputSchema: c.OutputSchema},
+				Fn:  func(context.Context, json.RawMessage) (string, error) { return c.Answer, nil },
+			})
+			res := r.Call(context.Background(), types.ToolCall{ID: "c1", Name: c.Tool, Arguments: "{}"})
+			if res.Content != c.Content || res.Outcome != OutcomeInvalidResult || !res.IsError || res.InvalidResult != c.Answer {
+				t.Errorf("invalid result %q: %#v\nwant %q", c.Answer, res, c.Content)
+			}
+			var locations []string
+			for _, v := range res.Violations() {
+				locations = append(locations, v.SchemaLocation)
+			}
+			if len(c.SchemaLocations) == 0 || !reflect.DeepEqual(locations, c.SchemaLocations) {
+				t.Errorf("invalid result %q: schema locations %q, want %q", c.Answer, locations, c.SchemaLocations)
+			}
+			checked++
+		case c.What == "output_schema_refused":
+			r := NewRegistry()
+			defer r.Close()
+			err := r.Register(Func{Def: types.ToolDef{Name: c.Tool, OutputSchema: c.OutputSchema}})
+			var e *Error
+			if !errors.As(err, &e) || e.Msg != c.Message || e.Pointer != c.Pointer || e.Keyword != c.Keyword {
+				t.Errorf("output schema refused: %#v, want %q", err, c.Message)
+			}
+			if c.Kind != "schema" || !errors.Is(err, ErrInvalidSchema) {
+				t.Errorf("output schema refused: kind %q, %v", c.Kind, err)
+			}
+			if names := r.Names(); len(names) != 0 {
+				t.Errorf("output schema refused, yet registered: %q", names)
+			}
+			checked++
 		}
 	}
-	if checked != 4 {
-		t.Errorf("checked %d cases, want 4", checked)
+	// Every case but the dotted names' (other hosts'), and at least one of each kind.
+	want := 0
+	kinds := map[string]bool{}
+	for _, c := range registryTexts(t) {
+		if c.Policy == "" || c.Policy == "default" {
+			want++
+			kinds[c.What] = true
+		}
+	}
+	if checked != want || len(kinds) != 6 {
+		t.Errorf("checked %d cases of %d kinds, want %d of 6", checked, len(kinds), want)
 	}
 }
 

@@ -57,8 +57,27 @@ static tg_status text_at(const tg_errors *e, size_t i, int k, const char **t, si
 	case 0: return tg_errors_path(e, i, t, n);
 	case 1: return tg_errors_pointer(e, i, t, n);
 	case 2: return tg_errors_keyword(e, i, t, n);
-	default: return tg_errors_message(e, i, t, n);
+	case 3: return tg_errors_message(e, i, t, n);
+	default: return tg_errors_schema_location(e, i, t, n);
 	}
+}
+
+tg_go_str *tg_go_views(const tg_errors *e, size_t count) {
+	tg_go_str *views;
+	if (count == 0) return NULL;
+	views = calloc(TG_GO_VIOLATION_TEXTS * count, sizeof(tg_go_str));
+	if (views == NULL) return NULL;
+	for (size_t i = 0; i < count; i++) {
+		for (int k = 0; k < TG_GO_VIOLATION_TEXTS; k++) {
+			tg_go_str *v = &views[TG_GO_VIOLATION_TEXTS * i + k];
+			if (text_at(e, i, k, &v->ptr, &v->len) != TG_OK) v->len = 0;
+		}
+	}
+	return views;
+}
+
+void tg_go_views_free(tg_go_str *views) {
+	free(views);
 }
 
 tg_go_check_out tg_go_check(const tg_schema *s, const char *inst, size_t len, int arguments) {
@@ -72,14 +91,7 @@ tg_go_check_out tg_go_check(const tg_schema *s, const char *inst, size_t len, in
 	if (o.status != TG_OK) return o;
 	o.status = tg_errors_count(o.errors, &o.count);
 	if (o.status != TG_OK || o.count == 0) return o;
-	o.views = calloc(4 * o.count, sizeof(tg_go_str));
-	if (o.views == NULL) return o;
-	for (size_t i = 0; i < o.count; i++) {
-		for (int k = 0; k < 4; k++) {
-			tg_go_str *v = &o.views[4 * i + k];
-			if (text_at(o.errors, i, k, &v->ptr, &v->len) != TG_OK) v->len = 0;
-		}
-	}
+	o.views = tg_go_views(o.errors, o.count);
 	return o;
 }
 
@@ -90,7 +102,7 @@ void tg_go_errors_release(tg_errors *e, tg_go_str *views) {
 
 tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
                                       const tg_compile_options *schema,
-                                      uint32_t targets) {
+                                      uint32_t targets, uint32_t masked_values) {
 	tg_go_registry_out o;
 	tg_registry_options options;
 	memset(&o, 0, sizeof o);
@@ -100,31 +112,65 @@ tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
 	options.max_argument_bytes = max_argument_bytes;
 	options.schema = schema;
 	options.targets = targets;
+	options.masked_values = masked_values;
 	o.status = tg_registry_new_with(&options, &o.registry, &o.error);
 	if (o.status != TG_OK) o.view = view_of(o.error);
 	return o;
+}
+
+// Fills spec from the texts at `at` (name, description, parameters, output schema,
+// back to back) and the numbers of lens (TG_GO_BATCH_NUMBERS); returns the end of the
+// texts.
+static const char *spec_from(tg_tool_spec *spec, const char *at, const size_t *l) {
+	memset(spec, 0, sizeof *spec);
+	spec->size = sizeof *spec;
+	spec->name = at;
+	spec->name_len = l[0];
+	at += l[0];
+	spec->description = at;
+	spec->description_len = l[1];
+	at += l[1];
+	if (l[4]) {
+		// Non-NULL even when empty: empty parameters are not a schema (refused).
+		spec->parameters = l[2] ? at : "";
+		spec->parameters_len = l[2];
+	}
+	at += l[2];
+	if (l[5]) {
+		// Likewise: an empty output schema is refused, not taken for none.
+		spec->output_schema = l[3] ? at : "";
+		spec->output_schema_len = l[3];
+	}
+	at += l[3];
+	return at;
 }
 
 tg_go_status_out tg_go_register(tg_registry *r,
 		const char *name, size_t name_len,
 		const char *desc, size_t desc_len,
 		const char *params, size_t params_len, int has_params,
+		const char *output, size_t output_len, int has_output,
 		uintptr_t handle, uint32_t flags) {
 	tg_go_status_out o;
+	tg_tool_spec spec;
 	memset(&o, 0, sizeof o);
-	tg_tool_def def;
-	memset(&def, 0, sizeof def);
-	def.name = name;
-	def.name_len = name_len;
-	def.description = desc;
-	def.description_len = desc_len;
+	memset(&spec, 0, sizeof spec);
+	spec.size = sizeof spec;
+	spec.name = name;
+	spec.name_len = name_len;
+	spec.description = desc;
+	spec.description_len = desc_len;
 	if (has_params) {
 		// Non-NULL even when empty: empty parameters are not a schema (refused).
-		def.parameters = params_len ? params : "";
-		def.parameters_len = params_len;
+		spec.parameters = params_len ? params : "";
+		spec.parameters_len = params_len;
 	}
-	o.status = tg_registry_register(r, &def, tg_go_handler, (void *)handle, tg_go_destroy,
-	                                flags, &o.error);
+	if (has_output) {
+		spec.output_schema = output_len ? output : "";
+		spec.output_schema_len = output_len;
+	}
+	o.status = tg_registry_register_tool(r, &spec, tg_go_handler, (void *)handle,
+	                                     tg_go_destroy, flags, &o.error);
 	if (o.status != TG_OK) o.view = view_of(o.error);
 	return o;
 }
@@ -134,36 +180,28 @@ tg_go_status_out tg_go_register_batch(tg_registry *r, const char *texts,
 	tg_go_status_out o;
 	size_t i;
 	const char *at = texts;
-	tg_tool_entry *entries = count ? calloc(count, sizeof *entries) : NULL;
+	tg_tool_spec *specs = count ? calloc(count, sizeof *specs) : NULL;
+	tg_tool_binding *bindings = count ? calloc(count, sizeof *bindings) : NULL;
 	memset(&o, 0, sizeof o);
-	if (count && entries == NULL) {
-		// No memory for the array: the handles are released all the same, as the
+	if (count && (specs == NULL || bindings == NULL)) {
+		// No memory for the arrays: the handles are released all the same, as the
 		// library would on any failure.
+		free(specs);
+		free(bindings);
 		for (i = 0; i < count; i++) tg_go_destroy((void *)handles[i]);
 		o.status = TG_ERR_PANIC;
 		return o;
 	}
 	for (i = 0; i < count; i++) {
-		const size_t *l = lens + 4 * i;
-		tg_tool_def *def = &entries[i].def;
-		def->name = at;
-		def->name_len = l[0];
-		at += l[0];
-		def->description = at;
-		def->description_len = l[1];
-		at += l[1];
-		if (l[3]) {
-			// Non-NULL even when empty: empty parameters are not a schema (refused).
-			def->parameters = l[2] ? at : "";
-			def->parameters_len = l[2];
-		}
-		at += l[2];
-		entries[i].handler = tg_go_handler;
-		entries[i].user_data = (void *)handles[i];
-		entries[i].destroy = tg_go_destroy;
+		at = spec_from(&specs[i], at, lens + TG_GO_BATCH_NUMBERS * i);
+		bindings[i].spec = &specs[i];
+		bindings[i].handler = tg_go_handler;
+		bindings[i].user_data = (void *)handles[i];
+		bindings[i].destroy = tg_go_destroy;
 	}
-	o.status = tg_registry_register_batch(r, entries, count, flags, &o.error);
-	free(entries);
+	o.status = tg_registry_register_tools(r, bindings, count, flags, &o.error);
+	free(bindings);
+	free(specs);
 	if (o.status != TG_OK) o.view = view_of(o.error);
 	return o;
 }
@@ -247,5 +285,86 @@ tg_go_call_out tg_go_call(const tg_registry *r,
 	}
 	if (tg_result_content(o.result, &o.content, &o.content_len) != TG_OK) o.content_len = 0;
 	if (tg_result_is_error(o.result, &o.is_error) != TG_OK) o.is_error = true;
+	if (tg_result_outcome(o.result, &o.outcome) != TG_OK) o.outcome = TG_OUTCOME_INTERNAL;
+	if (tg_result_structured(o.result, &o.structured) != TG_OK) o.structured = false;
+	if (tg_result_invalid_result(o.result, &o.invalid, &o.invalid_len) != TG_OK) {
+		o.invalid = NULL;
+		o.invalid_len = 0;
+	}
+	if (tg_result_violations(o.result, &o.violations) != TG_OK ||
+	    tg_errors_count(o.violations, &o.violation_count) != TG_OK) {
+		o.violations = NULL;
+		o.violation_count = 0;
+	}
 	return o;
+}
+
+tg_go_views_out tg_go_result_views(const tg_result *result) {
+	tg_go_views_out o;
+	const tg_errors *list = NULL;
+	memset(&o, 0, sizeof o);
+	if (tg_result_violations(result, &list) != TG_OK || tg_errors_count(list, &o.count) != TG_OK) {
+		o.count = 0;
+		return o;
+	}
+	o.views = tg_go_views(list, o.count);
+	return o;
+}
+
+static tg_go_text_out text_out(tg_status status, tg_text *text, tg_error *error) {
+	tg_go_text_out o;
+	memset(&o, 0, sizeof o);
+	o.status = status;
+	o.text = text;
+	o.error = error;
+	if (status != TG_OK) {
+		o.view = view_of(error);
+		return o;
+	}
+	if (tg_text_data(text, &o.data, &o.len) != TG_OK) o.len = 0;
+	return o;
+}
+
+tg_go_text_out tg_go_result_json(const tg_result *result, int32_t dialect) {
+	tg_text *text = NULL;
+	tg_error *error = NULL;
+	tg_status status = tg_result_dialect_json(result, dialect, &text, &error);
+	return text_out(status, text, error);
+}
+
+tg_go_text_out tg_go_results_message(int32_t dialect, const tg_result *const *results,
+                                     size_t count) {
+	tg_text *text = NULL;
+	tg_error *error = NULL;
+	tg_status status = tg_results_message_json(dialect, results, count, &text, &error);
+	return text_out(status, text, error);
+}
+
+tg_go_calls_out tg_go_calls_read(int32_t dialect, const char *response, size_t len) {
+	tg_go_calls_out o;
+	memset(&o, 0, sizeof o);
+	// An empty response is still a response (refused as not JSON), never NULL.
+	o.status = tg_calls_read(dialect, len ? response : "", len, &o.calls, &o.error);
+	if (o.status != TG_OK) {
+		o.view = view_of(o.error);
+		return o;
+	}
+	if (tg_calls_count(o.calls, &o.count) != TG_OK || o.count == 0) {
+		o.count = 0;
+		return o;
+	}
+	o.views = calloc(3 * o.count, sizeof(tg_go_str));
+	if (o.views == NULL) return o;
+	for (size_t i = 0; i < o.count; i++) {
+		tg_go_str *v = &o.views[3 * i];
+		if (tg_calls_id(o.calls, i, &v[0].ptr, &v[0].len) != TG_OK) v[0].len = 0;
+		if (tg_calls_name(o.calls, i, &v[1].ptr, &v[1].len) != TG_OK) v[1].len = 0;
+		if (tg_calls_arguments(o.calls, i, &v[2].ptr, &v[2].len) != TG_OK) v[2].len = 0;
+	}
+	return o;
+}
+
+void tg_go_calls_release(tg_calls *calls, tg_go_str *views) {
+	free(views);
+	tg_calls_free(calls);
 }

@@ -40,14 +40,25 @@ typedef struct {
 	size_t len;
 } tg_go_str;
 
+// The texts of one violation that tg_go_views lists, in this order: path, pointer,
+// keyword, message, schema location.
+#define TG_GO_VIOLATION_TEXTS 5
+
+// The views of the count violations of e (TG_GO_VIOLATION_TEXTS per violation), in C
+// memory (malloc; free with free()), or NULL when count is 0 or the allocation failed.
+tg_go_str *tg_go_views(const tg_errors *e, size_t count);
+
+// Frees what tg_go_views returned.
+void tg_go_views_free(tg_go_str *views);
+
 typedef struct {
 	tg_status status;
 	bool valid;
 	tg_errors *errors;
 	size_t count;
-	// For an invalid instance, 4 per violation (path, pointer, keyword, message), in
-	// C memory (malloc); NULL if that allocation failed. Free with
-	// tg_go_errors_release.
+	// For an invalid instance, TG_GO_VIOLATION_TEXTS per violation (path, pointer,
+	// keyword, message, schema location), in C memory (malloc); NULL if that
+	// allocation failed. Free with tg_go_errors_release.
 	tg_go_str *views;
 } tg_go_check_out;
 
@@ -70,7 +81,7 @@ typedef struct {
 // default; SIZE_MAX: no limit) and these schema options (which hold the nesting limit).
 tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
                                       const tg_compile_options *schema,
-                                      uint32_t targets);
+                                      uint32_t targets, uint32_t masked_values);
 
 typedef struct {
 	tg_status status;
@@ -78,19 +89,26 @@ typedef struct {
 	tg_go_error_view view;
 } tg_go_status_out;
 
-// Registers the Go tool whose cgo.Handle is `handle` (cast to user_data here). The
-// tg_tool_def is built on the C stack, so no Go memory holds a pointer. On failure
+// Registers the Go tool whose cgo.Handle is `handle` (cast to user_data here) with
+// tg_registry_register_tool. The tg_tool_spec is built on the C stack, so no Go memory
+// holds a pointer. A schema whose has_ flag is 0 is none. On failure
 // tg_go_destroy(handle) has already run.
 tg_go_status_out tg_go_register(tg_registry *r,
 		const char *name, size_t name_len,
 		const char *desc, size_t desc_len,
 		const char *params, size_t params_len, int has_params,
+		const char *output, size_t output_len, int has_output,
 		uintptr_t handle, uint32_t flags);
 
-// Registers count Go tools at once, all or none (tg_registry_register_batch). texts
-// holds each tool's name, description and parameters back to back; lens holds four
-// numbers per tool: the three lengths and 1 when the tool has parameters. handles are
-// the tools' cgo.Handles. On failure tg_go_destroy has already run for every handle.
+// The numbers tg_go_register_batch takes per tool in lens: the lengths of the name,
+// description, parameters and output schema, then 1 when the tool has parameters and
+// 1 when it has an output schema.
+#define TG_GO_BATCH_NUMBERS 6
+
+// Registers count Go tools at once, all or none (tg_registry_register_tools). texts
+// holds each tool's name, description, parameters and output schema back to back;
+// lens holds TG_GO_BATCH_NUMBERS numbers per tool. handles are the tools' cgo.Handles.
+// On failure tg_go_destroy has already run for every handle.
 tg_go_status_out tg_go_register_batch(tg_registry *r, const char *texts,
 		const size_t *lens, const uintptr_t *handles, size_t count, uint32_t flags);
 
@@ -148,16 +166,59 @@ typedef struct {
 	const char *content;
 	size_t content_len;
 	bool is_error;
+	bool structured;
+	tg_outcome outcome;
+	// The answer an output schema refused: invalid_len bytes at invalid (NULL when
+	// there is none).
+	const char *invalid;
+	size_t invalid_len;
+	// The result's violations (borrowed from it) and their number.
+	const tg_errors *violations;
+	size_t violation_count;
 	tg_error *error;
 	tg_go_error_view view;
 } tg_go_call_out;
 
-// One registry call and the reading of its result. `ctx` is a cgo.Handle (0 for
-// none), cast to the opaque call_ctx here.
+// One registry call and the reading of its result: every detail but the violations'
+// texts (tg_go_views). `ctx` is a cgo.Handle (0 for none), cast to the opaque
+// call_ctx here.
 tg_go_call_out tg_go_call(const tg_registry *r,
 		const char *id, size_t id_len,
 		const char *name, size_t name_len,
 		const char *args, size_t args_len,
 		uintptr_t ctx);
+
+typedef struct {
+	tg_go_str *views;
+	size_t count;
+} tg_go_views_out;
+
+// The views of a result's violations (tg_go_views; free with tg_go_views_free), which
+// stay valid while the result lives.
+tg_go_views_out tg_go_result_views(const tg_result *result);
+
+// The item that answers result's call in the dialect's shape.
+tg_go_text_out tg_go_result_json(const tg_result *result, int32_t dialect);
+
+// What answers the count results of a turn in the dialect's shape.
+tg_go_text_out tg_go_results_message(int32_t dialect, const tg_result *const *results,
+                                     size_t count);
+
+typedef struct {
+	tg_status status;
+	tg_calls *calls;
+	size_t count;
+	// 3 per call (id, name, arguments), in C memory (malloc; tg_go_calls_release);
+	// NULL when count is 0 or the allocation failed.
+	tg_go_str *views;
+	tg_error *error;
+	tg_go_error_view view;
+} tg_go_calls_out;
+
+// The tool calls of a provider's response, with a view of every text.
+tg_go_calls_out tg_go_calls_read(int32_t dialect, const char *response, size_t len);
+
+// Frees what tg_go_calls_read returned.
+void tg_go_calls_release(tg_calls *calls, tg_go_str *views);
 
 #endif

@@ -34,6 +34,11 @@ import (
 // runtime.Goexit in Execute (t.FailNow, t.Fatal) ends only Execute, and the call's
 // content is "error: tool NAME exited without an answer".
 //
+// When Definition().OutputSchema is set, the string must be JSON text that schema
+// accepts: the registry checks it, passes a conforming answer on unchanged (the
+// Result is Structured) and refuses any other (Outcome OutcomeInvalidResult; the
+// content says why, Result.InvalidResult keeps the answer).
+//
 // Execute runs on a goroutine of its own, started for the call, while the goroutine
 // that called Registry.Call waits for it; it gets that call's ctx. It may call into
 // registries (even its own, except Close).
@@ -59,7 +64,10 @@ func (f Func) Execute(ctx context.Context, args json.RawMessage) (string, error)
 	return f.Fn(ctx, args)
 }
 
-// New returns a Func tool. An empty schema means {"type":"object"} (any object).
+// New returns a Func tool. An empty schema means {"type":"object"} (any object). A
+// tool with an output schema is a Func whose Def sets OutputSchema:
+//
+//	tool.Func{Def: types.ToolDef{Name: "forecast", Parameters: params, OutputSchema: output}, Fn: fn}
 func New(name, description, schema string, fn func(context.Context, json.RawMessage) (string, error)) Tool {
 	var params json.RawMessage
 	if schema != "" {
@@ -74,9 +82,28 @@ func Version() string { return C.GoString(C.tg_version()) }
 
 // Result is the outcome of one call: the call's id, the tool's name, the content the
 // model reads, and whether the call failed (the content then starts with "error: ").
+// Outcome says what became of the call, Structured whether the content is an answer
+// that passed the tool's output schema, InvalidResult the answer the output schema
+// refused; Violations lists why a call was refused, and JSON writes the item that
+// answers the call in a provider's shape.
+//
+// A Result from Registry.Call refers to the library's record of the call (freed when
+// the Result is no longer reachable), which Violations, JSON and ResultsMessage read.
+// Compare Results by their fields: == also tells two calls apart.
 type Result struct {
 	CallID, Name, Content string
 	IsError               bool
+	// Outcome is what became of the call; every value but OutcomeAnswered comes with
+	// IsError.
+	Outcome Outcome
+	// Structured: the content is the tool's answer checked against its output schema,
+	// so JSON text of that shape (false for a tool without one, and for every error).
+	Structured bool
+	// InvalidResult is, for OutcomeInvalidResult, the tool's answer that its output
+	// schema refused (the content holds the refusal instead); "" otherwise.
+	InvalidResult string
+
+	native *nativeResult
 }
 
 // Message is the tool message that answers the call: role "tool", the call's id and
@@ -100,19 +127,25 @@ var (
 	// ErrNotObject: the parameters schema does not require an object.
 	ErrNotObject = errors.New("parameters do not require an object")
 	// ErrInvalidSchema: the schema does not compile (an unsupported keyword such as
-	// format, an unknown type, a bad pattern, an empty enum, not JSON, ...).
+	// format, an unknown type, a bad pattern, an empty enum, not JSON, ...); for a
+	// tool's output schema the message starts `invalid output schema for "NAME": `.
 	ErrInvalidSchema = errors.New("invalid schema")
-	// ErrInvalidOption: CompileWith or NewRegistryOrError was given an option the
-	// library refuses (a Profile or Draft that is none of the constants, a resource URI
-	// or a format name that is not UTF-8).
+	// ErrInvalidOption: CompileWith, NewRegistryOrError or a function taking a
+	// Dialect was given a value the library refuses (a Profile, Draft or Dialect that
+	// is none of the constants, a resource URI or a format name that is not UTF-8).
 	ErrInvalidOption = errors.New("invalid option")
+	// ErrResponse: ReadCalls was given a provider response that is not JSON, not in
+	// its dialect's shape, or holds a malformed tool call (the message names it).
+	ErrResponse = errors.New("invalid response")
 	// ErrClosed: the Registry or Schema was closed.
 	ErrClosed = errors.New("toolgate: use after Close")
 	// ErrNative: any other failure reported by the native library.
 	ErrNative = errors.New("toolgate native error")
 )
 
-// Error is a failure of Register, Compile, CompileWith or NewRegistryOrError. Msg is the library's message, e.g.
+// Error is a failure of Register, RegisterAll, Compile, CompileWith,
+// NewRegistryOrError, DialectDefinitions, ReadCalls or of writing a Result in a
+// provider's shape. Msg is the library's message, e.g.
 // `#/format: unsupported keyword "format"`; for schema errors Pointer (RFC 6901,
 // into the schema) and Keyword say where. Kind is one of the Err* values above.
 type Error struct {

@@ -79,10 +79,10 @@ func TestHandWorkedExample(t *testing.T) {
 	s := compile(t, weatherSchema)
 	errs := s.ValidateJSON([]byte(`{"days": "3", "unit": "kelvin", "country": "FR"}`))
 	want := []ValidationError{
-		{Path: "$", Msg: `missing required property "city"`, Pointer: "/city", Keyword: "required"},
-		{Path: "$", Msg: `unexpected property "country"`, Pointer: "/country", Keyword: "additionalProperties"},
-		{Path: "$.days", Msg: "expected integer, got string", Pointer: "/days", Keyword: "type"},
-		{Path: "$.unit", Msg: `"kelvin" is not one of ["c","f"]`, Pointer: "/unit", Keyword: "enum"},
+		{Path: "$", Msg: `missing required property "city"`, Pointer: "/city", Keyword: "required", SchemaLocation: "#/required"},
+		{Path: "$", Msg: `unexpected property "country"`, Pointer: "/country", Keyword: "additionalProperties", SchemaLocation: "#/additionalProperties"},
+		{Path: "$.days", Msg: "expected integer, got string", Pointer: "/days", Keyword: "type", SchemaLocation: "#/properties/days/type"},
+		{Path: "$.unit", Msg: `"kelvin" is not one of ["c","f"]`, Pointer: "/unit", Keyword: "enum", SchemaLocation: "#/properties/unit/enum"},
 	}
 	if !reflect.DeepEqual(errs, want) {
 		t.Fatalf("ValidateJSON:\n got %#v\nwant %#v", errs, want)
@@ -97,9 +97,13 @@ func TestHandWorkedExample(t *testing.T) {
 	r.MustRegister(New("get_weather", "Current weather for a city", weatherSchema, rec.fn("sunny")))
 	res := r.Call(context.Background(), types.ToolCall{ID: "call_1", Name: "get_weather",
 		Arguments: `{"days": "3", "unit": "kelvin", "country": "FR"}`})
-	wantRes := Result{CallID: "call_1", Name: "get_weather", Content: handWorkedText, IsError: true}
-	if res != wantRes {
+	wantRes := Result{CallID: "call_1", Name: "get_weather", Content: handWorkedText, IsError: true,
+		Outcome: OutcomeInvalidArguments}
+	if fields(res) != wantRes {
 		t.Fatalf("Call:\n got %#v\nwant %#v", res, wantRes)
+	}
+	if v := res.Violations(); !reflect.DeepEqual(v, want) {
+		t.Fatalf("Call's violations:\n got %#v\nwant %#v", v, want)
 	}
 	if m := res.Message(); m != (types.Message{Role: "tool", Content: handWorkedText, ToolCallID: "call_1"}) {
 		t.Fatalf("Message() = %#v", m)
@@ -118,7 +122,7 @@ func TestHandWorkedExample(t *testing.T) {
 		t.Fatalf("corrected call refused: %v", errs)
 	}
 	res = r.Call(context.Background(), types.ToolCall{ID: "call_2", Name: "get_weather", Arguments: corrected})
-	if res != (Result{CallID: "call_2", Name: "get_weather", Content: "sunny"}) {
+	if fields(res) != (Result{CallID: "call_2", Name: "get_weather", Content: "sunny"}) {
 		t.Fatalf("corrected Call = %#v", res)
 	}
 	if runs := rec.got(); !reflect.DeepEqual(runs, []string{corrected}) {

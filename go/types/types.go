@@ -5,11 +5,17 @@ package types // import "toolgate/types"
 import "encoding/json"
 
 // ToolDef is a tool as the model sees it: its name, what it does, and the JSON Schema
-// of its arguments (top-level type object).
+// of its arguments (top-level type object); and, for a tool whose answers have a
+// shape, the JSON Schema of its answer.
 type ToolDef struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
+	// OutputSchema is the JSON Schema every answer of the tool must satisfy (any JSON
+	// value may be its root, not only objects), or nil (empty, or JSON null) for a
+	// tool whose answer is free text. A registry checks each answer against it: a
+	// conforming answer is passed on unchanged, any other is refused.
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 }
 
 // ToolCall is a model's request to run a tool: the call's id, the tool's name and the
