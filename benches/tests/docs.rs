@@ -80,7 +80,9 @@ fn tables(markdown: &str) -> Vec<Table> {
             text.push('\n');
             let mut rows = Vec::new();
             while let Some(row) = lines.next_if(|l| l.trim_start().starts_with('|')) {
-                rows.push(without_digits(&cells(row).into_iter().next().unwrap_or_default()));
+                rows.push(without_digits(
+                    &cells(row).into_iter().next().unwrap_or_default(),
+                ));
                 text.push_str(row);
                 text.push('\n');
             }
