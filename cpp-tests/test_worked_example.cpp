@@ -1,6 +1,6 @@
 // The get_weather example through the C++ API: registration, definitions, a
-// valid call (the handler runs once with the exact bytes), the invalid call of the
-// seed (exact error text, handler not run), validate() as a vector, unknown tools.
+// valid call (the handler runs once with the exact bytes), an invalid call that
+// breaks four rules (exact error text, handler not run), validate() as a vector, unknown tools.
 #include "check.hpp"
 
 #include <toolgate.hpp>
@@ -20,7 +20,7 @@ constexpr std::string_view kCompact =
     R"("days":{"type":"integer","minimum":1,"maximum":7},"unit":{"enum":["c","f"]}},)"
     R"("required":["city"],"additionalProperties":false})";
 
-constexpr std::string_view kSeedError =
+constexpr std::string_view kInvalidCallError =
     "error: invalid arguments for get_weather:\n"
     "$: missing required property \"city\"\n"
     "$: unexpected property \"country\"\n"
@@ -58,14 +58,14 @@ TEST(valid_call_runs_handler_once_with_exact_bytes) {
              R"({"role":"tool","tool_call_id":"call_1","content":"{\"temp_c\":21,\"sky\":\"clear\"}"})");
 }
 
-TEST(seed_invalid_call_exact_text_and_handler_not_run) {
+TEST(invalid_call_exact_text_and_handler_not_run) {
     toolgate::Registry reg = weather_registry();
     runs = 0;
     toolgate::Result r =
         reg.call("call_2", "get_weather", R"({"days": "3", "unit": "kelvin", "country": "FR"})");
     CHECK(r.is_error());
-    CHECK_EQ(r.content(), kSeedError);
-    CHECK_EQ(r.content_view(), kSeedError);
+    CHECK_EQ(r.content(), kInvalidCallError);
+    CHECK_EQ(r.content_view(), kInvalidCallError);
     CHECK_EQ(runs.load(), 0);
 }
 
@@ -86,7 +86,7 @@ TEST(validate_gives_path_pointer_keyword_message) {
         CHECK_EQ(errs[i].keyword, want[i].keyword);
         CHECK_EQ(errs[i].message, want[i].message);
     }
-    CHECK_EQ("error: invalid arguments for get_weather:\n" + toolgate::to_text(errs), kSeedError);
+    CHECK_EQ("error: invalid arguments for get_weather:\n" + toolgate::to_text(errs), kInvalidCallError);
     CHECK(reg.validate("get_weather", R"({"city":"Oslo"})").empty());
 }
 
@@ -144,7 +144,7 @@ TEST(call_into_refills_one_result) {
     reg.call_into("call_2", "get_weather", R"({"days": "3", "unit": "kelvin", "country": "FR"})",
                   reused);
     CHECK(reused.is_error());
-    CHECK_EQ(reused.content(), kSeedError);
+    CHECK_EQ(reused.content(), kInvalidCallError);
     CHECK_EQ(reused.call_id(), "call_2");
     reg.call_into("c3", "get_weather", R"({"city":"Oslo"})", reused);
     CHECK_EQ(reused.tool_message(),

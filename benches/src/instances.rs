@@ -2,7 +2,7 @@
 //! `const` values, types, bounds, formats, simple patterns), then mutants of it that
 //! break one rule each (wrong type, missing required property, extra property, out of
 //! bounds, bad format, bad enum value, a duplicate key, a number beyond f64's
-//! precision at a bound). Deterministic: everything comes from a seeded [`Rng`].
+//! precision at a bound). Deterministic: everything comes from an [`Rng`] started at a fixed value.
 //!
 //! The generator is best effort: a schema it does not understand fully (a `not`, an
 //! `if`, a pattern outside the subset it writes) may get an instance that is not
@@ -1136,7 +1136,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn the_same_seed_gives_the_same_instance() {
+    fn the_same_start_gives_the_same_instance() {
         let schema = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer", "minimum": 3, "maximum": 9}}, "required": ["a"]});
         let a = generate(&schema, 7, Strings::Ascii).bytes();
         let b = generate(&schema, 7, Strings::Ascii).bytes();

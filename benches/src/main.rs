@@ -3,8 +3,10 @@
 //! Runs every contender in this one process on the same `&[u8]` inputs, interleaved:
 //! each round gives every contender a fixed time slice (default 25 rounds × 40 ms).
 //! A time is the median of its rounds; a ratio is the median of the rounds' own
-//! ratios (see [`paired`]). Prints markdown tables of ns/op, the ratios the issues set
-//! as targets, and PASS/MISS for each target.
+//! ratios (see [`paired`]). Prints markdown tables of ns/op, the ratios set as
+//! targets, and PASS/MISS for each target. `--write-docs` writes the same report to
+//! docs/benchmarks.md; `--labels` lays the tables out without timing anything (every
+//! figure a placeholder), which benches/tests/docs.rs compares with that file.
 //!
 //! Timing figures only: nothing here asserts a time, and no unit test does.
 
@@ -14,6 +16,32 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use toolgate_bench::*;
+
+/// Everything the tables' report prints, kept for `--write-docs`.
+static REPORT: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// `println!` into the report: standard output, and the text `--write-docs` writes.
+macro_rules! out {
+    () => {
+        out!("")
+    };
+    ($($arg:tt)*) => {{
+        let line = format!($($arg)*);
+        println!("{line}");
+        let mut report = REPORT.lock().unwrap_or_else(|e| e.into_inner());
+        report.push_str(&line);
+        report.push('\n');
+    }};
+}
+
+/// Whether this run only lays out the tables (`--labels`): every contender is set up
+/// and checked, nothing is timed, and every figure is a placeholder. The docs test runs
+/// it to compare the tables' headings, columns and rows with docs/benchmarks.md.
+static LABELS_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn labels_only() -> bool {
+    LABELS_ONLY.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// A part of the benchmark, chosen with `--only`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +60,8 @@ struct Config {
     rounds: usize,
     slice: Duration,
     sections: Vec<Section>,
+    /// `--write-docs`: the report also goes to docs/benchmarks.md.
+    write_docs: bool,
 }
 
 fn parse_args() -> Config {
@@ -39,6 +69,7 @@ fn parse_args() -> Config {
         rounds: 25,
         slice: Duration::from_millis(40),
         sections: vec![Section::Core, Section::Full, Section::Cycle, Section::Batch],
+        write_docs: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -74,19 +105,26 @@ fn parse_args() -> Config {
                     })
                     .collect()
             }
+            "--write-docs" => cfg.write_docs = true,
+            "--labels" => {
+                LABELS_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
+                cfg.rounds = 1;
+            }
             "--quick" => {
                 cfg.rounds = 3;
                 cfg.slice = Duration::from_millis(50);
             }
             "-h" | "--help" => {
                 println!(
-                    "usage: toolgate-bench [--rounds N] [--ms M] [--quick] [--only core,full,cycle]\n\
+                    "usage: toolgate-bench [--rounds N] [--ms M] [--quick] [--only core,full,cycle] [--write-docs] [--labels]\n\
                      Runs each contender N rounds (default 25) of M ms (default 40), interleaved,\n\
                      and prints ns/op (median of rounds), ratios (median of the rounds' ratios)\n\
                      and PASS/MISS per target. --only runs some sections: core (the core\n\
                      profile's table), full (the full profile's schemas), cycle (the cycling mix\n\
                      over realworld-tools), batch (registering 10,000 tools one by one and in\n\
-                     one batch); all four by default."
+                     one batch); all four by default. --write-docs also writes the report to\n\
+                     docs/benchmarks.md (a full run, every section, only). --labels times nothing\n\
+                     and prints the tables with placeholder figures (what the docs test compares)."
                 );
                 std::process::exit(0);
             }
@@ -175,6 +213,12 @@ fn median(v: &[f64]) -> f64 {
 }
 
 fn run_interleaved(entries: &mut [Entry<'_>], cfg: &Config) {
+    if labels_only() {
+        for e in entries.iter_mut() {
+            e.samples = vec![1.0; cfg.rounds];
+        }
+        return;
+    }
     for e in entries.iter_mut() {
         e.calibrate();
     }
@@ -275,9 +319,24 @@ fn machine_line() -> String {
     format!("{cpu}, {cores} cores, {rustc}, load average at start {load}")
 }
 
+/// The checked-out commit (`git describe --always --dirty`), or `unknown`.
+fn commit() -> String {
+    std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
 /// Throughput of `threads` threads each running `op` `per_thread` times, in
 /// operations per second (wall time from a common start to the last thread's end).
 fn thread_throughput(threads: usize, per_thread: u64, op: &(dyn Fn() -> bool + Sync)) -> f64 {
+    if labels_only() {
+        return 1.0;
+    }
     let barrier = Barrier::new(threads + 1);
     let (start, end) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
@@ -305,18 +364,19 @@ fn thread_throughput(threads: usize, per_thread: u64, op: &(dyn Fn() -> bool + S
 
 fn main() {
     let cfg = parse_args();
-    println!("# toolgate benchmark\n");
-    println!(
+    out!("# toolgate benchmark\n");
+    out!(
         "`cargo run -p toolgate-bench --release` — {} rounds × {} ms per contender, interleaved; \
          figures are the median of rounds, in ns per operation (lower is better).\n",
         cfg.rounds,
         cfg.slice.as_millis()
     );
-    println!("Machine: {}\n", machine_line());
+    out!("Machine: {}\n", machine_line());
+    out!("Commit: {}\n", commit());
 
     if cfg.sections.contains(&Section::Core) {
         let targets = ratio_table(&cfg);
-        print_targets("Targets (issues 2 and 3)", &targets);
+        print_targets("Targets of the core profile", &targets);
     }
     let mut targets = Vec::new();
     if cfg.sections.contains(&Section::Full) {
@@ -331,6 +391,28 @@ fn main() {
     if !targets.is_empty() {
         print_targets("Targets: the full profile and the cycling mix", &targets);
     }
+    if cfg.write_docs {
+        write_docs(&cfg);
+    }
+}
+
+/// Writes the report to docs/benchmarks.md, under a note that says where it comes from.
+/// Only a full run (every section, real timings) may: the docs test compares that
+/// file's tables with every section's.
+fn write_docs(cfg: &Config) {
+    assert!(
+        !labels_only() && cfg.sections.len() == 4,
+        "--write-docs needs a full run: every section, timed (no --only, no --labels)"
+    );
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
+    let report = REPORT.lock().unwrap_or_else(|e| e.into_inner());
+    let text = format!(
+        "<!-- Written by `cargo run -p toolgate-bench --release -- --write-docs`; do not edit.\n     \
+         benches/tests/docs.rs checks that its tables' headings, columns and rows are the ones\n     \
+         the benchmark prints (the figures are this run's). -->\n\n{report}"
+    );
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    eprintln!("wrote {}", path.display());
 }
 
 /// Registering 10,000 tools (the registry table's tools) one by one, each a copy of the
@@ -342,7 +424,10 @@ fn batch_registration(cfg: &Config) {
     let rounds = cfg.rounds.clamp(1, 5);
     eprintln!("batch registration: {rounds} rounds of {TOOLS} tools, one by one and in one batch");
     let (mut single, mut batch, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..rounds {
+    if labels_only() {
+        (single, batch, ratios) = (vec![1.0], vec![1.0], vec![1.0]);
+    }
+    for _ in 0..if labels_only() { 0 } else { rounds } {
         let specs = bench_batch(TOOLS);
         let reg = toolgate_core::Registry::new(toolgate_core::NamePolicy::Default);
         let t = Instant::now();
@@ -364,11 +449,11 @@ fn batch_registration(cfg: &Config) {
         batch.push(at_once);
         ratios.push(one_by_one / at_once);
     }
-    println!("## Registering {TOOLS} tools\n");
-    println!("The registry table's tools (two realistic schemas and fillers of the weather schema), each schema compiled; median of {rounds} interleaved rounds.\n");
-    println!("| one by one (`register`) | one batch (`register_batch`) | one by one ÷ batch |");
-    println!("|---:|---:|---:|");
-    println!(
+    out!("## Registering {TOOLS} tools\n");
+    out!("The registry table's tools (two realistic schemas and fillers of the weather schema), each schema compiled; median of {rounds} interleaved rounds.\n");
+    out!("| one by one (`register`) | one batch (`register_batch`) | one by one ÷ batch |");
+    out!("|---:|---:|---:|");
+    out!(
         "| {:.1} ms | {:.1} ms | {:.1}x |\n",
         median(&single),
         median(&batch),
@@ -376,7 +461,7 @@ fn batch_registration(cfg: &Config) {
     );
     // A time, not a ratio, so it is not in the ratio targets' table.
     let at_once = median(&batch);
-    println!(
+    out!(
         "Target: {TOOLS} tools in one batch under 50 ms: {:.1} ms, {}\n",
         at_once,
         if at_once < 50.0 { "PASS" } else { "**MISS**" }
@@ -389,8 +474,8 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
 
     eprintln!("checking that every contender agrees on every input…");
     let report = sanity_report();
-    println!("Errors each contender reports on the invalid inputs (checked before timing):\n");
-    println!("```text\n{}```\n", report);
+    out!("Errors each contender reports on the invalid inputs (checked before timing):\n");
+    out!("```text\n{}```\n", report);
 
     let mut targets: Vec<Target> = Vec::new();
 
@@ -433,14 +518,14 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
     );
     run_interleaved(&mut entries, cfg);
 
-    println!("## Validation, ns/op\n");
-    println!("All contenders take the same bytes. Peers parse with `serde_json::from_slice::<Value>` first; \"floor\" is `serde_json::from_slice::<IgnoredAny>` alone.\n");
-    println!("| input | bytes | floor (parse only) | toolgate `is_valid` | toolgate `validate_json` | jsonschema parse+`is_valid` | jsonschema parse+`iter_errors`→strings | boon parse+`validate` | boon parse+errors→strings |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    out!("## Validation, ns/op\n");
+    out!("All contenders take the same bytes. Peers parse with `serde_json::from_slice::<Value>` first; \"floor\" is `serde_json::from_slice::<IgnoredAny>` alone.\n");
+    out!("| input | bytes | floor (parse only) | toolgate `is_valid` | toolgate `validate_json` | jsonschema parse+`is_valid` | jsonschema parse+`iter_errors`→strings | boon parse+`validate` | boon parse+errors→strings |");
+    out!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (case, _) in &compiled {
         let n = case.name;
         let g = |k: &str| fmt_ns(get(&entries, &format!("{n}|{k}")));
-        println!(
+        out!(
             "| {n} | {} | {} | {} | {} | {} | {} | {} | {} |",
             case.instance.len(),
             g("floor"),
@@ -452,10 +537,10 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
             g("boon_errors"),
         );
     }
-    println!();
-    println!("### Ratios (how many times toolgate is faster; for \"/ floor\", toolgate's cost in units of the parse floor)\n");
-    println!("| input | jsonschema `is_valid` ÷ toolgate `is_valid` | boon ÷ toolgate `is_valid` | toolgate `is_valid` ÷ floor | jsonschema `iter_errors` ÷ toolgate `validate_json` | boon errors ÷ toolgate `validate_json` | toolgate `validate_json` ÷ floor |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    out!();
+    out!("### Ratios (how many times toolgate is faster; for \"/ floor\", toolgate's cost in units of the parse floor)\n");
+    out!("| input | jsonschema `is_valid` ÷ toolgate `is_valid` | boon ÷ toolgate `is_valid` | toolgate `is_valid` ÷ floor | jsonschema `iter_errors` ÷ toolgate `validate_json` | boon errors ÷ toolgate `validate_json` | toolgate `validate_json` ÷ floor |");
+    out!("|---|---:|---:|---:|---:|---:|---:|");
     for (case, _) in &compiled {
         let n = case.name;
         let r = |a: &str, b: &str| paired(&entries, &format!("{n}|{a}"), &format!("{n}|{b}"));
@@ -465,7 +550,7 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
         let r_js_err = r("js_errors", "tg_validate_json");
         let r_boon_err = r("boon_errors", "tg_validate_json");
         let r_vj_floor = r("tg_validate_json", "floor");
-        println!(
+        out!(
             "| {n} | {r_js_iv:.2}x | {r_boon_iv:.2}x | {r_floor:.2}x | {r_js_err:.2}x | {r_boon_err:.2}x | {r_vj_floor:.2}x |"
         );
         if case.valid {
@@ -491,7 +576,7 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
         .iter()
         .map(|e| (e.spread(), e.key.as_str()))
         .fold((0.0, ""), |a, b| if b.0 > a.0 { b } else { a });
-    println!(
+    out!(
         "\nLargest spread between rounds: {:.0}% ({}).\n",
         worst.0 * 100.0,
         worst.1.replace('|', " / ")
@@ -535,15 +620,15 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
     }
     eprintln!("compile: {} contenders", entries.len());
     run_interleaved(&mut entries, cfg);
-    println!("## Compile, ns/op (÷ toolgate)\n");
-    println!("| schema | bytes | toolgate `Schema::compile` (bytes) | jsonschema `validator_for` (parsed `Value`) | jsonschema parse + `validator_for` | boon compile (clone of parsed `Value`) | boon parse + compile |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    out!("## Compile, ns/op (÷ toolgate)\n");
+    out!("| schema | bytes | toolgate `Schema::compile` (bytes) | jsonschema `validator_for` (parsed `Value`) | jsonschema parse + `validator_for` | boon compile (clone of parsed `Value`) | boon parse + compile |");
+    out!("|---|---:|---:|---:|---:|---:|---:|");
     for (name, bytes) in compile_inputs {
         let g = |k: &str| get(&entries, &format!("{name}|{k}"));
         let tg = g("tg");
         let r = |k: &str| paired(&entries, &format!("{name}|{k}"), &format!("{name}|tg"));
         let cell = |k: &str| format!("{} ({:.2}x)", fmt_ns(g(k)), r(k));
-        println!(
+        out!(
             "| {name} | {} | {} | {} | {} | {} | {} |",
             bytes.len(),
             fmt_ns(tg),
@@ -558,7 +643,7 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
             3.0,
         ));
     }
-    println!();
+    out!();
     drop(entries);
 
     // ---------------------------------------------------------------- registry
@@ -632,10 +717,10 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
     }
     eprintln!("registry: {} contenders", entries.len());
     run_interleaved(&mut entries, cfg);
-    println!("## Registry `call` (lookup, validate, handler returning a fixed string, result)\n");
-    println!("`call` returns a new `CallResult`; `call_into` refills one the caller reuses (the handler writes its answer into the result's buffer). \"Bare\" is the least any dispatcher does for the same call: a `HashMap` lookup, `is_valid`, the handler and the copies into a reused result, with no synchronization, no panic catch and no error texts (`BareDispatch` in benches/src/lib.rs).\n");
-    println!("| input | `is_valid` alone | `call`, 10 tools | `call`, 10,000 tools | `call_into`, 10 tools | `call_into`, 10,000 tools | bare, 10 tools | bare, 10,000 tools | call ÷ is_valid (10 / 10k) | call_into ÷ is_valid (10 / 10k) | bare ÷ is_valid (10 / 10k) | call_into ÷ bare (10 / 10k) | 10k ÷ 10 (call / call_into) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    out!("## Registry `call` (lookup, validate, handler returning a fixed string, result)\n");
+    out!("`call` returns a new `CallResult`; `call_into` refills one the caller reuses (the handler writes its answer into the result's buffer). \"Bare\" is the least any dispatcher does for the same call: a `HashMap` lookup, `is_valid`, the handler and the copies into a reused result, with no synchronization, no panic catch and no error texts (`BareDispatch` in benches/src/lib.rs).\n");
+    out!("| input | `is_valid` alone | `call`, 10 tools | `call`, 10,000 tools | `call_into`, 10 tools | `call_into`, 10,000 tools | bare, 10 tools | bare, 10,000 tools | call ÷ is_valid (10 / 10k) | call_into ÷ is_valid (10 / 10k) | bare ÷ is_valid (10 / 10k) | call_into ÷ bare (10 / 10k) | 10k ÷ 10 (call / call_into) |");
+    out!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (label, _, _, _) in reg_inputs {
         let g = |k: &str| get(&entries, &format!("{label}|{k}"));
         let r =
@@ -652,7 +737,7 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
         );
         let (b10, b10k) = (r("bare10", "is_valid"), r("bare10k", "is_valid"));
         let (ib10, ib10k) = (r("into10", "bare10"), r("into10k", "bare10k"));
-        println!(
+        out!(
             "| {label} | {} | {} | {} | {} | {} | {} | {} | {r10:.2}x / {r10k:.2}x | {i10:.2}x / {i10k:.2}x | {b10:.2}x / {b10k:.2}x | {ib10:.2}x / {ib10k:.2}x | {flat:.3} / {iflat:.3} |",
             fmt_ns(g("is_valid")),
             fmt_ns(g("call10")),
@@ -685,7 +770,7 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
             });
         }
     }
-    println!();
+    out!();
     let one_call_ns = get(&entries, "search_flights valid|call10");
     drop(entries);
 
@@ -709,23 +794,23 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
     let (m1, m2) = (median(&c1), median(&c2));
     let (n1, n2) = (median(&k1), median(&k2));
     let best = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
-    println!(
+    out!(
         "## Threads: `search_flights` valid, {per_thread} operations per thread, {slices} rounds\n"
     );
-    println!("| threads | registry `call` (10 tools), calls/s, median | ÷ one thread | best round | ÷ one thread (best) | control: `is_valid` alone, ops/s, median | ÷ one thread |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
-    println!(
+    out!("| threads | registry `call` (10 tools), calls/s, median | ÷ one thread | best round | ÷ one thread (best) | control: `is_valid` alone, ops/s, median | ÷ one thread |");
+    out!("|---:|---:|---:|---:|---:|---:|---:|");
+    out!(
         "| 1 | {m1:.0} | 1.00x | {:.0} | 1.00x | {n1:.0} | 1.00x |",
         best(&c1)
     );
-    println!(
+    out!(
         "| 2 | {m2:.0} | {:.2}x | {:.0} | {:.2}x | {n2:.0} | {:.2}x |",
         m2 / m1,
         best(&c2),
         best(&c2) / best(&c1),
         n2 / n1
     );
-    println!(
+    out!(
         "\n(This machine has {} hardware threads. The control shares nothing between threads; when it \
          scales no better than the registry, the limit is the machine or its other load, not the registry.)\n",
         std::thread::available_parallelism()
@@ -742,16 +827,16 @@ fn ratio_table(cfg: &Config) -> Vec<Target> {
 }
 
 fn print_targets(title: &str, targets: &[Target]) {
-    println!("## {title}\n");
-    println!("| target | measured | required | |");
-    println!("|---|---:|---:|---|");
+    out!("## {title}\n");
+    out!("| target | measured | required | |");
+    out!("|---|---:|---:|---|");
     for t in targets {
         let measured = if t.measured.is_nan() {
             "n/a".to_string()
         } else {
             format!("{:.2}x", t.measured)
         };
-        println!(
+        out!(
             "| {} | {measured} | {} | {} |",
             t.what,
             t.rule,
@@ -759,7 +844,7 @@ fn print_targets(title: &str, targets: &[Target]) {
         );
     }
     let missed = targets.iter().filter(|t| !t.pass).count();
-    println!(
+    out!(
         "\n{} of {} targets met{}.\n",
         targets.len() - missed,
         targets.len(),
@@ -779,11 +864,9 @@ fn full_profile(cfg: &Config, targets: &mut Vec<Target>) {
     use toolgate_bench::full::FULL_CASES;
     eprintln!("full profile: checking every contender's verdicts…");
     let (report, usable) = full_sanity_report();
-    println!(
-        "## Full profile: tool schemas as pydantic, zod 4 and zod-to-json-schema write them\n"
-    );
-    println!("toolgate compiles with `Options::default().with_profile(Profile::Full)`; jsonschema with `options().should_validate_formats(true)`; boon with `enable_format_assertions()`. Errors each contender reports on the invalid inputs, and any case where toolgate refuses the schema or gives a wrong verdict (its figures are then left out):\n");
-    println!("```text\n{report}```\n");
+    out!("## Full profile: tool schemas as pydantic, zod 4 and zod-to-json-schema write them\n");
+    out!("toolgate compiles with `Options::default().with_profile(Profile::Full)`; jsonschema with `options().should_validate_formats(true)`; boon with `enable_format_assertions()`. Errors each contender reports on the invalid inputs, and any case where toolgate refuses the schema or gives a wrong verdict (its figures are then left out):\n");
+    out!("```text\n{report}```\n");
 
     let compiled: Vec<(Case, FullCompiled, bool)> = FULL_CASES
         .iter()
@@ -822,9 +905,9 @@ fn full_profile(cfg: &Config, targets: &mut Vec<Target>) {
     run_interleaved(&mut entries, cfg);
     let has = |entries: &[Entry<'_>], k: &str| entries.iter().any(|e| e.key == k);
 
-    println!("### Validation, ns/op\n");
-    println!("| input | bytes | floor (parse only) | toolgate `is_valid` | toolgate `validate_json` | jsonschema parse+`is_valid` | jsonschema parse+`iter_errors`→strings | boon parse+`validate` | boon parse+errors→strings |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    out!("### Validation, ns/op\n");
+    out!("| input | bytes | floor (parse only) | toolgate `is_valid` | toolgate `validate_json` | jsonschema parse+`is_valid` | jsonschema parse+`iter_errors`→strings | boon parse+`validate` | boon parse+errors→strings |");
+    out!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (case, _, _) in &compiled {
         let n = case.name;
         let g = |k: &str| {
@@ -835,7 +918,7 @@ fn full_profile(cfg: &Config, targets: &mut Vec<Target>) {
                 "—".to_string()
             }
         };
-        println!(
+        out!(
             "| {n} | {} | {} | {} | {} | {} | {} | {} | {} |",
             case.instance.len(),
             g("floor"),
@@ -847,14 +930,14 @@ fn full_profile(cfg: &Config, targets: &mut Vec<Target>) {
             g("boon_errors"),
         );
     }
-    println!();
-    println!("### Ratios\n");
-    println!("| input | jsonschema `is_valid` ÷ toolgate `is_valid` | boon ÷ toolgate `is_valid` | toolgate `is_valid` ÷ floor | jsonschema `iter_errors` ÷ toolgate `validate_json` | boon errors ÷ toolgate `validate_json` | toolgate `validate_json` ÷ floor |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    out!();
+    out!("### Ratios\n");
+    out!("| input | jsonschema `is_valid` ÷ toolgate `is_valid` | boon ÷ toolgate `is_valid` | toolgate `is_valid` ÷ floor | jsonschema `iter_errors` ÷ toolgate `validate_json` | boon errors ÷ toolgate `validate_json` | toolgate `validate_json` ÷ floor |");
+    out!("|---|---:|---:|---:|---:|---:|---:|");
     for (case, _, ok) in &compiled {
         let n = case.name;
         if !ok {
-            println!("| {n} | — | — | — | — | — | — |");
+            out!("| {n} | — | — | — | — | — | — |");
             let why = "n/a: toolgate refuses the schema or gives a wrong verdict";
             if case.valid {
                 targets.push(missing(
@@ -880,7 +963,7 @@ fn full_profile(cfg: &Config, targets: &mut Vec<Target>) {
         let r_js_iv = r("js_is_valid", "tg_is_valid");
         let r_floor = r("tg_is_valid", "floor");
         let r_js_err = r("js_errors", "tg_validate_json");
-        println!(
+        out!(
             "| {n} | {r_js_iv:.2}x | {:.2}x | {r_floor:.2}x | {r_js_err:.2}x | {:.2}x | {:.2}x |",
             r("boon_is_valid", "tg_is_valid"),
             r("boon_errors", "tg_validate_json"),
@@ -905,7 +988,7 @@ fn full_profile(cfg: &Config, targets: &mut Vec<Target>) {
             ));
         }
     }
-    println!();
+    out!();
     drop(entries);
 
     // Compile: each schema once (its valid case names it).
@@ -955,13 +1038,13 @@ fn full_profile(cfg: &Config, targets: &mut Vec<Target>) {
     }
     eprintln!("full profile compile: {} contenders", entries.len());
     run_interleaved(&mut entries, cfg);
-    println!("### Compile, ns/op (÷ toolgate)\n");
-    println!("| schema | bytes | toolgate `compile_with` (full, bytes) | jsonschema `validator_for` (parsed `Value`) | jsonschema formats on (parsed `Value`) | jsonschema parse + formats on | boon, formats (clone of parsed `Value`) | boon parse + compile, formats |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    out!("### Compile, ns/op (÷ toolgate)\n");
+    out!("| schema | bytes | toolgate `compile_with` (full, bytes) | jsonschema `validator_for` (parsed `Value`) | jsonschema formats on (parsed `Value`) | jsonschema parse + formats on | boon, formats (clone of parsed `Value`) | boon parse + compile, formats |");
+    out!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (name, schema, tg_ok) in &schemas {
         let g = |k: &str| get(&entries, &format!("{name}|{k}"));
         if !tg_ok {
-            println!(
+            out!(
                 "| {name} | {} | refused | {} | {} | {} | {} | {} |",
                 schema.len(),
                 fmt_ns(g("js_value")),
@@ -979,7 +1062,7 @@ fn full_profile(cfg: &Config, targets: &mut Vec<Target>) {
         }
         let r = |k: &str| paired(&entries, &format!("{name}|{k}"), &format!("{name}|tg"));
         let cell = |k: &str| format!("{} ({:.2}x)", fmt_ns(g(k)), r(k));
-        println!(
+        out!(
             "| {name} | {} | {} | {} | {} | {} | {} | {} |",
             schema.len(),
             fmt_ns(g("tg")),
@@ -995,7 +1078,7 @@ fn full_profile(cfg: &Config, targets: &mut Vec<Target>) {
             3.0,
         ));
     }
-    println!();
+    out!();
 }
 
 /// A target that could not be measured (toolgate refuses the input): a MISS.
@@ -1016,11 +1099,11 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
     use toolgate_bench::instances::Strings;
     use toolgate_bench::mix::{build_mix, load_realworld, mix_bare, mix_registry, Mix};
 
-    println!("## Cycling mix: every published tool schema, one call each, in turn\n");
+    out!("## Cycling mix: every published tool schema, one call each, in turn\n");
     let tools = match load_realworld() {
         Ok(t) => t,
         Err(e) => {
-            println!("SKIPPED: realworld-tools cannot be read ({e}); set TOOLGATE_TESTDATA to the folder holding realworld-tools/.\n");
+            out!("SKIPPED: realworld-tools cannot be read ({e}); set TOOLGATE_TESTDATA to the folder holding realworld-tools/.\n");
             eprintln!("cycling mix SKIPPED: {e}");
             for what in [
                 "cycling mix (core): toolgate is_valid ÷ parse floor",
@@ -1048,18 +1131,18 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
         ),
         ("full", build_mix(&tools, &full, Strings::Ascii)),
     ];
-    println!("{} schemas in `realworld-tools/tools.jsonl`. A mix holds every schema that toolgate (in the profile named), jsonschema (formats on) and boon (formats asserted) compile, with one call from the seeded generator (`benches/src/instances.rs`) that all three accept; the non-ASCII mix writes its free text in accented Latin, Greek, Cyrillic, CJK and emoji, and holds only the tools whose call has some. One operation is one pass over the mix in order; figures are ns per call.\n", tools.len());
-    println!("| mix | tools | left out | mean call bytes |");
-    println!("|---|---:|---:|---:|");
+    out!("{} schemas in `realworld-tools/tools.jsonl`. A mix holds every schema that toolgate (in the profile named), jsonschema (formats on) and boon (formats asserted) compile, with one call from the deterministic generator (`benches/src/instances.rs`) that all three accept; the non-ASCII mix writes its free text in accented Latin, Greek, Cyrillic, CJK and emoji, and holds only the tools whose call has some. One operation is one pass over the mix in order; figures are ns per call.\n", tools.len());
+    out!("| mix | tools | left out | mean call bytes |");
+    out!("|---|---:|---:|---:|");
     for (label, mix) in &mixes {
-        println!(
+        out!(
             "| {label} | {} | {} | {:.0} |",
             mix.tools.len(),
             mix.dropped.len(),
             mix.mean_call_bytes()
         );
     }
-    println!();
+    out!();
     let mut left_out = String::new();
     for (label, mix) in &mixes {
         let mut why: std::collections::BTreeMap<String, usize> = Default::default();
@@ -1072,7 +1155,7 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
         }
     }
     if !left_out.is_empty() {
-        println!("Left out, by reason:\n\n```text\n{left_out}```\n");
+        out!("Left out, by reason:\n\n```text\n{left_out}```\n");
     }
 
     let reg = mix_registry(&mixes[0].1, &core);
@@ -1150,9 +1233,9 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
     eprintln!("cycling mix: {} contenders", entries.len());
     run_interleaved(&mut entries, cfg);
 
-    println!("### ns per call\n");
-    println!("| mix | floor (parse only) | toolgate `is_valid` | toolgate `validate_json` | jsonschema parse+`is_valid` | boon parse+`validate` | registry `call_into` | bare dispatcher |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    out!("### ns per call\n");
+    out!("| mix | floor (parse only) | toolgate `is_valid` | toolgate `validate_json` | jsonschema parse+`is_valid` | boon parse+`validate` | registry `call_into` | bare dispatcher |");
+    out!("|---|---:|---:|---:|---:|---:|---:|---:|");
     let has = |k: &str| entries.iter().any(|e| e.key == k);
     for (label, mix) in &mixes {
         let n = mix.tools.len().max(1) as f64;
@@ -1164,7 +1247,7 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
                 "—".to_string()
             }
         };
-        println!(
+        out!(
             "| {label} | {} | {} | {} | {} | {} | {} | {} |",
             g("floor"),
             g("tg_is_valid"),
@@ -1175,14 +1258,14 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
             g("bare"),
         );
     }
-    println!();
-    println!("### Ratios\n");
-    println!("| mix | toolgate `is_valid` ÷ floor | jsonschema ÷ toolgate `is_valid` | boon ÷ toolgate `is_valid` | toolgate `validate_json` ÷ floor | `call_into` ÷ bare | `call_into` ÷ `is_valid` |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    out!();
+    out!("### Ratios\n");
+    out!("| mix | toolgate `is_valid` ÷ floor | jsonschema ÷ toolgate `is_valid` | boon ÷ toolgate `is_valid` | toolgate `validate_json` ÷ floor | `call_into` ÷ bare | `call_into` ÷ `is_valid` |");
+    out!("|---|---:|---:|---:|---:|---:|---:|");
     let mut ratio_of = std::collections::BTreeMap::new();
     for (label, mix) in &mixes {
         if mix.tools.is_empty() {
-            println!("| {label} | — | — | — | — | — | — |");
+            out!("| {label} | — | — | — | — | — | — |");
             continue;
         }
         let r =
@@ -1196,7 +1279,7 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
         } else {
             ("—".to_string(), "—".to_string())
         };
-        println!(
+        out!(
             "| {label} | {floor:.2}x | {js:.2}x | {:.2}x | {:.2}x | {} | {} |",
             r("boon_is_valid", "tg_is_valid"),
             r("tg_validate_json", "floor"),
@@ -1206,7 +1289,7 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
         ratio_of.insert(format!("{label}|floor"), floor);
         ratio_of.insert(format!("{label}|js"), js);
     }
-    println!();
+    out!();
     // (target, ratio key, at least?, bound)
     let wanted: [(&str, &str, bool, f64); 5] = [
         (

@@ -3,7 +3,7 @@
 //! `realworld-tools/tools.jsonl`.
 //!
 //! For every schema both compile, the generator of `toolgate_bench::instances` writes
-//! instances from the schema (a seeded PRNG: the same cases on every run), half with
+//! instances from the schema (a PRNG started at fixed values: the same cases on every run), half with
 //! ASCII text and half with non-ASCII, and mutants of each that break one rule (wrong
 //! type, missing required property, extra property, out of bounds, bad format, bad
 //! enum value, a duplicated key, a number beyond f64 precision at a bound). Both

@@ -162,7 +162,7 @@ const GET_USER: &str = r#"{
 
 /// The error-path table: the path is the product.
 #[test]
-fn seed_003_table() {
+fn get_user_violations_point_at_the_offending_value() {
     let s = schema(GET_USER);
     let cases: &[(&str, &[(&str, &str)])] = &[
         (r#"{"id": 42, "fields": ["id", "name"]}"#, &[]),
@@ -191,7 +191,7 @@ fn seed_003_table() {
 /// The registry behaviours a Python user is taught, where the answer is the
 /// validator's behaviour.
 #[test]
-fn seed_002_quiz() {
+fn booleans_nested_paths_refused_keywords_and_no_coercion() {
     // Booleans are not integers.
     let s = schema(r#"{"type":"integer"}"#);
     assert_eq!(check(&s, "true"), ["$: expected integer, got boolean"]);
