@@ -375,7 +375,8 @@ fn main() {
     out!("Commit: {}\n", commit());
 
     if cfg.sections.contains(&Section::Core) {
-        let targets = ratio_table(&cfg);
+        let mut targets = ratio_table(&cfg);
+        answers(&cfg, &mut targets);
         print_targets("Targets of the core profile", &targets);
     }
     let mut targets = Vec::new();
@@ -466,6 +467,155 @@ fn batch_registration(cfg: &Config) {
         at_once,
         if at_once < 50.0 { "PASS" } else { "**MISS**" }
     );
+}
+
+/// A tool whose handler answers `answer`, written into the caller's buffer (so the
+/// handler itself allocates nothing and times nothing but the registry's work).
+struct Answers(&'static str);
+
+impl toolgate_core::Handler for Answers {
+    fn call(&self, _: &[u8], _: &toolgate_core::CallContext) -> Result<String, String> {
+        Ok(self.0.to_owned())
+    }
+    fn call_into(
+        &self,
+        _: &[u8],
+        _: &toolgate_core::CallContext,
+        out: &mut String,
+    ) -> toolgate_core::Written {
+        out.push_str(self.0);
+        toolgate_core::Written::Answer
+    }
+}
+
+/// What checking a tool's answer against its output schema costs: beside checking
+/// arguments of the same bytes against the same schema, and in a call (the same
+/// handler and answer, with and without an output schema). Each valid call of the
+/// table's tools serves as both: its schema is the parameters of one tool and the
+/// output schema of another, whose handler answers with the call's bytes.
+fn answers(cfg: &Config, targets: &mut Vec<Target>) {
+    use toolgate_core::{CallContext, CallResult, Registry, ToolSpec};
+    let valid: Vec<&Case> = cases().iter().filter(|c| c.valid).collect();
+    let registry = Registry::default();
+    for (i, case) in valid.iter().enumerate() {
+        let spec = |name: String, parameters: Option<&str>, output: Option<&str>| ToolSpec {
+            name,
+            parameters: parameters.map(|p| p.as_bytes().to_vec()),
+            output_schema: output.map(|o| o.as_bytes().to_vec()),
+            ..ToolSpec::default()
+        };
+        let answer = Box::new(Answers(case.instance));
+        registry
+            .register(
+                spec(format!("args{i}"), Some(case.schema), None),
+                answer,
+                false,
+            )
+            .expect("arguments tool");
+        let answer = Box::new(Answers(case.instance));
+        registry
+            .register(
+                spec(format!("checked{i}"), None, Some(case.schema)),
+                answer,
+                false,
+            )
+            .expect("checked tool");
+        let answer = Box::new(Answers(case.instance));
+        registry
+            .register(spec(format!("free{i}"), None, None), answer, false)
+            .expect("unchecked tool");
+        // What is timed is what it seems: both checks pass, the checked call is structured.
+        assert_eq!(
+            registry.validate(&format!("args{i}"), case.instance.as_bytes()),
+            Some(vec![])
+        );
+        assert_eq!(
+            registry.validate_result(&format!("checked{i}"), case.instance.as_bytes()),
+            Some(vec![])
+        );
+        let checked = registry.call("c", &format!("checked{i}"), b"{}");
+        assert!(
+            checked.structured && checked.content == case.instance,
+            "{checked:?}"
+        );
+    }
+    let registry = &registry;
+    let mut entries: Vec<Entry<'_>> = Vec::new();
+    for (i, case) in valid.iter().enumerate() {
+        let input = case.instance.as_bytes();
+        let n = case.name;
+        let (args, checked, free) = (
+            format!("args{i}"),
+            format!("checked{i}"),
+            format!("free{i}"),
+        );
+        let args_tool = args.clone();
+        entries.push(Entry::new(format!("{n}|arguments"), move || {
+            registry
+                .validate(&args_tool, black_box(input))
+                .map_or(9, |e| e.len())
+        }));
+        let checked_tool = checked.clone();
+        entries.push(Entry::new(format!("{n}|answer"), move || {
+            registry
+                .validate_result(&checked_tool, black_box(input))
+                .map_or(9, |e| e.len())
+        }));
+        let mut reused = CallResult::default();
+        entries.push(Entry::new(format!("{n}|call_free"), move || {
+            registry.call_into(
+                "c",
+                &free,
+                black_box(b"{}"),
+                &CallContext::NONE,
+                &mut reused,
+            );
+            reused.content.len()
+        }));
+        let mut reused = CallResult::default();
+        entries.push(Entry::new(format!("{n}|call_checked"), move || {
+            registry.call_into(
+                "c",
+                &checked,
+                black_box(b"{}"),
+                &CallContext::NONE,
+                &mut reused,
+            );
+            reused.content.len()
+        }));
+    }
+    eprintln!("answers: {} contenders", entries.len());
+    run_interleaved(&mut entries, cfg);
+
+    out!(
+        "## Checking a tool's answer against its output schema
+"
+    );
+    out!("Each valid call's bytes checked as arguments (`Registry::validate`, the schema as parameters) and as a tool's answer (`Registry::validate_result`, the same schema as its output schema); then `call_into` of a tool answering those bytes, without and with that output schema (a reused result, a handler that writes into it).
+");
+    out!("| input | bytes | arguments (`validate`) | answer (`validate_result`) | answer ÷ arguments | call, no output schema | call, answer checked | checked ÷ unchecked |");
+    out!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for case in &valid {
+        let n = case.name;
+        let g = |k: &str| fmt_ns(get(&entries, &format!("{n}|{k}")));
+        let r = |a: &str, b: &str| paired(&entries, &format!("{n}|{a}"), &format!("{n}|{b}"));
+        let answer_ratio = r("answer", "arguments");
+        out!(
+            "| {n} | {} | {} | {} | {answer_ratio:.2}x | {} | {} | {:.2}x |",
+            case.instance.len(),
+            g("arguments"),
+            g("answer"),
+            g("call_free"),
+            g("call_checked"),
+            r("call_checked", "call_free"),
+        );
+        targets.push(at_most(
+            format!("{n}: checking an answer ÷ checking arguments of the same bytes"),
+            answer_ratio,
+            1.25,
+        ));
+    }
+    out!();
 }
 
 /// The ratio table of the core profile: validation, compile, registry, threads.
