@@ -749,7 +749,7 @@ impl Registry {
     /// kept in [`CallResult::invalid_result`]. A handler's error is never checked.
     ///
     /// A name in the spelling a provider that refuses dots was sent (`db_get_user`
-    /// for a registered `db.get_user`, see [`Registry::definitions`]) reaches that
+    /// for a registered `db.get_user`, see the dialect crate's `RegistryExt::definitions`) reaches that
     /// tool, unless a tool of that very name is registered.
     pub fn call_with_context(
         &self,

@@ -1,18 +1,18 @@
-//! Schemas: compiled once into a [`Program`](program::Program) of small keyword
+//! Schemas: compiled once into a `Program` of small keyword
 //! groups, then run many times.
 //!
 //! The layout, by what each module owns:
 //!
-//! - [`compile`]: schema document → program; the pointer into the document and the
+//! - `compile`: schema document → program; the pointer into the document and the
 //!   problems found; `keywords::NodeBuilder` does one schema object;
-//! - [`keywords`]: one module per keyword group (its compile step, its check, its
+//! - `keywords`: one module per keyword group (its compile step, its check, its
 //!   messages), and the table of what each profile knows;
-//! - [`program`]: the compiled form, nodes addressed by index in one vector;
-//! - [`walk`]: the one pass over the instance bytes, dispatching each value to the
+//! - `program`: the compiled form, nodes addressed by index in one vector;
+//! - `walk`: the one pass over the instance bytes, dispatching each value to the
 //!   groups of its node;
-//! - [`sink`], [`path`], [`message`]: where violations go, their paths and pointers,
-//!   the pieces their texts are made of; [`equal`]: equality by value;
-//! - [`error`]: [`CompileError`] and [`ValidationError`]; [`options`]: [`Options`];
+//! - `sink`, `path`, `message`: where violations go, their paths and pointers,
+//!   the pieces their texts are made of; `equal`: equality by value;
+//! - `error`: [`CompileError`] and [`ValidationError`]; `options`: [`Options`];
 //! - `pattern`: ECMA-262 patterns and their matchers.
 
 use std::fmt;
