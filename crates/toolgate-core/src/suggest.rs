@@ -48,25 +48,11 @@ pub(crate) fn closest<'a, I>(wanted: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    // Names are at most 128 characters, so a request longer than that plus the
-    // allowed edits cannot be close to any: don't even decode the rest of it.
-    let wanted: Vec<char> = wanted
-        .chars()
-        .take(MAX_CANDIDATE + usize::from(MAX_DISTANCE) + 1)
-        .collect();
-    if wanted.len() > MAX_CANDIDATE + usize::from(MAX_DISTANCE) {
-        return None;
-    }
+    let wanted = decoded(wanted)?;
     let mut best: Option<(u8, &'a str)> = None;
     for name in candidates {
-        let score = if eq_ignore_ascii_case(&wanted, name) {
-            0
-        } else {
-            match osa_distance_at_most(&wanted, name.as_bytes(), MAX_DISTANCE) {
-                // A case-only match outranks a real edit at distance 1.
-                Some(d) => d + 1,
-                None => continue,
-            }
+        let Some(score) = rank(&wanted, name) else {
+            continue;
         };
         if best.is_none_or(|(s, _)| score < s) {
             best = Some((score, name));
@@ -79,27 +65,46 @@ where
 /// as close: with two equally close (`cit` for `city` and `cite`), which was meant
 /// cannot be told, and nothing is suggested. For an unexpected property among the
 /// declared ones, which come in the author's order (so a tie has no natural winner).
+/// One pass, `wanted` decoded once: this runs for every unexpected property of a
+/// refused call.
 pub(crate) fn closest_unambiguous<'a, I>(wanted: &str, candidates: I) -> Option<&'a str>
 where
-    I: IntoIterator<Item = &'a str> + Clone,
+    I: IntoIterator<Item = &'a str>,
 {
-    let best = closest(wanted, candidates.clone())?;
-    let best_rank = rank(wanted, best);
-    let ties = candidates
-        .into_iter()
-        .filter(|&name| rank(wanted, name) == best_rank)
-        .count();
-    (ties == 1).then_some(best)
+    let wanted = decoded(wanted)?;
+    let (mut best, mut ties): (Option<(u8, &'a str)>, usize) = (None, 0);
+    for name in candidates {
+        let Some(score) = rank(&wanted, name) else {
+            continue;
+        };
+        match best {
+            Some((s, _)) if score > s => {}
+            Some((s, _)) if score == s => ties += 1,
+            _ => (best, ties) = (Some((score, name)), 1),
+        }
+    }
+    best.filter(|_| ties == 1).map(|(_, name)| name)
 }
 
-/// The rank [`closest`] gives a candidate it accepts: 0 for a case-only difference,
-/// else the distance plus one.
-fn rank(wanted: &str, name: &str) -> u8 {
-    let wanted: Vec<char> = wanted.chars().collect();
-    if eq_ignore_ascii_case(&wanted, name) {
-        0
+/// `wanted` as characters, or `None` when it is too long to be close to any name:
+/// names are at most 128 characters, so a request longer than that plus the allowed
+/// edits cannot be close to any, and the rest of it is not even decoded.
+fn decoded(wanted: &str) -> Option<Vec<char>> {
+    let wanted: Vec<char> = wanted
+        .chars()
+        .take(MAX_CANDIDATE + usize::from(MAX_DISTANCE) + 1)
+        .collect();
+    (wanted.len() <= MAX_CANDIDATE + usize::from(MAX_DISTANCE)).then_some(wanted)
+}
+
+/// The rank [`closest`] gives a candidate: 0 for a case-only difference, else the
+/// distance plus one (so a case-only match outranks a real edit at distance 1);
+/// `None` when the candidate is not close.
+fn rank(wanted: &[char], name: &str) -> Option<u8> {
+    if eq_ignore_ascii_case(wanted, name) {
+        Some(0)
     } else {
-        osa_distance_at_most(&wanted, name.as_bytes(), MAX_DISTANCE).map_or(u8::MAX, |d| d + 1)
+        osa_distance_at_most(wanted, name.as_bytes(), MAX_DISTANCE).map(|d| d + 1)
     }
 }
 
