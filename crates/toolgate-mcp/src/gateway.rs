@@ -115,12 +115,13 @@ impl Gateway {
     }
 
     /// How many host requests await the upstream's answer.
+    #[cfg(test)]
     pub fn pending(&self) -> usize {
         self.pending.len() + self.queued.len()
     }
 
     /// A frame from the host.
-    pub fn from_host(&mut self, frame: &[u8]) -> Vec<Out> {
+    pub fn host_frame(&mut self, frame: &[u8]) -> Vec<Out> {
         let mut out = Vec::new();
         if frame.iter().all(u8::is_ascii_whitespace) {
             return out;
@@ -258,7 +259,7 @@ impl Gateway {
     }
 
     /// A frame from the upstream.
-    pub fn from_upstream(&mut self, frame: &[u8]) -> Vec<Out> {
+    pub fn upstream_frame(&mut self, frame: &[u8]) -> Vec<Out> {
         let mut out = Vec::new();
         if frame.iter().all(u8::is_ascii_whitespace) {
             return out;

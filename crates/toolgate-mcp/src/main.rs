@@ -153,7 +153,11 @@ fn main() -> ExitCode {
         .enable_time()
         .build()
         .expect("a runtime");
-    runtime.block_on(run(args))
+    let code = runtime.block_on(run(args));
+    // The stdin reader may still be blocked in a read on its own thread: do not wait
+    // for it.
+    runtime.shutdown_background();
+    code
 }
 
 /// Sends each frame to its side; the log lines to stderr.
@@ -232,7 +236,7 @@ async fn run(args: Args) -> ExitCode {
                     Ok(Line::Frame(f)) => gw
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
-                        .from_host(&f),
+                        .host_frame(&f),
                     Ok(Line::TooLong(n)) => {
                         log(&format!(
                             "a frame of {n} bytes from the host refused (limit {max})"
@@ -261,7 +265,7 @@ async fn run(args: Args) -> ExitCode {
                     Ok(Line::Frame(f)) => gw
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
-                        .from_upstream(&f),
+                        .upstream_frame(&f),
                     Ok(Line::TooLong(n)) => {
                         log(&format!(
                             "a frame of {n} bytes from the upstream dropped (limit {max})"
