@@ -13,6 +13,11 @@
 #   go        Go: gofmt, vet, tests plain / -race / cgocheck2, bounded fuzz, and a
 #             module outside the repository built against an installed toolgate
 #   python    the Python package built into a venv under build/, pytest
+#   mcp       the MCP gateway (toolgate-mcp) between the official MCP Python SDK's
+#             client and real servers (one written with the SDK, the published
+#             filesystem server from npm), pytest: crates/toolgate-mcp/ci.sh; SKIPPED
+#             where python3 venv, pip or npm is missing (a failure under
+#             TOOLGATE_REQUIRE_TESTDATA, which CI sets)
 #   install   install into a temporary prefix, pkg-config and find_package consumers,
 #             C++ tests against the installed package
 #   examples  the example host of every language, run and checked against
@@ -36,7 +41,7 @@ cd "$(dirname "$0")/.."
 
 # The parts, in running order. A new part: its name here, a line under "Parts:" above,
 # and an `if want NAME` block below.
-PARTS=(rust header c go python install examples fuzz)
+PARTS=(rust header c go python mcp install examples fuzz)
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
@@ -110,6 +115,10 @@ part_go() {
 part_python() {
     step "python: package into a venv under build/, pytest"
     bash python/ci.sh
+}
+part_mcp() {
+    step "mcp: the gateway between the MCP SDK's client and real servers, pytest"
+    bash crates/toolgate-mcp/ci.sh
 }
 part_install() {
     step "install: prefix install, pkg-config and find_package consumers, non-executable stack, C++ tests"

@@ -1,0 +1,287 @@
+//! An upstream's tool list, compiled: every tool's `inputSchema` and `outputSchema`
+//! registered in a toolgate registry (the full profile, references never fetched), and
+//! the list the host sees, less the tools whose schemas do not compile.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt;
+
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use toolgate_core::{CallContext, Registry, RegistryOptions, ToolSpec};
+
+/// The tools the gateway checks calls against.
+pub struct ToolSet {
+    /// Every tool whose schemas compiled.
+    pub registry: Registry,
+    /// Tools passed through unvalidated (`--pass-unchecked`): their calls and results
+    /// are relayed unchecked.
+    pub unchecked: HashSet<String>,
+}
+
+impl ToolSet {
+    /// An empty set whose tools are compiled with `options`.
+    pub fn new(options: RegistryOptions) -> ToolSet {
+        ToolSet {
+            registry: Registry::with_options(options),
+            unchecked: HashSet::new(),
+        }
+    }
+}
+
+/// One page of a `tools/list` result, read.
+pub struct Page<'a> {
+    /// The tools the host may see, as the upstream wrote them.
+    pub kept: Vec<&'a RawValue>,
+    /// How many tools were withheld.
+    pub withheld: usize,
+    /// The cursor of the next page.
+    pub next_cursor: Option<String>,
+    /// The result's members in the upstream's order, for rewriting it.
+    members: Vec<(Cow<'a, str>, &'a RawValue)>,
+}
+
+impl Page<'_> {
+    /// The result with `tools` replaced by the kept tools, every other member as the
+    /// upstream wrote it.
+    pub fn rewritten(&self) -> String {
+        let mut out = String::from("{");
+        for (i, (key, value)) in self.members.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&serde_json::to_string(key).expect("a key serializes"));
+            out.push(':');
+            if key == "tools" {
+                out.push('[');
+                for (j, tool) in self.kept.iter().enumerate() {
+                    if j > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(tool.get());
+                }
+                out.push(']');
+            } else {
+                out.push_str(value.get());
+            }
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// A JSON object's members in their order, values unparsed.
+struct Members<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Members<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Members<'a>, M::Error> {
+                let mut out: Vec<(Cow<'a, str>, &'a RawValue)> = Vec::new();
+                while let Some((k, v)) = map.next_entry::<Cow<'a, str>, &'a RawValue>()? {
+                    if out.iter().any(|(seen, _)| *seen == k) {
+                        return Err(serde::de::Error::custom(format!("duplicate member {k:?}")));
+                    }
+                    out.push((k, v));
+                }
+                Ok(Members(out))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+/// The schemas of one tool, as the upstream wrote them.
+#[derive(Deserialize)]
+struct Schemas<'a> {
+    #[serde(rename = "inputSchema", borrow)]
+    input: &'a RawValue,
+    #[serde(rename = "outputSchema", borrow, default)]
+    output: Option<&'a RawValue>,
+}
+
+/// The handler of a tool the gateway only checks: calls go to the upstream, never here.
+fn relayed(_: &[u8], _: &CallContext<'_>) -> Result<String, String> {
+    Err("relayed to the upstream server".to_owned())
+}
+
+/// Reads one page of a `tools/list` result: each tool read as MCP's `Tool`, its
+/// schemas compiled into `set` (replacing a tool of the same name). A tool that is not
+/// an MCP tool, or whose name or schemas the registry refuses, is withheld and logged
+/// with every problem, unless `pass_unchecked`, which keeps it unvalidated with a
+/// warning. `log` receives each line to write.
+pub fn read_page<'a>(
+    result: &'a RawValue,
+    set: &mut ToolSet,
+    pass_unchecked: bool,
+    log: &mut dyn FnMut(String),
+) -> Result<Page<'a>, String> {
+    let members: Members<'a> =
+        serde_json::from_str(result.get()).map_err(|e| format!("tools/list result: {e}"))?;
+    let members = members.0;
+    let tools = members
+        .iter()
+        .find(|(k, _)| k == "tools")
+        .map(|(_, v)| *v)
+        .ok_or("tools/list result without tools")?;
+    let tools: Vec<&'a RawValue> =
+        serde_json::from_str(tools.get()).map_err(|e| format!("tools/list tools: {e}"))?;
+    let next_cursor = match members.iter().find(|(k, _)| k == "nextCursor") {
+        Some((_, v)) => serde_json::from_str::<Option<String>>(v.get())
+            .map_err(|e| format!("tools/list nextCursor: {e}"))?,
+        None => None,
+    };
+    let mut kept = Vec::with_capacity(tools.len());
+    let mut withheld = 0;
+    for raw in tools {
+        match compile_tool(raw, set) {
+            Ok(()) => kept.push(raw),
+            Err((name, why)) if pass_unchecked => {
+                log(format!(
+                    "warning: tool {name} passed through UNVALIDATED (--pass-unchecked): {why}"
+                ));
+                set.registry.unregister(&name);
+                set.unchecked.insert(name);
+                kept.push(raw);
+            }
+            Err((name, why)) => {
+                log(format!("tool {name} withheld from the host: {why}"));
+                set.registry.unregister(&name);
+                set.unchecked.remove(&name);
+                withheld += 1;
+            }
+        }
+    }
+    Ok(Page {
+        kept,
+        withheld,
+        next_cursor,
+        members,
+    })
+}
+
+/// Compiles one tool into `set`, or its name (as well as it could be read) and why not.
+fn compile_tool(raw: &RawValue, set: &mut ToolSet) -> Result<(), (String, String)> {
+    let tool: rmcp::model::Tool = serde_json::from_str(raw.get()).map_err(|e| {
+        let name = serde_json::from_str::<NameOnly>(raw.get())
+            .map(|n| format!("{:?}", n.name))
+            .unwrap_or_else(|_| "(unnamed)".to_owned());
+        (name, format!("not an MCP tool: {e}"))
+    })?;
+    let name = tool.name.to_string();
+    let schemas: Schemas<'_> =
+        serde_json::from_str(raw.get()).map_err(|e| (name.clone(), e.to_string()))?;
+    let spec = ToolSpec {
+        name: name.clone(),
+        description: tool.description.as_deref().unwrap_or("").to_owned(),
+        parameters: Some(schemas.input.get().as_bytes().to_vec()),
+        output_schema: schemas.output.map(|s| s.get().as_bytes().to_vec()),
+        ..ToolSpec::default()
+    };
+    set.registry
+        .register(spec, Box::new(relayed), true)
+        .map_err(|e| (name.clone(), e.message))?;
+    set.unchecked.remove(&name);
+    Ok(())
+}
+
+#[derive(Deserialize)]
+struct NameOnly {
+    name: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolgate_core::{NamePolicy, Options, Profile};
+
+    fn set() -> ToolSet {
+        ToolSet::new(
+            RegistryOptions::default()
+                .with_names(NamePolicy::Mcp)
+                .with_schema_options(Options::default().with_profile(Profile::Full)),
+        )
+    }
+
+    fn raw(s: &str) -> &RawValue {
+        serde_json::from_str(s).unwrap()
+    }
+
+    const LIST: &str = r#"{"tools":[
+        {"name":"ok","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"unevaluatedProperties":false}},
+        {"name":"bad","inputSchema":{"type":"object","properties":{"n":{"type":"nope"}},"minLength":"x"}},
+        {"name":"draft7","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","dependencies":{"a":["b"]}},"outputSchema":{"type":"object","required":["r"]}}
+    ],"nextCursor":"p2","_meta":{"k":1}}"#;
+
+    #[test]
+    fn a_tool_whose_schema_does_not_compile_is_withheld_with_every_problem_logged() {
+        let mut set = set();
+        let mut logs = Vec::new();
+        let page = read_page(raw(LIST), &mut set, false, &mut |l| logs.push(l)).unwrap();
+        assert_eq!(page.withheld, 1);
+        assert_eq!(page.next_cursor.as_deref(), Some("p2"));
+        assert_eq!(set.registry.names(), ["draft7", "ok"]);
+        assert_eq!(logs.len(), 1, "{logs:?}");
+        assert!(
+            logs[0].starts_with("tool bad withheld from the host: invalid parameters for \"bad\"")
+        );
+        assert!(logs[0].contains("/properties/n/type"), "{}", logs[0]);
+        assert!(logs[0].contains("/minLength"), "{}", logs[0]);
+        let rewritten: serde_json::Value = serde_json::from_str(&page.rewritten()).unwrap();
+        let names: Vec<&str> = rewritten["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["ok", "draft7"]);
+        assert_eq!(rewritten["_meta"]["k"], 1);
+        assert!(page.rewritten().starts_with(r#"{"tools":[{"name":"ok","#));
+    }
+
+    #[test]
+    fn the_full_profile_and_draft_07_apply() {
+        let mut set = set();
+        read_page(raw(LIST), &mut set, false, &mut |_| {}).unwrap();
+        assert!(set.registry.prepare("ok", br#"{"n":1}"#).is_ok());
+        assert!(set.registry.prepare("ok", br#"{"n":1,"m":2}"#).is_err());
+        assert!(set.registry.prepare("draft7", br#"{"a":1}"#).is_err());
+        assert!(set.registry.prepare("draft7", br#"{"a":1,"b":2}"#).is_ok());
+    }
+
+    #[test]
+    fn pass_unchecked_keeps_the_tool_unvalidated_with_a_warning() {
+        let mut set = set();
+        let mut logs = Vec::new();
+        let page = read_page(raw(LIST), &mut set, true, &mut |l| logs.push(l)).unwrap();
+        assert_eq!((page.withheld, page.kept.len()), (0, 3));
+        assert!(set.unchecked.contains("bad"));
+        assert!(logs[0].starts_with("warning: tool bad passed through UNVALIDATED"));
+    }
+
+    #[test]
+    fn a_tool_that_is_not_an_mcp_tool_or_has_a_refused_name_is_withheld() {
+        let mut set = set();
+        let list = r#"{"tools":[{"name":"no schema"},{"name":"a b","inputSchema":{"type":"object"}},{"name":"s","inputSchema":{"type":"string"}}]}"#;
+        let mut logs = Vec::new();
+        let page = read_page(raw(list), &mut set, false, &mut |l| logs.push(l)).unwrap();
+        assert_eq!(page.withheld, 3, "{logs:?}");
+        assert!(logs[0].contains("not an MCP tool"), "{logs:?}");
+        assert!(logs[1].contains("invalid tool name"), "{logs:?}");
+        assert!(
+            logs[2].contains("must declare \"type\": \"object\""),
+            "{logs:?}"
+        );
+    }
+
+    #[test]
+    fn a_result_without_tools_is_refused() {
+        assert!(read_page(raw(r#"{"x":1}"#), &mut set(), false, &mut |_| {}).is_err());
+    }
+}
