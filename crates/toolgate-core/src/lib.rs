@@ -76,10 +76,11 @@ pub mod fuzz_internals {
     }
 }
 
+#[doc(hidden)]
+pub use registry::CallDetails;
 pub use registry::{
-    CallContext, CallDetails, CallOutcome, CallResult, Handler, HandlerFailure, NamePolicy,
-    PreparedCall, RegisterError, RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec,
-    Written,
+    CallContext, CallOutcome, CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall,
+    RegisterError, RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
 };
 pub use schema::{
     CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, UnknownName,

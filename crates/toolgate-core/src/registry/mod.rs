@@ -42,6 +42,8 @@ mod text;
 
 pub use check::{CheckRefusal, ToolCheck, ToolProblem};
 pub use context::CallContext;
+// Shown (and documented) where a host meets it: the dialect crate's provider names.
+#[doc(hidden)]
 pub use names::dotted_spelling;
 pub use prepared::{HandlerFailure, PreparedCall, ResultRefusal};
 use snapshot::{Snapshot, Tool};
@@ -850,6 +852,7 @@ impl Registry {
     /// assert_eq!(details.violations[0].schema_location, "#/type");
     /// assert!(!details.structured);
     /// ```
+    #[doc(hidden)]
     pub fn details_into(
         &self,
         name: &str,
@@ -987,7 +990,10 @@ impl Registry {
 }
 
 /// What became of a call beside its content, call id and name: the other fields of a
-/// [`CallResult`], filled by [`Registry::details_into`].
+/// [`CallResult`], filled by [`Registry::details_into`]. Glue for the C result (which
+/// keeps call id, name and content in one buffer of its own), not part of the Rust
+/// API: a Rust host has [`Registry::call_into`].
+#[doc(hidden)]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CallDetails {
     /// What became of the call.
