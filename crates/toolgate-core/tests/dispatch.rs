@@ -494,21 +494,21 @@ fn call_ids_are_not_remembered_by_default() {
     assert_eq!(runs.load(Ordering::SeqCst), 2);
 }
 
+/// One event as the recorder keeps it: call id, tool, outcome, error type, attempts,
+/// argument bytes, replayed.
+type Seen = (
+    String,
+    String,
+    CallOutcome,
+    Option<&'static str>,
+    u32,
+    usize,
+    bool,
+);
+
 /// Keeps what it is told, as owned values.
 #[derive(Debug, Default)]
-struct Recorder(
-    Mutex<
-        Vec<(
-            String,
-            String,
-            CallOutcome,
-            Option<&'static str>,
-            u32,
-            usize,
-            bool,
-        )>,
-    >,
-);
+struct Recorder(Mutex<Vec<Seen>>);
 
 impl CallObserver for Recorder {
     fn observe(&self, e: &CallEvent<'_>) {

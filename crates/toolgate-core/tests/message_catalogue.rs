@@ -297,7 +297,9 @@ fn dispatch_texts(out: &mut String) {
     };
     reg.register(busy, Box::new(fail), false).unwrap();
     let isolate = DispatchOptions::default().with_backoff(Duration::ZERO);
-    let cases: &[(&str, DispatchOptions, &[(&str, &str, &str)])] = &[
+    // (case, options, the batch's calls as call id, tool, arguments)
+    type Batch<'a> = &'a [(&'a str, &'a str, &'a str)];
+    let cases: &[(&str, DispatchOptions, Batch)] = &[
         (
             "deadline passed",
             isolate.clone(),
