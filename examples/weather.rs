@@ -44,6 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             output_schema: None,
             idempotent: true,
             timeout_ms: 5000,
+            exclusive: false,
         },
         Box::new(get_weather),
         false,

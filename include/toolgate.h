@@ -222,6 +222,17 @@ enum tg_outcome
      * A failure of the registry itself (a panic inside toolgate was caught).
      */
     TG_OUTCOME_INTERNAL = 5,
+    /**
+     * A dispatched call whose deadline passed before its handler answered
+     * (`error: tool NAME timed out after N ms`); its answer, if it comes, is dropped.
+     */
+    TG_OUTCOME_TIMED_OUT = 6,
+    /**
+     * A dispatched call that was not run though nothing is wrong with it alone: the
+     * batch over its size limit, a call id used twice, or another call of an
+     * all-or-nothing batch refused.
+     */
+    TG_OUTCOME_NOT_RUN = 7,
 };
 #ifndef __cplusplus
 typedef int32_t tg_outcome;

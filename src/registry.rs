@@ -562,6 +562,7 @@ unsafe fn read_def(def: &tg_tool_def, prefix: &str) -> FfiResult<ToolSpec> {
         output_schema: None,
         idempotent: def.idempotent,
         timeout_ms: def.timeout_ms,
+        exclusive: false,
     })
 }
 

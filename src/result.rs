@@ -38,6 +38,13 @@ pub enum tg_outcome {
     TG_OUTCOME_INVALID_RESULT = 4,
     /// A failure of the registry itself (a panic inside toolgate was caught).
     TG_OUTCOME_INTERNAL = 5,
+    /// A dispatched call whose deadline passed before its handler answered
+    /// (`error: tool NAME timed out after N ms`); its answer, if it comes, is dropped.
+    TG_OUTCOME_TIMED_OUT = 6,
+    /// A dispatched call that was not run though nothing is wrong with it alone: the
+    /// batch over its size limit, a call id used twice, or another call of an
+    /// all-or-nothing batch refused.
+    TG_OUTCOME_NOT_RUN = 7,
 }
 
 /// An outcome as C reads it: `int32_t`. Rendered `tg_outcome` in the header.
@@ -52,6 +59,8 @@ impl From<CallOutcome> for tg_outcome {
             CallOutcome::HandlerFailed => tg_outcome::TG_OUTCOME_HANDLER_FAILED,
             CallOutcome::InvalidResult => tg_outcome::TG_OUTCOME_INVALID_RESULT,
             CallOutcome::Internal => tg_outcome::TG_OUTCOME_INTERNAL,
+            CallOutcome::TimedOut => tg_outcome::TG_OUTCOME_TIMED_OUT,
+            CallOutcome::NotRun => tg_outcome::TG_OUTCOME_NOT_RUN,
         }
     }
 }

@@ -130,5 +130,6 @@ pub(crate) unsafe fn read_spec(spec: *const tg_tool_spec, param: &str) -> FfiRes
         output_schema: schema(s.output_schema, s.output_schema_len, "output_schema")?,
         idempotent: s.idempotent != 0,
         timeout_ms: s.timeout_ms,
+        exclusive: false,
     })
 }

@@ -450,6 +450,7 @@ pub fn registry_with(total: usize) -> Registry {
                 parameters: Some(schema.as_bytes().to_vec()),
                 idempotent: true,
                 timeout_ms: 0,
+                exclusive: false,
                 ..ToolSpec::default()
             },
             Box::new(FixedAnswer),
@@ -472,6 +473,7 @@ pub fn bench_batch(total: usize) -> Vec<(ToolSpec, Box<dyn Handler>)> {
                 parameters: Some(schema.as_bytes().to_vec()),
                 idempotent: true,
                 timeout_ms: 0,
+                exclusive: false,
                 ..ToolSpec::default()
             };
             let handler: Box<dyn Handler> = Box::new(FixedAnswer);

@@ -599,6 +599,7 @@ unsafe fn step(st: &mut State, op: &Op) {
                 output_schema: None,
                 idempotent: *idempotent,
                 timeout_ms: *timeout_ms,
+                exclusive: false,
             };
             let noop = |_: &[u8], _: &CallContext| -> Result<String, String> { Ok(String::new()) };
             let want = match slot.shadow.register(spec, Box::new(noop), flags != 0) {

@@ -149,13 +149,15 @@ struct Types {
 }
 
 /// The `CallOutcome` members by the core's outcomes, in [`outcome_index`] order.
-const OUTCOME_NAMES: [&str; 6] = [
+const OUTCOME_NAMES: [&str; 8] = [
     "ANSWERED",
     "UNKNOWN_TOOL",
     "INVALID_ARGUMENTS",
     "HANDLER_FAILED",
     "INVALID_RESULT",
     "INTERNAL",
+    "TIMED_OUT",
+    "NOT_RUN",
 ];
 
 fn outcome_index(outcome: CallOutcome) -> usize {
@@ -166,6 +168,8 @@ fn outcome_index(outcome: CallOutcome) -> usize {
         CallOutcome::HandlerFailed => 3,
         CallOutcome::InvalidResult => 4,
         CallOutcome::Internal => 5,
+        CallOutcome::TimedOut => 6,
+        CallOutcome::NotRun => 7,
     }
 }
 

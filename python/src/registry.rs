@@ -1293,6 +1293,7 @@ impl Registry {
             output_schema: output,
             idempotent,
             timeout_ms: timeout,
+            exclusive: false,
         };
         // The key is an exact str: a subclass's __hash__ would run Python code under the lock.
         let key = PyString::new(py, name_text);

@@ -148,6 +148,10 @@ class CallOutcome(str, enum.Enum):
     * ``INVALID_RESULT``: the handler answered with something its tool's output
       schema refuses (malformed JSON, over the size limit, or invalid).
     * ``INTERNAL``: a failure of toolgate itself.
+    * ``TIMED_OUT``: a dispatched call's deadline passed before its handler answered.
+    * ``NOT_RUN``: a dispatched call that was not run though nothing is wrong with it
+      alone (the batch over its limit, a call id used twice, or another call of an
+      all-or-nothing batch refused).
     """
 
     ANSWERED = "answered"
@@ -156,6 +160,8 @@ class CallOutcome(str, enum.Enum):
     HANDLER_FAILED = "handler_failed"
     INVALID_RESULT = "invalid_result"
     INTERNAL = "internal"
+    TIMED_OUT = "timed_out"
+    NOT_RUN = "not_run"
 
     if TYPE_CHECKING:
         # What Enum.__new__ takes (a member's value), not str's arguments.

@@ -19,6 +19,7 @@ fn register(registry: &Registry, name: &str, parameters: &str) -> Result<(), Str
         output_schema: None,
         idempotent: false,
         timeout_ms: 0,
+        exclusive: false,
     };
     let handler = |_: &[u8], _: &CallContext| -> Result<String, String> { Ok("ok".into()) };
     registry

@@ -266,6 +266,102 @@ fn registry(options: RegistryOptions) -> Registry {
     registry
 }
 
+/// The texts only a dispatch gives: each case one batch, each row one call of it.
+fn dispatch_texts(out: &mut String) {
+    use std::time::Duration;
+    use toolgate_core::registry::{Call, DispatchOptions, DispatchPolicy};
+    out.push_str("\n### What a model reads from a dispatch\n\n");
+    out.push_str(
+        "`Registry::dispatch` runs a batch of calls; each call's content is what `call` gives, or one of these. The registry holds the tools above, `slow` (`timeout_ms` 50; its handler waits until its call is cancelled) and `busy` (idempotent; its handler always fails with `busy`, marked retryable), and remembers 8 call ids.\n\n",
+    );
+    out.push_str("| case | call id | tool | arguments | outcome | attempts | content |\n|---|---|---|---|---|---|---|\n");
+    let reg = registry(RegistryOptions::default().with_remember_call_ids(8));
+    let slow = ToolSpec {
+        timeout_ms: 50,
+        ..tool("slow", r#"{"type":"object"}"#)
+    };
+    let wait = |_: &[u8], cx: &CallContext| {
+        while !cx.is_cancelled() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok("late".to_string())
+    };
+    reg.register(slow, Box::new(wait), false).unwrap();
+    let busy = ToolSpec {
+        idempotent: true,
+        ..tool("busy", r#"{"type":"object"}"#)
+    };
+    let fail = |_: &[u8], cx: &CallContext| {
+        cx.retry_later();
+        Err::<String, _>("busy".to_string())
+    };
+    reg.register(busy, Box::new(fail), false).unwrap();
+    let isolate = DispatchOptions::default().with_backoff(Duration::ZERO);
+    // (case, options, the batch's calls as call id, tool, arguments)
+    type Batch<'a> = &'a [(&'a str, &'a str, &'a str)];
+    let cases: &[(&str, DispatchOptions, Batch)] = &[
+        (
+            "deadline passed",
+            isolate.clone(),
+            &[("call_1", "slow", "{}")],
+        ),
+        (
+            "dispatch timeout (40 ms) before the tool's",
+            isolate.clone().with_timeout(Duration::from_millis(40)),
+            &[("call_2", "slow", "{}")],
+        ),
+        (
+            "retried 3 times",
+            isolate.clone(),
+            &[("call_3", "busy", "{}")],
+        ),
+        (
+            "all-or-nothing, one refused",
+            isolate.clone().with_policy(DispatchPolicy::AllOrNothing),
+            &[("call_4", "get_time", "{}"), ("call_5", "get_wether", "{}")],
+        ),
+        (
+            "batch over the limit (1 here)",
+            isolate.clone().with_max_batch(1),
+            &[("call_6", "get_time", "{}"), ("call_7", "get_time", "{}")],
+        ),
+        (
+            "call id twice in the batch",
+            isolate.clone(),
+            &[("call_8", "get_time", "{}"), ("call_8", "get_time", "{}")],
+        ),
+        (
+            "call id remembered",
+            isolate.clone(),
+            &[("call_9", "get_time", "{}")],
+        ),
+        (
+            "call id reused with other arguments",
+            isolate.clone(),
+            &[("call_9", "get_time", r#"{"a":1}"#)],
+        ),
+    ];
+    reg.dispatch(&[Call::new("call_9", "get_time", b"{}")], &isolate);
+    for (case, options, batch) in cases {
+        let calls: Vec<Call> = batch
+            .iter()
+            .map(|&(id, name, args)| Call::new(id, name, args.as_bytes()))
+            .collect();
+        for (call, result) in calls.iter().zip(reg.dispatch(&calls, options)) {
+            let _ = writeln!(
+                out,
+                "| {case} | `{}` | `{}` | {} | {:?} | {} | {} |",
+                call.id,
+                call.name,
+                code(std::str::from_utf8(call.arguments).unwrap()),
+                result.outcome,
+                result.attempts,
+                lines(&result.content)
+            );
+        }
+    }
+}
+
 /// Bytes as a table cell: a code span, with what cannot be shown literally escaped
 /// (`\t`, `\xNN`) and a long input cut, saying how long it was.
 fn show_input(bytes: &[u8]) -> String {
@@ -494,6 +590,8 @@ fn catalogue() -> (String, BTreeSet<String>) {
             lines(&result.content)
         );
     }
+
+    dispatch_texts(&mut out);
 
     out.push_str("\n### Registration refusals\n\n");
     out.push_str("| case | name policy | tool | parameters | error |\n|---|---|---|---|---|\n");

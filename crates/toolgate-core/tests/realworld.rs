@@ -121,6 +121,7 @@ fn register_all(tools: &[Tool], opts: &Options) -> (usize, Vec<String>) {
             output_schema: None,
             idempotent: false,
             timeout_ms: 0,
+            exclusive: false,
         };
         match reg.register(spec, Box::new(Answer), false) {
             Ok(_) => accepted += 1,

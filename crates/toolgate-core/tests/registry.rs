@@ -508,6 +508,7 @@ fn describe_validate_and_context() {
             output_schema: None,
             idempotent: true,
             timeout_ms: 2500,
+            exclusive: true,
         },
         boxed(|_: &[u8], cx: &CallContext| {
             Ok(format!("ctx={}", cx.data::<usize>().copied().unwrap_or(0)))
@@ -524,6 +525,7 @@ fn describe_validate_and_context() {
             output_schema: None,
             idempotent: true,
             timeout_ms: 2500,
+            exclusive: true,
         })
     );
     assert_eq!(reg.describe("db.get_usr"), None);

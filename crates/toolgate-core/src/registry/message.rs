@@ -184,6 +184,57 @@ pub(crate) fn write_internal_error(out: &mut String, name: &str) {
     push_json_string(out, name);
 }
 
+/// `error: tool NAME timed out after N ms`: the content of a dispatched call whose
+/// deadline passed before its handler answered (its answer, if it comes, is dropped).
+pub(crate) fn timed_out(name: &str, ms: u128) -> String {
+    format!("error: tool {name} timed out after {ms} ms")
+}
+
+/// `error: not run: call "ID" to tool "NAME" in the same batch was refused`: the content
+/// of a valid call an all-or-nothing dispatch did not run, naming the first refused
+/// call of its batch.
+pub(crate) fn not_run(refused_id: &str, refused_name: &str) -> String {
+    format!(
+        "error: not run: call {} to tool {} in the same batch was refused",
+        quote(refused_id),
+        quote(refused_name)
+    )
+}
+
+/// `error: the batch holds N calls, more than the limit of M`: the content of every call
+/// of a dispatch over its size limit (none runs).
+pub(crate) fn batch_too_large(len: usize, limit: usize) -> String {
+    format!("error: the batch holds {len} calls, more than the limit of {limit}")
+}
+
+/// `error: call id "X" is used by more than one call of the batch`: the content of every
+/// call of a dispatch whose id another call of the same batch has too (none of them
+/// runs).
+pub(crate) fn duplicate_call_id(id: &str) -> String {
+    format!(
+        "error: call id {} is used by more than one call of the batch",
+        quote(id)
+    )
+}
+
+/// `error: call id "X" was already used with other arguments`: a call whose id the
+/// registry remembers from a call with another tool name or other argument bytes.
+pub(crate) fn call_id_reused(id: &str) -> String {
+    format!(
+        "error: call id {} was already used with other arguments",
+        quote(id)
+    )
+}
+
+/// `error: call id "X" is still running in another dispatch`: a call whose id a
+/// concurrent dispatch of the same registry is running (it runs at most once).
+pub(crate) fn call_id_running(id: &str) -> String {
+    format!(
+        "error: call id {} is still running in another dispatch",
+        quote(id)
+    )
+}
+
 /// `tool "t" is refused by openai-strict:` and one line per problem.
 pub(crate) fn refused_by_check(name: &str, refusal: &super::CheckRefusal) -> String {
     format!(
@@ -229,6 +280,27 @@ mod tests {
         );
         write_internal_error(&mut out, "t");
         assert_eq!(out, r#"error: internal error while calling tool "t""#);
+        assert_eq!(timed_out("t", 50), "error: tool t timed out after 50 ms");
+        assert_eq!(
+            not_run("c2", "nope"),
+            r#"error: not run: call "c2" to tool "nope" in the same batch was refused"#
+        );
+        assert_eq!(
+            batch_too_large(3, 2),
+            "error: the batch holds 3 calls, more than the limit of 2"
+        );
+        assert_eq!(
+            duplicate_call_id("c1"),
+            r#"error: call id "c1" is used by more than one call of the batch"#
+        );
+        assert_eq!(
+            call_id_reused("c1"),
+            r#"error: call id "c1" was already used with other arguments"#
+        );
+        assert_eq!(
+            call_id_running("c1"),
+            r#"error: call id "c1" is still running in another dispatch"#
+        );
     }
 
     fn violation(keyword: &'static str, path: &str, message: &str) -> ValidationError {

@@ -29,6 +29,7 @@ mod alloc_tests;
 mod batch;
 mod check;
 mod context;
+mod dispatch;
 /// Texts the workspace's hosts (the C library, the Python module) write beside the
 /// registry's own, so that each is worded once. Not part of the Rust API: a Rust host
 /// gets these texts from [`PreparedCall::failure`] and the registry's results.
@@ -42,6 +43,7 @@ mod text;
 
 pub use check::{CheckRefusal, ToolCheck, ToolProblem};
 pub use context::CallContext;
+pub use dispatch::{Call, CallEvent, CallObserver, DispatchOptions, DispatchPolicy, Executor, Job};
 // Shown (and documented) where a host meets it: the dialect crate's provider names.
 #[doc(hidden)]
 pub use names::dotted_spelling;
@@ -159,10 +161,17 @@ pub struct ToolSpec {
     /// against it (see [`CallOutcome::InvalidResult`]). `None`: answers are free text,
     /// passed on unchecked.
     pub output_schema: Option<Vec<u8>>,
-    /// Stored and exposed for the dispatcher (retry decisions).
+    /// True when running a call twice does no more than running it once: the
+    /// dispatcher ([`Registry::dispatch`]) retries only such a tool, and only a failure
+    /// its handler marked with [`CallContext::retry_later`].
     pub idempotent: bool,
-    /// Stored and exposed for the dispatcher; 0 means none.
+    /// How long the dispatcher waits for one call of the tool, in milliseconds,
+    /// counted from the call's start (retries included); 0 means the registry's
+    /// default ([`RegistryOptions::with_default_timeout_ms`]), if any.
     pub timeout_ms: u64,
+    /// True when the dispatcher must run the tool's calls alone: the calls of a batch
+    /// before it finish first, and the calls after it wait until it has finished.
+    pub exclusive: bool,
 }
 
 /// A registered tool, as `describe` reports it.
@@ -181,6 +190,8 @@ pub struct ToolInfo {
     pub idempotent: bool,
     /// As registered, for the dispatcher; 0 means none.
     pub timeout_ms: u64,
+    /// As registered: the dispatcher runs the tool's calls alone.
+    pub exclusive: bool,
 }
 
 /// Why a registration was refused. The registry is unchanged.
@@ -319,12 +330,29 @@ pub enum CallOutcome {
     InvalidResult,
     /// A failure of the registry itself (a panic inside toolgate was caught).
     Internal,
+    /// The dispatcher stopped waiting for the handler: the call's deadline passed
+    /// (`error: tool NAME timed out after N ms`); an answer after it is dropped.
+    TimedOut,
+    /// The dispatcher did not run the call, though nothing is wrong with it alone: the
+    /// batch is over its size limit, its call id is used twice in the batch or was used
+    /// before with other arguments, or (all-or-nothing) another call of the batch was
+    /// refused.
+    NotRun,
 }
 
 impl CallOutcome {
     /// True for every outcome but [`CallOutcome::Answered`].
     pub fn is_error(self) -> bool {
         self != CallOutcome::Answered
+    }
+
+    /// True when the outcome says a handler ran: answered, failed (or panicked), or
+    /// answered with an invalid result.
+    pub fn handler_ran(self) -> bool {
+        matches!(
+            self,
+            CallOutcome::Answered | CallOutcome::HandlerFailed | CallOutcome::InvalidResult
+        )
     }
 }
 
@@ -353,6 +381,11 @@ pub struct CallResult {
     /// For [`CallOutcome::InvalidResult`]: the handler's answer, which the content does
     /// not hold, for the host to log or inspect.
     pub invalid_result: Option<String>,
+    /// How many times the handler ran for this result: 0 when it did not (a refusal, a
+    /// call not run, a deadline that passed before the call started), 1 for a plain
+    /// call, more when the dispatcher retried ([`CallContext::retry_later`]). A
+    /// result the dispatcher replayed for a repeated call id keeps its first count.
+    pub attempts: u32,
 }
 
 impl CallResult {
@@ -398,6 +431,8 @@ pub struct RegistryOptions {
     schema: Options,
     /// What every tool must pass beyond the registry's own rules.
     check: Option<Arc<dyn ToolCheck>>,
+    /// The dispatcher's settings.
+    dispatch: dispatch::RegistryDispatch,
 }
 
 impl RegistryOptions {
@@ -481,13 +516,20 @@ impl Default for RegistryOptions {
             max_argument_bytes: Some(Self::DEFAULT_MAX_ARGUMENT_BYTES),
             schema: Options::default(),
             check: None,
+            dispatch: dispatch::RegistryDispatch::default(),
         }
     }
 }
 
 /// The registry. Safe for concurrent use; no lock is held while a handler runs.
+///
+/// Dropping it stops the dispatcher's worker threads, if [`Registry::dispatch`]
+/// started any: see [`RegistryOptions::with_drop_grace`].
 pub struct Registry {
     options: RegistryOptions,
+    /// The dispatcher's worker threads (started on the first dispatch) and the call
+    /// ids it remembers.
+    dispatcher: dispatch::Dispatcher,
     /// The published snapshot. Calls only ever `load` it.
     current: ArcSwap<Snapshot>,
     /// Serializes writers, so each builds its snapshot from the latest one and no
@@ -521,6 +563,7 @@ impl Registry {
     /// An empty registry set up by `options`.
     pub fn with_options(options: RegistryOptions) -> Registry {
         Registry {
+            dispatcher: dispatch::Dispatcher::new(&options),
             options,
             current: ArcSwap::from_pointee(Snapshot::default()),
             writer: Mutex::new(()),
@@ -605,6 +648,7 @@ impl Registry {
             handler,
             idempotent: spec.idempotent,
             timeout_ms: spec.timeout_ms,
+            exclusive: spec.exclusive,
         })
     }
 
@@ -772,6 +816,7 @@ impl Registry {
         };
         result.outcome = self.run(name, args, cx, &mut result.content, side);
         result.is_error = result.outcome.is_error();
+        result.attempts = u32::from(result.outcome.handler_ran());
         result
     }
 
@@ -802,6 +847,7 @@ impl Registry {
         };
         result.outcome = self.run(name, args, cx, &mut result.content, side);
         result.is_error = result.outcome.is_error();
+        result.attempts = u32::from(result.outcome.handler_ran());
     }
 
     /// Writes a call's content (the handler's answer, or `error: ...`) into `out`,
@@ -882,7 +928,7 @@ impl Registry {
         out: &mut String,
         side: Side<'_>,
     ) -> CallOutcome {
-        // The handler has its own catch in `dispatch`; this one is the last line for
+        // The handler has its own catch in `execute`; this one is the last line for
         // everything else (a validator bug, a destructor that panics), so that no input
         // can unwind into the host.
         let Side {
@@ -896,7 +942,7 @@ impl Registry {
                 violations: &mut *violations,
                 invalid_result: &mut *invalid_result,
             };
-            self.dispatch(name, args, cx, out, side)
+            self.execute(name, args, cx, out, side)
         }));
         match dispatched {
             Ok(outcome) => outcome,
@@ -912,7 +958,7 @@ impl Registry {
     }
 
     /// The content (into `out`), details and outcome of one call.
-    fn dispatch(
+    fn execute(
         &self,
         name: &str,
         args: &[u8],

@@ -68,6 +68,11 @@ impl<'a> PreparedCall<'a> {
         }
     }
 
+    /// The registered tool this call runs.
+    pub(super) fn tool(&self) -> &Tool {
+        &self.tool
+    }
+
     /// The same call, holding its own copy of the argument bytes.
     pub fn into_owned(self) -> PreparedCall<'static> {
         PreparedCall {

@@ -36,6 +36,7 @@ pub(super) struct Tool {
     pub(super) handler: Box<dyn Handler>,
     pub(super) idempotent: bool,
     pub(super) timeout_ms: u64,
+    pub(super) exclusive: bool,
 }
 
 impl Tool {
@@ -47,6 +48,7 @@ impl Tool {
             output_schema: self.output.as_ref().map(|s| s.to_json().to_owned()),
             idempotent: self.idempotent,
             timeout_ms: self.timeout_ms,
+            exclusive: self.exclusive,
         }
     }
 }
