@@ -5,11 +5,38 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use toolgate_core::{CallContext, Registry, RegistryOptions, ToolSpec};
+use toolgate_dialect::{lint_tool, LintProblem, Target};
+
+/// How a listed tool is judged besides compiling: the flags of the command line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListPolicy {
+    /// Pass tools whose schemas do not compile through unvalidated.
+    pub pass_unchecked: bool,
+    /// The provider mode each tool's `inputSchema` is linted for, its problems logged.
+    pub target: Option<Target>,
+    /// Withhold the tools `target` finds problems in.
+    pub enforce_target: bool,
+}
+
+/// The tools already logged, each as a hash of its name and its exact text, so a tool
+/// is logged once per distinct declaration however often the list is read.
+#[derive(Default)]
+pub struct Logged(HashSet<u64>);
+
+impl Logged {
+    /// True the first time `raw` (a tool as the upstream wrote it) is seen.
+    fn first(&mut self, raw: &RawValue) -> bool {
+        let mut h = DefaultHasher::new();
+        raw.get().hash(&mut h);
+        self.0.insert(h.finish())
+    }
+}
 
 /// The tools the gateway checks calls against.
 pub struct ToolSet {
@@ -114,12 +141,16 @@ fn relayed(_: &[u8], _: &CallContext<'_>) -> Result<String, String> {
 /// Reads one page of a `tools/list` result: each tool read as MCP's `Tool`, its
 /// schemas compiled into `set` (replacing a tool of the same name). A tool that is not
 /// an MCP tool, or whose name or schemas the registry refuses, is withheld and logged
-/// with every problem, unless `pass_unchecked`, which keeps it unvalidated with a
-/// warning. `log` receives each line to write.
+/// with every problem, unless `policy.pass_unchecked`, which keeps it unvalidated with
+/// a warning. With a `policy.target`, each compiled tool's `inputSchema` is linted for
+/// it and its problems logged; with `policy.enforce_target` such a tool is withheld.
+/// `log` receives each line to write; a tool is logged once per distinct declaration
+/// (`logged` remembers them).
 pub fn read_page<'a>(
     result: &'a RawValue,
     set: &mut ToolSet,
-    pass_unchecked: bool,
+    policy: &ListPolicy,
+    logged: &mut Logged,
     log: &mut dyn FnMut(String),
 ) -> Result<Page<'a>, String> {
     let members: Members<'a> =
@@ -140,18 +171,56 @@ pub fn read_page<'a>(
     let mut kept = Vec::with_capacity(tools.len());
     let mut withheld = 0;
     for raw in tools {
+        let mut say = |line: String, logged: &mut Logged| {
+            if logged.first(raw) {
+                log(line);
+            }
+        };
         match compile_tool(raw, set) {
-            Ok(()) => kept.push(raw),
-            Err((name, why)) if pass_unchecked => {
-                log(format!(
-                    "warning: tool {name} passed through UNVALIDATED (--pass-unchecked): {why}"
-                ));
+            Ok((name, input)) => {
+                let problems = match policy.target {
+                    Some(target) => lint_tool(target, &name, input.get()),
+                    None => Vec::new(),
+                };
+                if problems.is_empty() {
+                    kept.push(raw);
+                } else if policy.enforce_target {
+                    let target = policy.target.expect("a target was linted for");
+                    say(
+                        format!(
+                            "tool {name} withheld from the host: {target} refuses it (--enforce-target):\n{}",
+                            LintProblem::join_lines(&problems)
+                        ),
+                        logged,
+                    );
+                    set.registry.unregister(&name);
+                    withheld += 1;
+                } else {
+                    let target = policy.target.expect("a target was linted for");
+                    say(
+                        format!(
+                            "tool {name}: {} problem(s) for {target}:\n{}",
+                            problems.len(),
+                            LintProblem::join_lines(&problems)
+                        ),
+                        logged,
+                    );
+                    kept.push(raw);
+                }
+            }
+            Err((name, why)) if policy.pass_unchecked => {
+                say(
+                    format!(
+                        "warning: tool {name} passed through UNVALIDATED (--pass-unchecked): {why}"
+                    ),
+                    logged,
+                );
                 set.registry.unregister(&name);
                 set.unchecked.insert(name);
                 kept.push(raw);
             }
             Err((name, why)) => {
-                log(format!("tool {name} withheld from the host: {why}"));
+                say(format!("tool {name} withheld from the host: {why}"), logged);
                 set.registry.unregister(&name);
                 set.unchecked.remove(&name);
                 withheld += 1;
@@ -166,8 +235,12 @@ pub fn read_page<'a>(
     })
 }
 
-/// Compiles one tool into `set`, or its name (as well as it could be read) and why not.
-fn compile_tool(raw: &RawValue, set: &mut ToolSet) -> Result<(), (String, String)> {
+/// Compiles one tool into `set`: its name and `inputSchema`, or its name (as well as
+/// it could be read) and why not.
+fn compile_tool<'a>(
+    raw: &'a RawValue,
+    set: &mut ToolSet,
+) -> Result<(String, &'a RawValue), (String, String)> {
     let tool: rmcp::model::Tool = serde_json::from_str(raw.get()).map_err(|e| {
         let name = serde_json::from_str::<NameOnly>(raw.get())
             .map(|n| format!("{:?}", n.name))
@@ -175,7 +248,7 @@ fn compile_tool(raw: &RawValue, set: &mut ToolSet) -> Result<(), (String, String
         (name, format!("not an MCP tool: {e}"))
     })?;
     let name = tool.name.to_string();
-    let schemas: Schemas<'_> =
+    let schemas: Schemas<'a> =
         serde_json::from_str(raw.get()).map_err(|e| (name.clone(), e.to_string()))?;
     let spec = ToolSpec {
         name: name.clone(),
@@ -188,7 +261,7 @@ fn compile_tool(raw: &RawValue, set: &mut ToolSet) -> Result<(), (String, String
         .register(spec, Box::new(relayed), true)
         .map_err(|e| (name.clone(), e.message))?;
     set.unchecked.remove(&name);
-    Ok(())
+    Ok((name, schemas.input))
 }
 
 #[derive(Deserialize)]
@@ -209,6 +282,12 @@ mod tests {
         )
     }
 
+    const UNCHECKED: ListPolicy = ListPolicy {
+        pass_unchecked: true,
+        target: None,
+        enforce_target: false,
+    };
+
     fn raw(s: &str) -> &RawValue {
         serde_json::from_str(s).unwrap()
     }
@@ -223,7 +302,14 @@ mod tests {
     fn a_tool_whose_schema_does_not_compile_is_withheld_with_every_problem_logged() {
         let mut set = set();
         let mut logs = Vec::new();
-        let page = read_page(raw(LIST), &mut set, false, &mut |l| logs.push(l)).unwrap();
+        let page = read_page(
+            raw(LIST),
+            &mut set,
+            &ListPolicy::default(),
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
         assert_eq!(page.withheld, 1);
         assert_eq!(page.next_cursor.as_deref(), Some("p2"));
         assert_eq!(set.registry.names(), ["draft7", "ok"]);
@@ -248,7 +334,14 @@ mod tests {
     #[test]
     fn the_full_profile_and_draft_07_apply() {
         let mut set = set();
-        read_page(raw(LIST), &mut set, false, &mut |_| {}).unwrap();
+        read_page(
+            raw(LIST),
+            &mut set,
+            &ListPolicy::default(),
+            &mut Logged::default(),
+            &mut |_| {},
+        )
+        .unwrap();
         assert!(set.registry.prepare("ok", br#"{"n":1}"#).is_ok());
         assert!(set.registry.prepare("ok", br#"{"n":1,"m":2}"#).is_err());
         assert!(set.registry.prepare("draft7", br#"{"a":1}"#).is_err());
@@ -259,7 +352,14 @@ mod tests {
     fn pass_unchecked_keeps_the_tool_unvalidated_with_a_warning() {
         let mut set = set();
         let mut logs = Vec::new();
-        let page = read_page(raw(LIST), &mut set, true, &mut |l| logs.push(l)).unwrap();
+        let page = read_page(
+            raw(LIST),
+            &mut set,
+            &UNCHECKED,
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
         assert_eq!((page.withheld, page.kept.len()), (0, 3));
         assert!(set.unchecked.contains("bad"));
         assert!(logs[0].starts_with("warning: tool bad passed through UNVALIDATED"));
@@ -270,7 +370,14 @@ mod tests {
         let mut set = set();
         let list = r#"{"tools":[{"name":"no schema"},{"name":"a b","inputSchema":{"type":"object"}},{"name":"s","inputSchema":{"type":"string"}}]}"#;
         let mut logs = Vec::new();
-        let page = read_page(raw(list), &mut set, false, &mut |l| logs.push(l)).unwrap();
+        let page = read_page(
+            raw(list),
+            &mut set,
+            &ListPolicy::default(),
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
         assert_eq!(page.withheld, 3, "{logs:?}");
         assert!(logs[0].contains("not an MCP tool"), "{logs:?}");
         assert!(logs[1].contains("invalid tool name"), "{logs:?}");
@@ -281,7 +388,93 @@ mod tests {
     }
 
     #[test]
+    fn a_tool_is_logged_once_per_distinct_declaration() {
+        let mut set = set();
+        let mut logged = Logged::default();
+        let mut logs = Vec::new();
+        let policy = ListPolicy::default();
+        for _ in 0..3 {
+            read_page(raw(LIST), &mut set, &policy, &mut logged, &mut |l| {
+                logs.push(l)
+            })
+            .unwrap();
+        }
+        assert_eq!(logs.len(), 1, "{logs:?}");
+        // The same tool declared otherwise is logged again.
+        let changed = LIST.replace(r#""minLength":"x""#, r#""minLength":"y""#);
+        read_page(raw(&changed), &mut set, &policy, &mut logged, &mut |l| {
+            logs.push(l)
+        })
+        .unwrap();
+        assert_eq!(logs.len(), 2, "{logs:?}");
+    }
+
+    const LINTED: &str = r#"{"tools":[
+        {"name":"open","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}},
+        {"name":"closed","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}}
+    ]}"#;
+
+    #[test]
+    fn a_target_reports_the_lint_of_each_tool_and_keeps_it() {
+        let mut set = set();
+        let mut logs = Vec::new();
+        let policy = ListPolicy {
+            target: Some(Target::OpenAiStrict),
+            ..ListPolicy::default()
+        };
+        let page = read_page(
+            raw(LINTED),
+            &mut set,
+            &policy,
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
+        assert_eq!((page.kept.len(), page.withheld), (2, 0));
+        assert_eq!(logs.len(), 1, "{logs:?}");
+        assert!(
+            logs[0].starts_with("tool open: ") && logs[0].contains("for openai-strict:\nopen#"),
+            "{logs:?}"
+        );
+        assert!(logs[0].contains("[required-all]"), "{logs:?}");
+    }
+
+    #[test]
+    fn an_enforced_target_withholds_the_tools_it_refuses() {
+        let mut set = set();
+        let mut logs = Vec::new();
+        let policy = ListPolicy {
+            target: Some(Target::OpenAiStrict),
+            enforce_target: true,
+            ..ListPolicy::default()
+        };
+        let page = read_page(
+            raw(LINTED),
+            &mut set,
+            &policy,
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
+        assert_eq!((page.kept.len(), page.withheld), (1, 1));
+        assert_eq!(set.registry.names(), ["closed"]);
+        assert!(
+            logs[0].starts_with(
+                "tool open withheld from the host: openai-strict refuses it (--enforce-target):\nopen#"
+            ),
+            "{logs:?}"
+        );
+    }
+
+    #[test]
     fn a_result_without_tools_is_refused() {
-        assert!(read_page(raw(r#"{"x":1}"#), &mut set(), false, &mut |_| {}).is_err());
+        assert!(read_page(
+            raw(r#"{"x":1}"#),
+            &mut set(),
+            &ListPolicy::default(),
+            &mut Logged::default(),
+            &mut |_| {}
+        )
+        .is_err());
     }
 }
