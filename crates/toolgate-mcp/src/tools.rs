@@ -3,14 +3,14 @@
 //! the list the host sees, less the tools whose schemas do not compile.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
-use toolgate_core::{CallContext, Registry, RegistryOptions, ToolSpec};
+use toolgate_core::{CallContext, Handler, Registry, RegistryOptions, ToolSpec};
 use toolgate_dialect::{lint_tool, LintProblem, Target};
 
 /// How a listed tool is judged besides compiling: the flags of the command line.
@@ -32,9 +32,7 @@ pub struct Logged(HashSet<u64>);
 impl Logged {
     /// True the first time `raw` (a tool as the upstream wrote it) is seen.
     fn first(&mut self, raw: &RawValue) -> bool {
-        let mut h = DefaultHasher::new();
-        raw.get().hash(&mut h);
-        self.0.insert(h.finish())
+        self.0.insert(hash(raw))
     }
 }
 
@@ -45,16 +43,33 @@ pub struct ToolSet {
     /// Tools passed through unvalidated (`--pass-unchecked`): their calls and results
     /// are relayed unchecked.
     pub unchecked: HashSet<String>,
+    /// The hash of each registered tool's text, so the same tool listed again is not
+    /// compiled again.
+    compiled: HashMap<String, u64>,
 }
 
 impl ToolSet {
+    /// Removes the tool named `name`, if it is registered.
+    fn forget(&mut self, name: &str) {
+        if self.compiled.remove(name).is_some() {
+            self.registry.unregister(name);
+        }
+    }
+
     /// An empty set whose tools are compiled with `options`.
     pub fn new(options: RegistryOptions) -> ToolSet {
         ToolSet {
             registry: Registry::with_options(options),
             unchecked: HashSet::new(),
+            compiled: HashMap::new(),
         }
     }
+}
+
+fn hash(raw: &RawValue) -> u64 {
+    let mut h = DefaultHasher::new();
+    raw.get().hash(&mut h);
+    h.finish()
 }
 
 /// One page of a `tools/list` result, read.
@@ -170,19 +185,39 @@ pub fn read_page<'a>(
     };
     let mut kept = Vec::with_capacity(tools.len());
     let mut withheld = 0;
+    // Each tool is checked alone in a scratch registry, and the page's tools that
+    // pass are registered together: one copy of the set, not one per tool.
+    let scratch = Registry::with_options(set.registry.options().clone());
+    let mut batch: Vec<(ToolSpec, Box<dyn Handler>)> = Vec::new();
+    let mut in_batch: HashMap<String, usize> = HashMap::new();
     for raw in tools {
         let mut say = |line: String, logged: &mut Logged| {
             if logged.first(raw) {
                 log(line);
             }
         };
-        match compile_tool(raw, set) {
-            Ok((name, input)) => {
+        match compile_tool(raw, set, &scratch) {
+            Ok((name, input, spec)) => {
                 let problems = match policy.target {
                     Some(target) => lint_tool(target, &name, input.get()),
                     None => Vec::new(),
                 };
+                let accept = |set: &mut ToolSet, batch: &mut Vec<(ToolSpec, Box<dyn Handler>)>| {
+                    set.unchecked.remove(&name);
+                    if let Some(spec) = spec {
+                        set.compiled.insert(name.clone(), hash(raw));
+                        let handler: Box<dyn Handler> = Box::new(relayed);
+                        match in_batch.get(&name) {
+                            Some(&i) => batch[i] = (spec, handler),
+                            None => {
+                                in_batch.insert(name.clone(), batch.len());
+                                batch.push((spec, handler));
+                            }
+                        }
+                    }
+                };
                 if problems.is_empty() {
+                    accept(set, &mut batch);
                     kept.push(raw);
                 } else if policy.enforce_target {
                     let target = policy.target.expect("a target was linted for");
@@ -193,7 +228,7 @@ pub fn read_page<'a>(
                         ),
                         logged,
                     );
-                    set.registry.unregister(&name);
+                    set.forget(&name);
                     withheld += 1;
                 } else {
                     let target = policy.target.expect("a target was linted for");
@@ -205,6 +240,7 @@ pub fn read_page<'a>(
                         ),
                         logged,
                     );
+                    accept(set, &mut batch);
                     kept.push(raw);
                 }
             }
@@ -215,17 +251,27 @@ pub fn read_page<'a>(
                     ),
                     logged,
                 );
-                set.registry.unregister(&name);
+                set.forget(&name);
                 set.unchecked.insert(name);
                 kept.push(raw);
             }
             Err((name, why)) => {
                 say(format!("tool {name} withheld from the host: {why}"), logged);
-                set.registry.unregister(&name);
+                set.forget(&name);
                 set.unchecked.remove(&name);
                 withheld += 1;
             }
         }
+    }
+    // A tool withheld after one of the same name in this page was accepted is not
+    // registered either.
+    batch.retain(|(spec, _)| set.compiled.contains_key(&spec.name));
+    if let Err(e) = set.registry.register_batch(batch, true) {
+        // Each tool passed alone; the batch cannot refuse one. Said, in case it does.
+        log(format!(
+            "the page's tools could not be registered together: {}",
+            e.message
+        ));
     }
     Ok(Page {
         kept,
@@ -235,12 +281,21 @@ pub fn read_page<'a>(
     })
 }
 
-/// Compiles one tool into `set`: its name and `inputSchema`, or its name (as well as
-/// it could be read) and why not.
+/// Compiles one tool in `scratch` (left empty): its name, `inputSchema` and the spec
+/// to register (`None` when `set` holds the same tool already), or its name (as well
+/// as it could be read) and why not.
 fn compile_tool<'a>(
     raw: &'a RawValue,
-    set: &mut ToolSet,
-) -> Result<(String, &'a RawValue), (String, String)> {
+    set: &ToolSet,
+    scratch: &Registry,
+) -> Result<(String, &'a RawValue, Option<ToolSpec>), (String, String)> {
+    if let Ok(named) = serde_json::from_str::<NameOnly>(raw.get()) {
+        if set.compiled.get(&named.name) == Some(&hash(raw)) {
+            if let Ok(schemas) = serde_json::from_str::<Schemas<'a>>(raw.get()) {
+                return Ok((named.name, schemas.input, None));
+            }
+        }
+    }
     let tool: rmcp::model::Tool = serde_json::from_str(raw.get()).map_err(|e| {
         let name = serde_json::from_str::<NameOnly>(raw.get())
             .map(|n| format!("{:?}", n.name))
@@ -257,11 +312,11 @@ fn compile_tool<'a>(
         output_schema: schemas.output.map(|s| s.get().as_bytes().to_vec()),
         ..ToolSpec::default()
     };
-    set.registry
-        .register(spec, Box::new(relayed), true)
+    scratch
+        .register(spec.clone(), Box::new(relayed), true)
         .map_err(|e| (name.clone(), e.message))?;
-    set.unchecked.remove(&name);
-    Ok((name, schemas.input))
+    scratch.unregister(&name);
+    Ok((name, schemas.input, Some(spec)))
 }
 
 #[derive(Deserialize)]

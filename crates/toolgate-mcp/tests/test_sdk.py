@@ -12,15 +12,16 @@ from conftest import UPSTREAM, gateway_bin
 import sys
 
 
-def run(body, *gateway_args, upstream_args=()):
-    """Runs `body(session)` with an SDK client connected through the gateway."""
+def run(body, *gateway_args, upstream_args=(), errlog=None):
+    """Runs `body(session)` with an SDK client connected through the gateway (its
+    stderr to `errlog`, a file, when given)."""
 
     async def main():
         params = StdioServerParameters(
             command=gateway_bin(),
             args=[*gateway_args, "--", sys.executable, str(UPSTREAM), *upstream_args],
         )
-        async with stdio_client(params) as (read, write):
+        async with stdio_client(params, **({"errlog": errlog} if errlog else {})) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 return await body(session)
@@ -44,7 +45,7 @@ def test_the_tool_whose_schema_does_not_compile_is_withheld_from_the_list():
 
     listed = run(body)
     names = [t.name for t in listed.tools]
-    assert names == ["echo", "calls", "bad_result", "slow", "crash", "legacy"]
+    assert names == ["echo", "calls", "bad_result", "slow", "crash", "big", "legacy"]
     echo = listed.tools[0]
     assert echo.output_schema["required"] == ["raw"]
 
