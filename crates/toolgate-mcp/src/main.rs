@@ -283,6 +283,49 @@ fn spawn(command: &[String]) -> std::io::Result<Child> {
         .spawn()
 }
 
+/// The bytes read from either side at once.
+const READ_BUFFER: usize = 64 << 10;
+
+/// The host's input: read without a helper thread when it is a pipe (as MCP hosts
+/// connect it), through tokio's stdin otherwise.
+fn host_input() -> Box<dyn tokio::io::AsyncRead + Unpin + Send> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() {
+            if let Ok(pipe) = tokio::net::unix::pipe::Receiver::from_owned_fd(fd) {
+                return Box::new(pipe);
+            }
+        }
+    }
+    Box::new(tokio::io::stdin())
+}
+
+/// The host's output: written without a helper thread when it is a pipe that is not
+/// also the log's (stderr), through tokio's stdout otherwise.
+fn host_output() -> Box<dyn tokio::io::AsyncWrite + Unpin + Send> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let id = |fd: std::os::fd::BorrowedFd<'_>| {
+            let file = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+            let meta = file.metadata().ok()?;
+            Some((meta.dev(), meta.ino()))
+        };
+        let out = std::io::stdout();
+        let shared = id(out.as_fd()).is_none_or(|o| Some(o) == id(std::io::stderr().as_fd()));
+        if !shared {
+            if let Ok(fd) = out.as_fd().try_clone_to_owned() {
+                if let Ok(pipe) = tokio::net::unix::pipe::Sender::from_owned_fd(fd) {
+                    return Box::new(pipe);
+                }
+            }
+        }
+    }
+    Box::new(tokio::io::stdout())
+}
+
 type ChildSlot = Arc<tokio::sync::Mutex<Option<Child>>>;
 
 /// Reads the upstream's frames until it exits; then, with `restart`, starts it again
@@ -324,7 +367,7 @@ async fn upstream_side(
         if let Some(outs) = restarted {
             dispatch(&gw, outs, &sides).await;
         }
-        let mut reader = BufReader::new(child_out);
+        let mut reader = BufReader::with_capacity(READ_BUFFER, child_out);
         loop {
             let outs = match read_line(&mut reader, max).await {
                 Ok(Line::Frame(f)) => gw
@@ -386,7 +429,7 @@ async fn run(args: Args) -> ExitCode {
         host: to_host,
         upstream: to_upstream,
     };
-    let host_writer = tokio::spawn(write_frames(tokio::io::stdout(), host_rx));
+    let host_writer = tokio::spawn(write_frames(host_output(), host_rx));
     let upstream_writer = tokio::spawn(write_upstream(upstream_rx, inputs_rx));
     let slot: ChildSlot = Arc::default();
     let max = args.max_frame_bytes;
@@ -394,7 +437,7 @@ async fn run(args: Args) -> ExitCode {
     let from_host = {
         let (gw, sides) = (gw.clone(), sides.clone());
         async move {
-            let mut stdin = BufReader::new(tokio::io::stdin());
+            let mut stdin = BufReader::with_capacity(READ_BUFFER, host_input());
             loop {
                 let outs = match read_line(&mut stdin, max).await {
                     Ok(Line::Frame(f)) => gw
