@@ -471,6 +471,37 @@ impl Gateway {
         out
     }
 
+    /// A frame could not be delivered to the upstream (an HTTP upstream that cannot be
+    /// reached, or refused it): a request the gateway tracks is answered with an
+    /// error.
+    pub fn upstream_unreachable(&mut self, frame: &[u8], why: &str) -> Vec<Out> {
+        let mut out = Vec::new();
+        let Ok(Envelope {
+            id: Some(id),
+            method: Some(_),
+            ..
+        }) = Envelope::parse(frame)
+        else {
+            return out;
+        };
+        let key = id_key(id);
+        if self.fetch.as_ref().is_some_and(|f| f.key == key) {
+            let why =
+                format!("the upstream's tool list could not be read ({why}); no tool is offered");
+            self.fetched(Err(why), &mut out);
+        } else if self.reinit.as_ref() == Some(&key) {
+            self.reinit = None;
+        } else if self.pending.remove(&key).is_some() {
+            let message = format!("toolgate-mcp: the upstream server could not be reached: {why}");
+            out.push(Out::Host(error_frame(
+                Some(id),
+                ErrorCode::INTERNAL_ERROR,
+                message,
+            )));
+        }
+        out
+    }
+
     /// A page of the gateway's own fetch (or why there is none): the next page asked
     /// for, or the new tools put in place and the waiting calls checked against them.
     fn fetched(&mut self, page: Result<&RawValue, String>, out: &mut Vec<Out>) {

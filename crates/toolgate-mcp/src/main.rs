@@ -25,6 +25,7 @@ use toolgate_dialect::Target;
 
 mod frame;
 mod gateway;
+mod http;
 mod tools;
 
 use frame::{error_frame, read_line, Line};
@@ -38,6 +39,7 @@ use rmcp::model::ErrorCode;
 
 const USAGE: &str = "\
 usage: toolgate-mcp [OPTIONS] -- COMMAND [ARGS...]
+       toolgate-mcp [OPTIONS] --upstream-url URL
 
 A validating gateway in front of an MCP server: starts COMMAND as the upstream server
 (stdio) and serves the host over stdio. Tool calls are checked against the tools'
@@ -56,6 +58,10 @@ options:
   --target T               report each listed tool's lint for a provider mode:
                            openai-strict, anthropic-strict or gemini
   --enforce-target         withhold the tools the --target refuses
+  --upstream-url URL       reach a streamable-HTTP server (http://) instead of
+                           starting COMMAND
+  --listen ADDR            serve the host over streamable HTTP at ADDR (a port alone
+                           means 127.0.0.1:PORT) instead of stdio
   --on-upstream-exit W     when the server exits: exit (default; the gateway exits
                            with status 1) or restart (start it again and initialize
                            it as the host did)
@@ -69,6 +75,10 @@ struct Args {
     config: Config,
     /// Start the upstream again when it exits.
     restart: bool,
+    /// Serve the host over streamable HTTP here.
+    listen: Option<std::net::SocketAddr>,
+    /// Reach a streamable-HTTP upstream here instead of starting `command`.
+    upstream_url: Option<String>,
     command: Vec<String>,
 }
 
@@ -79,6 +89,8 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut draft = Draft::Draft2020_12;
     let mut policy = ListPolicy::default();
     let mut restart = false;
+    let mut listen = None;
+    let mut upstream_url = None;
     let mut i = 0;
     let number = |v: Option<&String>, name: &str| -> Result<usize, String> {
         v.and_then(|v| v.parse::<usize>().ok())
@@ -113,6 +125,21 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 policy.target = Some(v.parse::<Target>().map_err(|e| e.message)?);
             }
             "--enforce-target" => policy.enforce_target = true,
+            "--upstream-url" => {
+                i += 1;
+                upstream_url = Some(args.get(i).ok_or("--upstream-url needs a URL")?.clone());
+            }
+            "--listen" => {
+                i += 1;
+                let v = args.get(i).ok_or("--listen needs an address")?;
+                let addr = match v.parse::<u16>() {
+                    Ok(port) => std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+                    Err(_) => v
+                        .parse()
+                        .map_err(|_| format!("--listen needs HOST:PORT or a port, not {v:?}"))?,
+                };
+                listen = Some(addr);
+            }
             "--on-upstream-exit" => {
                 i += 1;
                 restart = match args.get(i).map(String::as_str) {
@@ -129,8 +156,14 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         return Err("--enforce-target needs a --target".into());
     }
     let command = args.get(i + 1..).unwrap_or_default().to_vec();
-    if command.is_empty() {
+    if command.is_empty() && upstream_url.is_none() {
         return Err("no upstream command: toolgate-mcp [OPTIONS] -- COMMAND [ARGS...]".into());
+    }
+    if !command.is_empty() && upstream_url.is_some() {
+        return Err("--upstream-url and an upstream command exclude each other".into());
+    }
+    if restart && upstream_url.is_some() {
+        return Err("--on-upstream-exit restart needs an upstream command".into());
     }
     let schema = Options::default()
         .with_profile(Profile::Full)
@@ -144,6 +177,8 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         max_frame_bytes,
         config: Config { registry, policy },
         restart,
+        listen,
+        upstream_url,
         command,
     })
 }
@@ -414,12 +449,31 @@ async fn upstream_side(
 }
 
 async fn run(args: Args) -> ExitCode {
-    let child = match spawn(&args.command) {
-        Ok(c) => c,
-        Err(e) => {
-            log(&format!("cannot start {:?}: {e}", args.command[0]));
-            return ExitCode::from(1);
-        }
+    let child = match &args.upstream_url {
+        Some(_) => None,
+        None => match spawn(&args.command) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                log(&format!("cannot start {:?}: {e}", args.command[0]));
+                return ExitCode::from(1);
+            }
+        },
+    };
+    let listener = match args.listen {
+        Some(addr) => match tokio::net::TcpListener::bind(addr).await {
+            Ok(l) => {
+                log(&format!(
+                    "serving the host at http://{}",
+                    l.local_addr().unwrap_or(addr)
+                ));
+                Some(l)
+            }
+            Err(e) => {
+                log(&format!("cannot listen on {addr}: {e}"));
+                return ExitCode::from(1);
+            }
+        },
+        None => None,
     };
     let gw = Arc::new(Mutex::new(Gateway::new(args.config.clone())));
     let (to_host, host_rx) = mpsc::channel(QUEUE_FRAMES);
@@ -429,14 +483,38 @@ async fn run(args: Args) -> ExitCode {
         host: to_host,
         upstream: to_upstream,
     };
-    let host_writer = tokio::spawn(write_frames(host_output(), host_rx));
-    let upstream_writer = tokio::spawn(write_upstream(upstream_rx, inputs_rx));
+    let host_http = listener
+        .as_ref()
+        .map(|_| http::HostHttp::new(gw.clone(), sides.clone(), args.max_frame_bytes));
+    let host_writer = match &host_http {
+        Some(h) => tokio::spawn(http::route_to_host(host_rx, h.clone())),
+        None => tokio::spawn(write_frames(host_output(), host_rx)),
+    };
+    let upstream_writer = match &args.upstream_url {
+        Some(url) => {
+            let upstream =
+                match http::UpstreamHttp::new(url, gw.clone(), sides.clone(), args.max_frame_bytes)
+                {
+                    Ok(u) => u,
+                    Err(e) => {
+                        log(&e);
+                        return ExitCode::from(2);
+                    }
+                };
+            tokio::spawn(http::post_frames(upstream_rx, upstream))
+        }
+        None => tokio::spawn(write_upstream(upstream_rx, inputs_rx)),
+    };
     let slot: ChildSlot = Arc::default();
     let max = args.max_frame_bytes;
 
     let from_host = {
         let (gw, sides) = (gw.clone(), sides.clone());
         async move {
+            if let (Some(listener), Some(host)) = (listener, host_http) {
+                http::serve(listener, host).await;
+                return End::HostClosed;
+            }
             let mut stdin = BufReader::with_capacity(READ_BUFFER, host_input());
             loop {
                 let outs = match read_line(&mut stdin, max).await {
@@ -463,14 +541,23 @@ async fn run(args: Args) -> ExitCode {
             }
         }
     };
-    let from_upstream = upstream_side(
-        &args,
-        child,
-        gw.clone(),
-        sides.clone(),
-        inputs,
-        slot.clone(),
-    );
+    let from_upstream = async {
+        match child {
+            Some(child) => {
+                upstream_side(
+                    &args,
+                    child,
+                    gw.clone(),
+                    sides.clone(),
+                    inputs,
+                    slot.clone(),
+                )
+                .await
+            }
+            // An HTTP upstream has no end of its own.
+            None => std::future::pending().await,
+        }
+    };
 
     let end = tokio::select! {
         end = from_host => end,

@@ -1,0 +1,119 @@
+"""Streamable HTTP at both ends of the gateway, with the official MCP Python SDK: its
+streamable-HTTP client as the host through `--listen`, and a server it serves over
+streamable HTTP (http_upstream.py) behind `--upstream-url`."""
+
+import socket
+import subprocess
+import sys
+import time
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from conftest import HERE, gateway_bin, upstream_command
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port, proc, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the process exited"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"nothing listens on {port}")
+
+
+@pytest.fixture
+def process():
+    procs = []
+
+    def start(args):
+        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        procs.append(proc)
+        return proc
+
+    yield start
+    for proc in procs:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def test_the_sdks_streamable_http_client_through_listen(process):
+    port = free_port()
+    gateway = process([gateway_bin(), "--listen", str(port), "--", *upstream_command()])
+    wait_for_port(port, gateway)
+
+    async def main():
+        async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                listed = await session.list_tools()
+                echoed = await session.call_tool("echo", {"text": "over http", "n": 2})
+                refused = await session.call_tool("echo", {"text": 5})
+                resource = await session.read_resource("test://greeting")
+                return listed, echoed, refused, resource
+
+    listed, echoed, refused, resource = anyio.run(main)
+    names = [t.name for t in listed.tools]
+    assert "echo" in names and "broken_schema" not in names
+    assert not echoed.is_error
+    assert '"arguments":{"text":"over http","n":2}' in echoed.structured_content["raw"]
+    assert refused.is_error
+    assert refused.content[0].text == "error: invalid arguments for echo:\n$.text: expected string, got integer"
+    assert resource.contents[0].text == "hello, resource"
+
+
+def test_a_foreign_origin_is_refused(process):
+    import http.client
+
+    port = free_port()
+    gateway = process([gateway_bin(), "--listen", str(port), "--", *upstream_command()])
+    wait_for_port(port, gateway)
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    conn.request("POST", "/mcp", body=b"{}", headers={"Origin": "https://evil.example", "Content-Type": "application/json"})
+    assert conn.getresponse().status == 403
+
+
+def test_an_sdk_server_over_streamable_http_behind_upstream_url(process):
+    port = free_port()
+    upstream = process([sys.executable, str(HERE / "http_upstream.py"), str(port)])
+    wait_for_port(port, upstream)
+
+    async def main():
+        params = StdioServerParameters(command=gateway_bin(), args=["--upstream-url", f"http://127.0.0.1:{port}/mcp"])
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                listed = await session.list_tools()
+                echoed = await session.call_tool("echo", {"text": "hi"})
+                refused = await session.call_tool("echo", {"text": 1})
+                calls = [session.call_tool("echo", {"text": str(i)}) for i in range(16)]
+                results = []
+
+                async def one(call):
+                    results.append(await call)
+
+                async with anyio.create_task_group() as tg:
+                    for call in calls:
+                        tg.start_soon(one, call)
+                return listed, echoed, refused, results
+
+    listed, echoed, refused, results = anyio.run(main)
+    assert [t.name for t in listed.tools] == ["echo"]
+    assert listed.tools[0].output_schema["required"] == ["got"]
+    assert not echoed.is_error and echoed.structured_content == {"got": "hi"}
+    assert refused.is_error
+    assert refused.content[0].text == "error: invalid arguments for echo:\n$.text: expected string, got integer"
+    # Calls in flight at once, each answered on its own POST.
+    assert sorted(int(r.structured_content["got"]) for r in results) == list(range(16))
