@@ -27,6 +27,10 @@ use crate::tools::{read_page, ListPolicy, Logged, ToolSet};
 /// which ignores an answer to a request it cancelled.
 const CANCELLED_REMEMBERED: usize = 4096;
 
+/// How many bytes of the host's frames may wait in the gateway, for the upstream's tool
+/// list or for a restarted upstream.
+const WAITING_BYTES: usize = 64 << 20;
+
 /// The keys of a request's `_meta` the gateway copies from the host's requests into
 /// its own (the per-request protocol context of MCP revisions without an `initialize`
 /// handshake).
@@ -203,7 +207,9 @@ impl Gateway {
         };
         if self.reinit.is_some() || self.down {
             // The upstream is being started again: the frame waits for it.
-            self.held.push(frame.to_vec());
+            if self.may_wait(frame, &env, &mut out) {
+                self.held.push(frame.to_vec());
+            }
             return out;
         }
         if env.id.is_some() && self.client_context.is_none() {
@@ -214,7 +220,9 @@ impl Gateway {
                 if self.fetch.is_none() {
                     self.start_fetch(&mut out);
                 }
-                self.queued.push(frame.to_vec());
+                if self.may_wait(frame, &env, &mut out) {
+                    self.queued.push(frame.to_vec());
+                }
             }
             (Some(CallToolRequestMethod::VALUE), Some(id)) => self.call(frame, &env, id, &mut out),
             (Some(method), Some(id)) => {
@@ -240,6 +248,30 @@ impl Gateway {
             _ => out.push(Out::Upstream(frame.to_vec())),
         }
         out
+    }
+
+    /// Whether `frame` may wait in the gateway (for the tool list, or for a restarted
+    /// upstream): the frames waiting hold at most [`WAITING_BYTES`]. A request past
+    /// that is answered with an error; any other frame is dropped, and logged.
+    fn may_wait(&mut self, frame: &[u8], env: &Envelope<'_>, out: &mut Vec<Out>) -> bool {
+        let waiting: usize = self.queued.iter().chain(&self.held).map(Vec::len).sum();
+        if waiting + frame.len() <= WAITING_BYTES {
+            return true;
+        }
+        self.log.push(format!(
+            "a frame from the host refused: {WAITING_BYTES} bytes already wait for the upstream"
+        ));
+        if let (Some(id), Some(_)) = (env.id, env.method.as_deref()) {
+            let message = format!(
+                "toolgate-mcp: refused: {WAITING_BYTES} bytes of requests already wait for the upstream"
+            );
+            out.push(Out::Host(error_frame(
+                Some(id),
+                ErrorCode::INTERNAL_ERROR,
+                message,
+            )));
+        }
+        false
     }
 
     /// The host cancels a request: a request the upstream has is forgotten, its late

@@ -637,6 +637,38 @@ mod tests {
         assert!(parse_args(&strings(&["--on-upstream-exit", "later", "--", "a"])).is_err());
     }
 
+    #[tokio::test]
+    async fn a_full_queue_holds_the_sender_until_its_side_reads() {
+        let config = parse_args(&strings(&["--", "x"])).unwrap().config;
+        let gw = Mutex::new(Gateway::new(config));
+        let (host, mut host_rx) = mpsc::channel(1);
+        let (upstream, _upstream_rx) = mpsc::channel(1);
+        let sides = Sides { host, upstream };
+        dispatch(&gw, vec![Out::Host(b"1".to_vec())], &sides).await;
+        let mut second = std::pin::pin!(dispatch(&gw, vec![Out::Host(b"2".to_vec())], &sides));
+        tokio::select! {
+            biased;
+            _ = &mut second => panic!("a frame was queued past the limit"),
+            _ = tokio::task::yield_now() => {}
+        }
+        // The host reads one frame: the second goes in.
+        assert_eq!(host_rx.recv().await.unwrap(), b"1");
+        second.await;
+        assert_eq!(host_rx.recv().await.unwrap(), b"2");
+    }
+
+    #[test]
+    fn listen_takes_a_port_or_an_address_and_excludes_nothing_else() {
+        let args = parse_args(&strings(&["--listen", "8123", "--", "a"])).unwrap();
+        assert_eq!(args.listen, Some(([127, 0, 0, 1], 8123).into()));
+        let args = parse_args(&strings(&["--listen", "0.0.0.0:9", "--", "a"])).unwrap();
+        assert_eq!(args.listen, Some(([0, 0, 0, 0], 9).into()));
+        let args = parse_args(&strings(&["--upstream-url", "http://127.0.0.1:1/mcp"])).unwrap();
+        assert!(args.command.is_empty());
+        assert!(parse_args(&strings(&["--upstream-url", "http://h/", "--", "a"])).is_err());
+        assert!(parse_args(&strings(&["--listen", "nowhere", "--", "a"])).is_err());
+    }
+
     #[test]
     fn the_target_and_the_restart_are_read() {
         let args = parse_args(&strings(&[

@@ -151,3 +151,23 @@ def test_restart_starts_the_upstream_again_and_answers_the_pending_calls(raw_hos
     assert pidfile.read_text() != first_pid
     assert host.proc.poll() is None
     assert any("starting the upstream server again" in line for line in host.stderr)
+
+
+def test_a_host_of_the_revision_without_initialize_is_served_in_its_protocol_version(raw_host, tmp_path):
+    # 2026-07-28: no initialize; every request carries its protocol context in _meta.
+    tap = tmp_path / "tap"
+    host = raw_host(upstream=upstream_command("--tap", str(tap)))
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "modern-host", "version": "1"},
+    }
+    host.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "x"}, "_meta": meta}})
+    answer = host.recv()
+    assert answer["id"] == 1 and answer["result"]["isError"] is False, answer
+    host.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": 5}, "_meta": meta}})
+    assert host.recv()["result"]["isError"] is True
+    # The gateway's own tools/list carried the host's protocol context.
+    own = [json.loads(line) for line in tap.read_text().splitlines() if "toolgate-mcp/tools/" in line]
+    assert own and own[0]["method"] == "tools/list"
+    assert own[0]["params"]["_meta"] == meta

@@ -471,3 +471,25 @@ fn a_restarted_upstream_is_initialized_as_the_host_did_and_the_host_waits_meanwh
         vec![Out::Upstream(SLOW.to_vec())]
     );
 }
+
+#[test]
+fn the_frames_waiting_for_the_tool_list_are_bounded() {
+    let mut gw = gateway(false);
+    let text = "x".repeat(1 << 20);
+    let mut refused = 0;
+    for i in 0..70 {
+        let call = format!(
+            r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"{text}"}}}}}}"#
+        );
+        for out in gw.host_frame(call.as_bytes()) {
+            if let Out::Host(f) = out {
+                assert!(String::from_utf8(f)
+                    .unwrap()
+                    .contains("already wait for the upstream"));
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!(gw.pending(), 70 - refused);
+    assert!(refused > 0 && gw.pending() * (1 << 20) <= WAITING_BYTES);
+}
