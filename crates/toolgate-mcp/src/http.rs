@@ -259,6 +259,11 @@ async fn post(
         return json(StatusCode::BAD_REQUEST, answer.unwrap_or_default());
     }
     let Some((key, initialize)) = request else {
+        if let Some(cancelled) = cancelled_key(env.as_ref().ok()) {
+            // The gateway drops the cancelled request's answer: nothing will come for
+            // the POST that waits for it, which ends now.
+            lock(&host.waiting).remove(&cancelled);
+        }
         dispatch(&host.gw, outs, &host.sides).await;
         return respond(StatusCode::ACCEPTED, None, full(""));
     };
@@ -266,8 +271,8 @@ async fn post(
     lock(&host.waiting).insert(key.clone(), tx);
     dispatch(&host.gw, outs, &host.sides).await;
     let Ok(answer) = rx.await else {
-        lock(&host.waiting).remove(&key);
-        return respond(StatusCode::INTERNAL_SERVER_ERROR, None, full(""));
+        // Cancelled by the host: it reads no answer.
+        return respond(StatusCode::ACCEPTED, None, full(""));
     };
     let mut response = json(StatusCode::OK, answer);
     if initialize {
@@ -279,6 +284,21 @@ async fn post(
             .insert(SESSION, HeaderValue::from_str(&id).expect("hex"));
     }
     response
+}
+
+/// The id key of the request a `notifications/cancelled` names.
+fn cancelled_key(env: Option<&Envelope<'_>>) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Cancelled<'a> {
+        #[serde(rename = "requestId", borrow)]
+        request_id: &'a serde_json::value::RawValue,
+    }
+    let env = env?;
+    if env.method.as_deref() != Some("notifications/cancelled") || env.id.is_some() {
+        return None;
+    }
+    let params: Cancelled<'_> = serde_json::from_str(env.params?.get()).ok()?;
+    Some(id_key(params.request_id))
 }
 
 /// A session id nobody can guess: 128 bits from the system's random source.

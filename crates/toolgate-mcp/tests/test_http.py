@@ -117,3 +117,48 @@ def test_an_sdk_server_over_streamable_http_behind_upstream_url(process):
     assert refused.content[0].text == "error: invalid arguments for echo:\n$.text: expected string, got integer"
     # Calls in flight at once, each answered on its own POST.
     assert sorted(int(r.structured_content["got"]) for r in results) == list(range(16))
+
+
+def test_a_cancelled_call_over_listen_ends_its_post_and_the_gateway_keeps_serving(process):
+    import http.client
+    import json
+    import threading
+
+    port = free_port()
+    gateway = process([gateway_bin(), "--listen", str(port), "--", *upstream_command()])
+    wait_for_port(port, gateway)
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+    def post(message, session=None):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        h = dict(headers, **({"Mcp-Session-Id": session} if session else {}))
+        conn.request("POST", "/mcp", body=json.dumps(message).encode(), headers=h)
+        response = conn.getresponse()
+        return response.status, response.getheader("Mcp-Session-Id"), response.read()
+
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+    }
+    status, session, _ = post(init)
+    assert status == 200 and session
+    assert post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session)[0] == 202
+    # Without the session id, a request is refused.
+    assert post({"jsonrpc": "2.0", "id": 1, "method": "ping"})[0] == 400
+    slow = {}
+    thread = threading.Thread(
+        target=lambda: slow.update(
+            answer=post({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "slow", "arguments": {"seconds": 30}}}, session)
+        )
+    )
+    thread.start()
+    time.sleep(0.5)
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+    assert post(cancel, session)[0] == 202
+    thread.join(timeout=20)
+    assert not thread.is_alive(), "the cancelled call's POST never ended"
+    assert slow["answer"][0] == 202 and slow["answer"][2] == b""
+    status, _, body = post({"jsonrpc": "2.0", "id": 8, "method": "ping"}, session)
+    assert status == 200 and json.loads(body) == {"jsonrpc": "2.0", "id": 8, "result": {}}
