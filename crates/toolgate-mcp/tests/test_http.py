@@ -162,3 +162,51 @@ def test_a_cancelled_call_over_listen_ends_its_post_and_the_gateway_keeps_servin
     assert slow["answer"][0] == 202 and slow["answer"][2] == b""
     status, _, body = post({"jsonrpc": "2.0", "id": 8, "method": "ping"}, session)
     assert status == 200 and json.loads(body) == {"jsonrpc": "2.0", "id": 8, "result": {}}
+
+
+def test_the_servers_own_messages_reach_the_hosts_get_stream_over_listen(process):
+    import http.client
+    import json
+    import queue
+    import threading
+
+    port = free_port()
+    gateway = process([gateway_bin(), "--listen", str(port), "--", *upstream_command()])
+    wait_for_port(port, gateway)
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+    def post(message, session=None):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        h = dict(headers, **({"Mcp-Session-Id": session} if session else {}))
+        conn.request("POST", "/mcp", body=json.dumps(message).encode(), headers=h)
+        response = conn.getresponse()
+        return response.status, response.getheader("Mcp-Session-Id"), response.read()
+
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+    }
+    _, session, _ = post(init)
+    post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
+    stream = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    stream.request("GET", "/mcp", headers={"Accept": "text/event-stream", "Mcp-Session-Id": session})
+    response = stream.getresponse()
+    assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
+    events: "queue.Queue[bytes]" = queue.Queue()
+
+    def read():
+        for line in iter(response.readline, b""):
+            if line.startswith(b"data: "):
+                events.put(line[6:].strip())
+
+    threading.Thread(target=read, daemon=True).start()
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "changed", "arguments": {}}}
+    status, _, body = post(call, session)
+    assert status == 200 and json.loads(body)["result"]["content"][0]["text"] == "sent"
+    assert json.loads(events.get(timeout=20)) == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+    # The gateway read the list again; calls are still checked against it.
+    echo = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": 1}}}
+    status, _, body = post(echo, session)
+    assert json.loads(body)["result"]["isError"] is True

@@ -14,7 +14,8 @@ Its tools:
 - `broken_schema` has an inputSchema that does not compile (an unknown type, and a
   reference to a document that is never fetched);
 - `legacy` declares its inputSchema in draft-07 (`dependencies`);
-- `big` answers with a text of `size` bytes.
+- `big` answers with a text of `size` bytes;
+- `changed` sends `notifications/tools/list_changed`, then answers.
 
 `--tools N` adds N generated tools (`gen_00000`...), each with a schema of its own;
 `--hostile` adds tools whose schemas attack a validator (see `HOSTILE`).
@@ -95,6 +96,11 @@ TOOLS = [
         name="big",
         description="Answers with a text of `size` bytes.",
         input_schema={"type": "object", "properties": {"size": {"type": "integer"}}, "required": ["size"]},
+    ),
+    types.Tool(
+        name="changed",
+        description="Says the tool list changed.",
+        input_schema={"type": "object"},
     ),
     types.Tool(
         name="legacy",
@@ -231,6 +237,9 @@ async def call_tool(ctx, params):
         return types.CallToolResult(content=[types.TextContent(type="text", text="done")])
     if name == "crash":
         os._exit(3)
+    if name == "changed":
+        await ctx.session.send_tool_list_changed()
+        return types.CallToolResult(content=[types.TextContent(type="text", text="sent")])
     if name == "big":
         return types.CallToolResult(content=[types.TextContent(type="text", text="x" * int(args["size"]))])
     if name in {t.name for t in HOSTILE}:
