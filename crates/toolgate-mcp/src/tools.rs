@@ -297,9 +297,25 @@ fn compile_tool<'a>(
         }
     }
     let tool: rmcp::model::Tool = serde_json::from_str(raw.get()).map_err(|e| {
-        let name = serde_json::from_str::<NameOnly>(raw.get())
-            .map(|n| format!("{:?}", n.name))
-            .unwrap_or_else(|_| "(unnamed)".to_owned());
+        let named = serde_json::from_str::<NameOnly>(raw.get()).ok();
+        // A schema nested too deep to read as a `Tool` gets the registry's refusal,
+        // which names the limit, when the registry refuses it too.
+        if let (Some(named), Ok(schemas)) = (&named, serde_json::from_str::<Schemas<'_>>(raw.get()))
+        {
+            let spec = ToolSpec {
+                name: named.name.clone(),
+                parameters: Some(schemas.input.get().as_bytes().to_vec()),
+                output_schema: schemas.output.map(|s| s.get().as_bytes().to_vec()),
+                ..ToolSpec::default()
+            };
+            match scratch.register(spec, Box::new(relayed), true) {
+                Err(refusal) => return (named.name.clone(), refusal.message),
+                Ok(()) => {
+                    scratch.unregister(&named.name);
+                }
+            }
+        }
+        let name = named.map_or_else(|| "(unnamed)".to_owned(), |n| format!("{:?}", n.name));
         (name, format!("not an MCP tool: {e}"))
     })?;
     let name = tool.name.to_string();
@@ -519,6 +535,32 @@ mod tests {
             ),
             "{logs:?}"
         );
+    }
+
+    #[test]
+    fn a_schema_too_deep_to_read_is_withheld_with_the_registrys_message() {
+        let mut schema = r#"{"type":"string"}"#.to_owned();
+        for _ in 0..70 {
+            schema = format!(r#"{{"type":"object","properties":{{"a":{schema}}}}}"#);
+        }
+        let list = format!(r#"{{"tools":[{{"name":"deep","inputSchema":{schema}}}]}}"#);
+        let mut logs = Vec::new();
+        let policy = ListPolicy::default();
+        let page = read_page(
+            raw(&list),
+            &mut set(),
+            &policy,
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
+        assert_eq!(page.withheld, 1);
+        assert!(
+            logs[0]
+                .starts_with("tool deep withheld from the host: invalid parameters for \"deep\""),
+            "{logs:?}"
+        );
+        assert!(logs[0].contains("deep"), "{logs:?}");
     }
 
     #[test]

@@ -53,8 +53,9 @@ def test_hostile_schemas_are_compiled_within_the_limits_or_withheld(tmp_path):
                 name,
                 log,
             )
-    # Deeper than the depth limit is never compiled.
+    # Deeper than the depth limit is never compiled: the registry says why.
     assert "deep_nesting" not in names
+    assert 'tool deep_nesting withheld from the host: invalid parameters for "deep_nesting"' in log, log
     assert "echo" in names
 
 
