@@ -15,12 +15,21 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 pub enum Line {
     /// A frame's bytes, without its line end (`\n` or `\r\n`).
     Frame(Vec<u8>),
-    /// A line longer than the limit: its length in bytes. Its bytes were discarded
-    /// as they arrived, so a peer cannot make the gateway hold more than the limit.
-    TooLong(usize),
+    /// A line longer than the limit: its length in bytes, and its first [`HEAD`]
+    /// bytes at most. The rest was discarded as it arrived, so a peer cannot make the
+    /// gateway hold more than the limit.
+    TooLong {
+        /// The line's length in bytes.
+        len: usize,
+        /// Its first bytes, where its `id` is looked for.
+        head: Vec<u8>,
+    },
     /// The peer closed the stream.
     Eof,
 }
+
+/// How many bytes of a line over the limit are kept.
+pub const HEAD: usize = 4096;
 
 /// Reads the next line of `reader`, holding at most `max` bytes of it: a longer line
 /// is read to its end and reported as [`Line::TooLong`]. A last line without a line end
@@ -34,7 +43,7 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R, max: usize) -> i
         if available.is_empty() {
             return Ok(match (len, too_long) {
                 (0, _) => Line::Eof,
-                (n, true) => Line::TooLong(n),
+                (len, true) => Line::TooLong { len, head: buf },
                 (_, false) => Line::Frame(trim_cr(buf)),
             });
         }
@@ -43,9 +52,14 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R, max: usize) -> i
             None => (available, None),
         };
         len += chunk.len();
-        if len > max {
+        if len > max && !too_long {
             too_long = true;
-            buf = Vec::new();
+            buf.truncate(HEAD);
+            buf.shrink_to_fit();
+        }
+        if too_long {
+            let room = HEAD.saturating_sub(buf.len()).min(chunk.len());
+            buf.extend_from_slice(&chunk[..room]);
         } else {
             buf.extend_from_slice(chunk);
         }
@@ -53,7 +67,7 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R, max: usize) -> i
         reader.consume(consumed);
         if end.is_some() {
             return Ok(if too_long {
-                Line::TooLong(len)
+                Line::TooLong { len, head: buf }
             } else {
                 Line::Frame(trim_cr(buf))
             });
@@ -107,6 +121,92 @@ pub fn id_key(id: &RawValue) -> String {
     match serde_json::from_str::<serde_json::Value>(id.get()) {
         Ok(value) => value.to_string(),
         Err(_) => id.get().to_owned(),
+    }
+}
+
+/// The `id` of a frame of which only the head was kept: the top-level object's `id`
+/// member, when it is read whole (a string or a number) before the head ends and before
+/// any member too long for the head. `None` otherwise.
+pub fn head_id(head: &[u8]) -> Option<Box<RawValue>> {
+    let mut i = skip_ws(head, 0);
+    if head.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    loop {
+        i = skip_ws(head, i);
+        if head.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = skip_value(head, i)?;
+        let key: Cow<'_, str> = serde_json::from_slice(&head[i..key_end]).ok()?;
+        i = skip_ws(head, key_end);
+        if head.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(head, i + 1);
+        let end = skip_value(head, start)?;
+        if key == "id" {
+            let value = std::str::from_utf8(&head[start..end]).ok()?;
+            let id: Box<RawValue> = serde_json::from_str(value).ok()?;
+            let first = id.get().as_bytes()[0];
+            return (first == b'"' || first == b'-' || first.is_ascii_digit()).then_some(id);
+        }
+        i = skip_ws(head, end);
+        match head.get(i) {
+            Some(b',') => i += 1,
+            _ => return None,
+        }
+    }
+}
+
+fn skip_ws(s: &[u8], mut i: usize) -> usize {
+    while s
+        .get(i)
+        .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the JSON value starting at `i`, when it ends within `s` (its syntax is
+/// only followed as far as finding the end).
+fn skip_value(s: &[u8], mut i: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    loop {
+        match *s.get(i)? {
+            b'"' => {
+                i += 1;
+                loop {
+                    match *s.get(i)? {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
+                }
+                i += 1;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                i += 1;
+            }
+            _ if depth > 0 => i += 1,
+            _ => {
+                // A scalar at the top: up to the next delimiter, which must be there.
+                let len = s[i..]
+                    .iter()
+                    .position(|b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))?;
+                return (len > 0).then_some(i + len);
+            }
+        }
+        if depth == 0 {
+            return Some(i);
+        }
     }
 }
 
@@ -171,7 +271,18 @@ mod tests {
         let got = lines(b"0123456789abc\n{}\n0123456789abc", 8).await;
         assert_eq!(
             got,
-            vec![Line::TooLong(13), frame("{}"), Line::TooLong(13), Line::Eof]
+            vec![
+                Line::TooLong {
+                    len: 13,
+                    head: b"0123456789abc".to_vec()
+                },
+                frame("{}"),
+                Line::TooLong {
+                    len: 13,
+                    head: b"0123456789abc".to_vec()
+                },
+                Line::Eof
+            ]
         );
     }
 
@@ -181,6 +292,38 @@ mod tests {
             lines(b"12345678\n", 8).await,
             vec![frame("12345678"), Line::Eof]
         );
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_limit_keeps_only_its_head() {
+        let long = format!("{}\n", "x".repeat(3 * HEAD));
+        let got = lines(long.as_bytes(), 10).await;
+        let Line::TooLong { len, head } = &got[0] else {
+            panic!("{got:?}")
+        };
+        assert_eq!((*len, head.len()), (3 * HEAD, HEAD));
+    }
+
+    #[test]
+    fn the_id_is_read_from_a_frames_head() {
+        let id = |s: &str| head_id(s.as_bytes()).map(|id| id.get().to_owned());
+        assert_eq!(
+            id(r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"te"#).as_deref(),
+            Some("7")
+        );
+        assert_eq!(
+            id(r#" { "jsonrpc" : "2.0" , "id" : "a\"}" , "result""#).as_deref(),
+            Some(r#""a\"}""#)
+        );
+        assert_eq!(
+            id(r#"{"result":{"a":[1,{"b":"}"}]},"id":12,"x"#).as_deref(),
+            Some("12")
+        );
+        // The id member not reached, cut, or not an id.
+        assert_eq!(id(r#"{"jsonrpc":"2.0","result":{"content":"xxxx"#), None);
+        assert_eq!(id(r#"{"jsonrpc":"2.0","id":12"#), None);
+        assert_eq!(id(r#"{"id":{"a":1},"result":1}"#), None);
+        assert_eq!(id(r#"[{"id":1}]"#), None);
     }
 
     #[test]

@@ -5,11 +5,13 @@
 //! withheld) and `tools/call` results (structured content checked against the tool's
 //! output schema).
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use rmcp::model::{
-    CallToolRequestMethod, ConstString, ErrorCode, InitializedNotificationMethod,
-    ListToolsRequestMethod, ToolListChangedNotificationMethod,
+    CallToolRequestMethod, CancelledNotificationMethod, ConstString, ErrorCode,
+    InitializeResultMethod, InitializedNotificationMethod, ListToolsRequestMethod,
+    ToolListChangedNotificationMethod,
 };
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -17,8 +19,26 @@ use toolgate_core::registry::CallRefusalKind;
 use toolgate_core::{PreparedCall, RegistryOptions, ValidationError};
 use toolgate_dialect::{result_json, Dialect, ResultView};
 
-use crate::frame::{error_frame, id_key, result_frame, Envelope};
-use crate::tools::{read_page, ToolSet};
+use crate::frame::{error_frame, head_id, id_key, result_frame, Envelope};
+use crate::tools::{read_page, ListPolicy, Logged, ToolSet};
+
+/// How many cancelled requests are remembered, so that their late answers are dropped.
+/// The oldest is forgotten first; a late answer to a forgotten one reaches the host,
+/// which ignores an answer to a request it cancelled.
+const CANCELLED_REMEMBERED: usize = 4096;
+
+/// How many bytes of the host's frames may wait in the gateway, for the upstream's tool
+/// list or for a restarted upstream.
+const WAITING_BYTES: usize = 64 << 20;
+
+/// The keys of a request's `_meta` the gateway copies from the host's requests into
+/// its own (the per-request protocol context of MCP revisions without an `initialize`
+/// handshake).
+const CLIENT_CONTEXT: [&str; 3] = [
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/clientCapabilities",
+];
 
 /// A frame to write, and to whom.
 #[derive(Debug, PartialEq, Eq)]
@@ -34,8 +54,8 @@ pub enum Out {
 pub struct Config {
     /// The registry options tools are compiled with (the full profile, MCP names).
     pub registry: RegistryOptions,
-    /// Pass tools whose schemas do not compile through unvalidated.
-    pub pass_unchecked: bool,
+    /// How listed tools are judged besides compiling.
+    pub policy: ListPolicy,
 }
 
 /// A host request the upstream has not answered yet.
@@ -72,6 +92,29 @@ pub struct Gateway {
     fetch_again: bool,
     fetches: u64,
     pending: HashMap<String, Pending>,
+    /// Requests the host cancelled while the upstream had them: their answers are
+    /// dropped. In the order cancelled, the oldest forgotten past a bound.
+    cancelled: HashSet<String>,
+    cancelled_order: VecDeque<String>,
+    /// The tools already logged.
+    logged: Logged,
+    /// The `_meta` members of [`CLIENT_CONTEXT`] of the host's first request that had
+    /// any, as a JSON object's members (`"k":v,...`), copied into the gateway's own
+    /// requests.
+    client_context: Option<String>,
+    /// The params of the host's `initialize`, as written, to initialize a restarted
+    /// upstream with.
+    initialize: Option<Vec<u8>>,
+    /// Whether the host sent `notifications/initialized`.
+    initialized: bool,
+    /// The key of the gateway's own `initialize` of a restarted upstream, in flight;
+    /// the host's frames wait in `held` meanwhile.
+    reinit: Option<String>,
+    /// The upstream exited and has not been started again: the host's frames wait in
+    /// `held`.
+    down: bool,
+    held: Vec<Vec<u8>>,
+    restarts: u64,
     /// Lines for the log (stderr), taken by the caller.
     log: Vec<String>,
 }
@@ -105,6 +148,16 @@ impl Gateway {
             fetch_again: false,
             fetches: 0,
             pending: HashMap::new(),
+            cancelled: HashSet::new(),
+            cancelled_order: VecDeque::new(),
+            logged: Logged::default(),
+            client_context: None,
+            initialize: None,
+            initialized: false,
+            reinit: None,
+            down: false,
+            held: Vec::new(),
+            restarts: 0,
             log: Vec::new(),
         }
     }
@@ -114,10 +167,22 @@ impl Gateway {
         std::mem::take(&mut self.log)
     }
 
+    /// Which upstream the gateway talks to: 0 for the first, one more for each
+    /// restart.
+    pub fn generation(&self) -> u64 {
+        self.restarts
+    }
+
     /// How many host requests await the upstream's answer.
     #[cfg(test)]
     pub fn pending(&self) -> usize {
-        self.pending.len() + self.queued.len()
+        self.pending.len() + self.queued.len() + self.held.len()
+    }
+
+    /// How many cancelled requests are remembered.
+    #[cfg(test)]
+    pub fn cancelled(&self) -> usize {
+        self.cancelled.len()
     }
 
     /// A frame from the host.
@@ -140,15 +205,30 @@ impl Gateway {
                 return out;
             }
         };
+        if self.reinit.is_some() || self.down {
+            // The upstream is being started again: the frame waits for it.
+            if self.may_wait(frame, &env, &mut out) {
+                self.held.push(frame.to_vec());
+            }
+            return out;
+        }
+        if env.id.is_some() && self.client_context.is_none() {
+            self.client_context = client_context(env.params);
+        }
         match (env.method.as_deref(), env.id) {
             (Some(CallToolRequestMethod::VALUE), Some(_)) if !self.ready => {
                 if self.fetch.is_none() {
                     self.start_fetch(&mut out);
                 }
-                self.queued.push(frame.to_vec());
+                if self.may_wait(frame, &env, &mut out) {
+                    self.queued.push(frame.to_vec());
+                }
             }
             (Some(CallToolRequestMethod::VALUE), Some(id)) => self.call(frame, &env, id, &mut out),
             (Some(method), Some(id)) => {
+                if method == InitializeResultMethod::VALUE {
+                    self.initialize = env.params.map(|p| p.get().as_bytes().to_vec());
+                }
                 let pending = if method == ListToolsRequestMethod::VALUE {
                     Pending::List
                 } else {
@@ -157,7 +237,9 @@ impl Gateway {
                 self.pending.insert(id_key(id), pending);
                 out.push(Out::Upstream(frame.to_vec()));
             }
+            (Some(CancelledNotificationMethod::VALUE), None) => self.cancel(frame, &env, &mut out),
             (Some(InitializedNotificationMethod::VALUE), None) => {
+                self.initialized = true;
                 out.push(Out::Upstream(frame.to_vec()));
                 if self.fetch.is_none() && !self.ready {
                     self.start_fetch(&mut out);
@@ -166,6 +248,69 @@ impl Gateway {
             _ => out.push(Out::Upstream(frame.to_vec())),
         }
         out
+    }
+
+    /// Whether `frame` may wait in the gateway (for the tool list, or for a restarted
+    /// upstream): the frames waiting hold at most [`WAITING_BYTES`]. A request past
+    /// that is answered with an error; any other frame is dropped, and logged.
+    fn may_wait(&mut self, frame: &[u8], env: &Envelope<'_>, out: &mut Vec<Out>) -> bool {
+        let waiting: usize = self.queued.iter().chain(&self.held).map(Vec::len).sum();
+        if waiting + frame.len() <= WAITING_BYTES {
+            return true;
+        }
+        self.log.push(format!(
+            "a frame from the host refused: {WAITING_BYTES} bytes already wait for the upstream"
+        ));
+        if let (Some(id), Some(_)) = (env.id, env.method.as_deref()) {
+            let message = format!(
+                "toolgate-mcp: refused: {WAITING_BYTES} bytes of requests already wait for the upstream"
+            );
+            out.push(Out::Host(error_frame(
+                Some(id),
+                ErrorCode::INTERNAL_ERROR,
+                message,
+            )));
+        }
+        false
+    }
+
+    /// The host cancels a request: a request the upstream has is forgotten, its late
+    /// answer to be dropped, and the notification forwarded; a call still waiting for
+    /// the tool list is dropped with it (the upstream never saw either).
+    fn cancel(&mut self, frame: &[u8], env: &Envelope<'_>, out: &mut Vec<Out>) {
+        #[derive(Deserialize)]
+        struct Cancelled<'a> {
+            #[serde(rename = "requestId", borrow)]
+            request_id: &'a RawValue,
+        }
+        let Some(cancelled) = env
+            .params
+            .and_then(|p| serde_json::from_str::<Cancelled<'_>>(p.get()).ok())
+        else {
+            out.push(Out::Upstream(frame.to_vec()));
+            return;
+        };
+        let key = id_key(cancelled.request_id);
+        let before = self.queued.len();
+        self.queued.retain(|f| {
+            Envelope::parse(f)
+                .ok()
+                .and_then(|e| e.id.map(id_key))
+                .is_none_or(|k| k != key)
+        });
+        if self.queued.len() < before {
+            return;
+        }
+        if self.pending.remove(&key).is_some() {
+            if self.cancelled_order.len() == CANCELLED_REMEMBERED {
+                if let Some(old) = self.cancelled_order.pop_front() {
+                    self.cancelled.remove(&old);
+                }
+            }
+            self.cancelled.insert(key.clone());
+            self.cancelled_order.push_back(key);
+        }
+        out.push(Out::Upstream(frame.to_vec()));
     }
 
     /// Checks a `tools/call` against the current tools: forwarded as it is when its
@@ -253,6 +398,11 @@ impl Gateway {
             ),
             None => "{}".to_owned(),
         };
+        let params = match (&self.client_context, cursor) {
+            (None, _) => params,
+            (Some(context), None) => format!(r#"{{"_meta":{{{context}}}}}"#),
+            (Some(context), Some(_)) => format!(r#"{{"_meta":{{{context}}},{}"#, &params[1..]),
+        };
         let frame =
             format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{params}}}"#);
         out.push(Out::Upstream(frame.into_bytes()));
@@ -290,7 +440,18 @@ impl Gateway {
         };
         let key = id_key(id);
         if self.fetch.as_ref().is_some_and(|f| f.key == key) {
-            self.fetched(&env, &mut out);
+            let page = env.result.ok_or_else(|| {
+                let why = env.error.map_or("no result", RawValue::get);
+                format!("the upstream refused tools/list ({why}); no tool is offered")
+            });
+            self.fetched(page, &mut out);
+            return out;
+        }
+        if self.reinit.as_ref() == Some(&key) {
+            self.reinitialized(&env, &mut out);
+            return out;
+        }
+        if self.forget_cancelled(&key) {
             return out;
         }
         match self.pending.remove(&key) {
@@ -301,17 +462,90 @@ impl Gateway {
         out
     }
 
-    /// A page of the gateway's own fetch: the next page asked for, or the new tools
-    /// put in place and the waiting calls checked against them.
-    fn fetched(&mut self, env: &Envelope<'_>, out: &mut Vec<Out>) {
+    /// Whether `key` is a request the host cancelled (forgotten now: its answer is
+    /// dropped).
+    fn forget_cancelled(&mut self, key: &str) -> bool {
+        if !self.cancelled.remove(key) {
+            return false;
+        }
+        self.cancelled_order.retain(|k| k != key);
+        true
+    }
+
+    /// A frame from the upstream longer than the limit, of which `head` was kept: if it
+    /// answers a request the gateway tracks (its id read from the head), that request
+    /// is answered with an error; otherwise it is dropped. Logged either way.
+    pub fn upstream_too_long(&mut self, len: usize, max: usize, head: &[u8]) -> Vec<Out> {
+        let mut out = Vec::new();
+        self.log.push(format!(
+            "a frame of {len} bytes from the upstream dropped (limit {max})"
+        ));
+        let Some(id) = head_id(head) else {
+            return out;
+        };
+        let key = id_key(&id);
+        if self.fetch.as_ref().is_some_and(|f| f.key == key) {
+            let why = format!(
+                "a page of the upstream's tool list of {len} bytes is more than the limit of {max}; no tool is offered"
+            );
+            self.fetched(Err(why), &mut out);
+        } else if self.forget_cancelled(&key) {
+        } else if self.pending.remove(&key).is_some() {
+            let message = format!(
+                "toolgate-mcp: the upstream's answer of {len} bytes is more than the limit of {max}"
+            );
+            out.push(Out::Host(error_frame(
+                Some(&id),
+                ErrorCode::INTERNAL_ERROR,
+                message,
+            )));
+        }
+        out
+    }
+
+    /// A frame could not be delivered to the upstream (an HTTP upstream that cannot be
+    /// reached, or refused it): a request the gateway tracks is answered with an
+    /// error.
+    pub fn upstream_unreachable(&mut self, frame: &[u8], why: &str) -> Vec<Out> {
+        let mut out = Vec::new();
+        let Ok(Envelope {
+            id: Some(id),
+            method: Some(_),
+            ..
+        }) = Envelope::parse(frame)
+        else {
+            return out;
+        };
+        let key = id_key(id);
+        if self.fetch.as_ref().is_some_and(|f| f.key == key) {
+            let why =
+                format!("the upstream's tool list could not be read ({why}); no tool is offered");
+            self.fetched(Err(why), &mut out);
+        } else if self.reinit.as_ref() == Some(&key) {
+            self.reinit = None;
+        } else if self.pending.remove(&key).is_some() {
+            let message = format!("toolgate-mcp: the upstream server could not be reached: {why}");
+            out.push(Out::Host(error_frame(
+                Some(id),
+                ErrorCode::INTERNAL_ERROR,
+                message,
+            )));
+        }
+        out
+    }
+
+    /// A page of the gateway's own fetch (or why there is none): the next page asked
+    /// for, or the new tools put in place and the waiting calls checked against them.
+    fn fetched(&mut self, page: Result<&RawValue, String>, out: &mut Vec<Out>) {
         let mut fetch = self.fetch.take().expect("a fetch is running");
         let mut log = Vec::new();
-        let next = match env.result {
-            Some(result) => {
+        let next = match page {
+            Ok(result) => {
                 match read_page(
                     result,
                     &mut fetch.set,
-                    self.config.pass_unchecked,
+                    &self.config.policy,
+                    &mut self.logged,
                     &mut |l| log.push(l),
                 ) {
                     Ok(page) => page.next_cursor,
@@ -323,11 +557,8 @@ impl Gateway {
                     }
                 }
             }
-            None => {
-                let why = env.error.map_or("no result", RawValue::get);
-                log.push(format!(
-                    "the upstream refused tools/list ({why}); no tool is offered"
-                ));
+            Err(why) => {
+                log.push(why);
                 None
             }
         };
@@ -363,7 +594,8 @@ impl Gateway {
         let page = read_page(
             result,
             &mut self.tools,
-            self.config.pass_unchecked,
+            &self.config.policy,
+            &mut self.logged,
             &mut |l| log.push(l),
         );
         self.log.append(&mut log);
@@ -461,8 +693,14 @@ impl Gateway {
                 message(),
             )));
         }
-        for frame in std::mem::take(&mut self.queued) {
-            if let Ok(Envelope { id: Some(id), .. }) = Envelope::parse(&frame) {
+        let waiting = std::mem::take(&mut self.queued);
+        for frame in waiting.iter().chain(&std::mem::take(&mut self.held)) {
+            if let Ok(Envelope {
+                id: Some(id),
+                method: Some(_),
+                ..
+            }) = Envelope::parse(frame)
+            {
                 out.push(Out::Host(error_frame(
                     Some(id),
                     ErrorCode::INTERNAL_ERROR,
@@ -470,8 +708,84 @@ impl Gateway {
                 )));
             }
         }
+        self.cancelled.clear();
+        self.cancelled_order.clear();
+        self.fetch = None;
+        self.fetch_again = false;
+        self.ready = false;
+        self.reinit = None;
+        self.down = true;
         out
     }
+
+    /// A new upstream was started in place of the one that exited (after
+    /// [`Gateway::upstream_closed`]): it is initialized with the host's `initialize`
+    /// request, the host's frames waiting until it has answered.
+    pub fn upstream_restarted(&mut self) -> Vec<Out> {
+        let mut out = Vec::new();
+        self.restarts += 1;
+        self.down = false;
+        let Some(params) = &self.initialize else {
+            // Never initialized (or a revision without the handshake): the next call
+            // makes the gateway read the tool list.
+            for frame in std::mem::take(&mut self.held) {
+                let more = self.host_frame(&frame);
+                out.extend(more);
+            }
+            return out;
+        };
+        let id = format!("\"toolgate-mcp/initialize/{}\"", self.restarts);
+        let mut frame =
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":"#).into_bytes();
+        frame.extend_from_slice(params);
+        frame.push(b'}');
+        self.reinit = Some(id);
+        out.push(Out::Upstream(frame));
+        out
+    }
+
+    /// The restarted upstream answered the gateway's `initialize`: the host's
+    /// `initialized` is repeated, the tool list read again, and the frames the host
+    /// sent meanwhile go on.
+    fn reinitialized(&mut self, env: &Envelope<'_>, out: &mut Vec<Out>) {
+        self.reinit = None;
+        if let Some(error) = env.error {
+            self.log.push(format!(
+                "the restarted upstream refused initialize: {}",
+                error.get()
+            ));
+        }
+        if self.initialized {
+            out.push(Out::Upstream(
+                br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_vec(),
+            ));
+            self.start_fetch(out);
+        }
+        for frame in std::mem::take(&mut self.held) {
+            let more = self.host_frame(&frame);
+            out.extend(more);
+        }
+    }
+}
+
+/// The members of [`CLIENT_CONTEXT`] in a request's `params._meta`, as the host wrote
+/// them, or `None` when it has none.
+fn client_context(params: Option<&RawValue>) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Params<'a> {
+        #[serde(rename = "_meta", borrow, default)]
+        meta: Option<HashMap<Cow<'a, str>, &'a RawValue>>,
+    }
+    let params: Params<'_> = serde_json::from_str(params?.get()).ok()?;
+    let meta = params.meta?;
+    let members: Vec<String> = CLIENT_CONTEXT
+        .iter()
+        .filter_map(|k| {
+            meta.get(*k)
+                .map(|v| format!("{}:{}", serde_json::to_string(k).expect("a key"), v.get()))
+        })
+        .collect();
+    (!members.is_empty()).then(|| members.join(","))
 }
 
 #[cfg(test)]

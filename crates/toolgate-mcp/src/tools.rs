@@ -3,13 +3,38 @@
 //! the list the host sees, less the tools whose schemas do not compile.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
-use toolgate_core::{CallContext, Registry, RegistryOptions, ToolSpec};
+use toolgate_core::{CallContext, Handler, Registry, RegistryOptions, ToolSpec};
+use toolgate_dialect::{lint_tool, LintProblem, Target};
+
+/// How a listed tool is judged besides compiling: the flags of the command line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListPolicy {
+    /// Pass tools whose schemas do not compile through unvalidated.
+    pub pass_unchecked: bool,
+    /// The provider mode each tool's `inputSchema` is linted for, its problems logged.
+    pub target: Option<Target>,
+    /// Withhold the tools `target` finds problems in.
+    pub enforce_target: bool,
+}
+
+/// The tools already logged, each as a hash of its name and its exact text, so a tool
+/// is logged once per distinct declaration however often the list is read.
+#[derive(Default)]
+pub struct Logged(HashSet<u64>);
+
+impl Logged {
+    /// True the first time `raw` (a tool as the upstream wrote it) is seen.
+    fn first(&mut self, raw: &RawValue) -> bool {
+        self.0.insert(hash(raw))
+    }
+}
 
 /// The tools the gateway checks calls against.
 pub struct ToolSet {
@@ -18,16 +43,33 @@ pub struct ToolSet {
     /// Tools passed through unvalidated (`--pass-unchecked`): their calls and results
     /// are relayed unchecked.
     pub unchecked: HashSet<String>,
+    /// The hash of each registered tool's text, so the same tool listed again is not
+    /// compiled again.
+    compiled: HashMap<String, u64>,
 }
 
 impl ToolSet {
+    /// Removes the tool named `name`, if it is registered.
+    fn forget(&mut self, name: &str) {
+        if self.compiled.remove(name).is_some() {
+            self.registry.unregister(name);
+        }
+    }
+
     /// An empty set whose tools are compiled with `options`.
     pub fn new(options: RegistryOptions) -> ToolSet {
         ToolSet {
             registry: Registry::with_options(options),
             unchecked: HashSet::new(),
+            compiled: HashMap::new(),
         }
     }
+}
+
+fn hash(raw: &RawValue) -> u64 {
+    let mut h = DefaultHasher::new();
+    raw.get().hash(&mut h);
+    h.finish()
 }
 
 /// One page of a `tools/list` result, read.
@@ -114,12 +156,16 @@ fn relayed(_: &[u8], _: &CallContext<'_>) -> Result<String, String> {
 /// Reads one page of a `tools/list` result: each tool read as MCP's `Tool`, its
 /// schemas compiled into `set` (replacing a tool of the same name). A tool that is not
 /// an MCP tool, or whose name or schemas the registry refuses, is withheld and logged
-/// with every problem, unless `pass_unchecked`, which keeps it unvalidated with a
-/// warning. `log` receives each line to write.
+/// with every problem, unless `policy.pass_unchecked`, which keeps it unvalidated with
+/// a warning. With a `policy.target`, each compiled tool's `inputSchema` is linted for
+/// it and its problems logged; with `policy.enforce_target` such a tool is withheld.
+/// `log` receives each line to write; a tool is logged once per distinct declaration
+/// (`logged` remembers them).
 pub fn read_page<'a>(
     result: &'a RawValue,
     set: &mut ToolSet,
-    pass_unchecked: bool,
+    policy: &ListPolicy,
+    logged: &mut Logged,
     log: &mut dyn FnMut(String),
 ) -> Result<Page<'a>, String> {
     let members: Members<'a> =
@@ -139,24 +185,93 @@ pub fn read_page<'a>(
     };
     let mut kept = Vec::with_capacity(tools.len());
     let mut withheld = 0;
+    // Each tool is checked alone in a scratch registry, and the page's tools that
+    // pass are registered together: one copy of the set, not one per tool.
+    let scratch = Registry::with_options(set.registry.options().clone());
+    let mut batch: Vec<(ToolSpec, Box<dyn Handler>)> = Vec::new();
+    let mut in_batch: HashMap<String, usize> = HashMap::new();
     for raw in tools {
-        match compile_tool(raw, set) {
-            Ok(()) => kept.push(raw),
-            Err((name, why)) if pass_unchecked => {
-                log(format!(
-                    "warning: tool {name} passed through UNVALIDATED (--pass-unchecked): {why}"
-                ));
-                set.registry.unregister(&name);
+        let mut say = |line: String, logged: &mut Logged| {
+            if logged.first(raw) {
+                log(line);
+            }
+        };
+        match compile_tool(raw, set, &scratch) {
+            Ok((name, input, spec)) => {
+                let problems = match policy.target {
+                    Some(target) => lint_tool(target, &name, input.get()),
+                    None => Vec::new(),
+                };
+                let accept = |set: &mut ToolSet, batch: &mut Vec<(ToolSpec, Box<dyn Handler>)>| {
+                    set.unchecked.remove(&name);
+                    if let Some(spec) = spec {
+                        set.compiled.insert(name.clone(), hash(raw));
+                        let handler: Box<dyn Handler> = Box::new(relayed);
+                        match in_batch.get(&name) {
+                            Some(&i) => batch[i] = (spec, handler),
+                            None => {
+                                in_batch.insert(name.clone(), batch.len());
+                                batch.push((spec, handler));
+                            }
+                        }
+                    }
+                };
+                if problems.is_empty() {
+                    accept(set, &mut batch);
+                    kept.push(raw);
+                } else if policy.enforce_target {
+                    let target = policy.target.expect("a target was linted for");
+                    say(
+                        format!(
+                            "tool {name} withheld from the host: {target} refuses it (--enforce-target):\n{}",
+                            LintProblem::join_lines(&problems)
+                        ),
+                        logged,
+                    );
+                    set.forget(&name);
+                    withheld += 1;
+                } else {
+                    let target = policy.target.expect("a target was linted for");
+                    say(
+                        format!(
+                            "tool {name}: {} problem(s) for {target}:\n{}",
+                            problems.len(),
+                            LintProblem::join_lines(&problems)
+                        ),
+                        logged,
+                    );
+                    accept(set, &mut batch);
+                    kept.push(raw);
+                }
+            }
+            Err((name, why)) if policy.pass_unchecked => {
+                say(
+                    format!(
+                        "warning: tool {name} passed through UNVALIDATED (--pass-unchecked): {why}"
+                    ),
+                    logged,
+                );
+                set.forget(&name);
                 set.unchecked.insert(name);
                 kept.push(raw);
             }
             Err((name, why)) => {
-                log(format!("tool {name} withheld from the host: {why}"));
-                set.registry.unregister(&name);
+                say(format!("tool {name} withheld from the host: {why}"), logged);
+                set.forget(&name);
                 set.unchecked.remove(&name);
                 withheld += 1;
             }
         }
+    }
+    // A tool withheld after one of the same name in this page was accepted is not
+    // registered either.
+    batch.retain(|(spec, _)| set.compiled.contains_key(&spec.name));
+    if let Err(e) = set.registry.register_batch(batch, true) {
+        // Each tool passed alone; the batch cannot refuse one. Said, in case it does.
+        log(format!(
+            "the page's tools could not be registered together: {}",
+            e.message
+        ));
     }
     Ok(Page {
         kept,
@@ -166,16 +281,45 @@ pub fn read_page<'a>(
     })
 }
 
-/// Compiles one tool into `set`, or its name (as well as it could be read) and why not.
-fn compile_tool(raw: &RawValue, set: &mut ToolSet) -> Result<(), (String, String)> {
+/// Compiles one tool in `scratch` (left empty): its name, `inputSchema` and the spec
+/// to register (`None` when `set` holds the same tool already), or its name (as well
+/// as it could be read) and why not.
+fn compile_tool<'a>(
+    raw: &'a RawValue,
+    set: &ToolSet,
+    scratch: &Registry,
+) -> Result<(String, &'a RawValue, Option<ToolSpec>), (String, String)> {
+    if let Ok(named) = serde_json::from_str::<NameOnly>(raw.get()) {
+        if set.compiled.get(&named.name) == Some(&hash(raw)) {
+            if let Ok(schemas) = serde_json::from_str::<Schemas<'a>>(raw.get()) {
+                return Ok((named.name, schemas.input, None));
+            }
+        }
+    }
     let tool: rmcp::model::Tool = serde_json::from_str(raw.get()).map_err(|e| {
-        let name = serde_json::from_str::<NameOnly>(raw.get())
-            .map(|n| format!("{:?}", n.name))
-            .unwrap_or_else(|_| "(unnamed)".to_owned());
+        let named = serde_json::from_str::<NameOnly>(raw.get()).ok();
+        // A schema nested too deep to read as a `Tool` gets the registry's refusal,
+        // which names the limit, when the registry refuses it too.
+        if let (Some(named), Ok(schemas)) = (&named, serde_json::from_str::<Schemas<'_>>(raw.get()))
+        {
+            let spec = ToolSpec {
+                name: named.name.clone(),
+                parameters: Some(schemas.input.get().as_bytes().to_vec()),
+                output_schema: schemas.output.map(|s| s.get().as_bytes().to_vec()),
+                ..ToolSpec::default()
+            };
+            match scratch.register(spec, Box::new(relayed), true) {
+                Err(refusal) => return (named.name.clone(), refusal.message),
+                Ok(()) => {
+                    scratch.unregister(&named.name);
+                }
+            }
+        }
+        let name = named.map_or_else(|| "(unnamed)".to_owned(), |n| format!("{:?}", n.name));
         (name, format!("not an MCP tool: {e}"))
     })?;
     let name = tool.name.to_string();
-    let schemas: Schemas<'_> =
+    let schemas: Schemas<'a> =
         serde_json::from_str(raw.get()).map_err(|e| (name.clone(), e.to_string()))?;
     let spec = ToolSpec {
         name: name.clone(),
@@ -184,11 +328,11 @@ fn compile_tool(raw: &RawValue, set: &mut ToolSet) -> Result<(), (String, String
         output_schema: schemas.output.map(|s| s.get().as_bytes().to_vec()),
         ..ToolSpec::default()
     };
-    set.registry
-        .register(spec, Box::new(relayed), true)
+    scratch
+        .register(spec.clone(), Box::new(relayed), true)
         .map_err(|e| (name.clone(), e.message))?;
-    set.unchecked.remove(&name);
-    Ok(())
+    scratch.unregister(&name);
+    Ok((name, schemas.input, Some(spec)))
 }
 
 #[derive(Deserialize)]
@@ -209,6 +353,12 @@ mod tests {
         )
     }
 
+    const UNCHECKED: ListPolicy = ListPolicy {
+        pass_unchecked: true,
+        target: None,
+        enforce_target: false,
+    };
+
     fn raw(s: &str) -> &RawValue {
         serde_json::from_str(s).unwrap()
     }
@@ -223,7 +373,14 @@ mod tests {
     fn a_tool_whose_schema_does_not_compile_is_withheld_with_every_problem_logged() {
         let mut set = set();
         let mut logs = Vec::new();
-        let page = read_page(raw(LIST), &mut set, false, &mut |l| logs.push(l)).unwrap();
+        let page = read_page(
+            raw(LIST),
+            &mut set,
+            &ListPolicy::default(),
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
         assert_eq!(page.withheld, 1);
         assert_eq!(page.next_cursor.as_deref(), Some("p2"));
         assert_eq!(set.registry.names(), ["draft7", "ok"]);
@@ -248,7 +405,14 @@ mod tests {
     #[test]
     fn the_full_profile_and_draft_07_apply() {
         let mut set = set();
-        read_page(raw(LIST), &mut set, false, &mut |_| {}).unwrap();
+        read_page(
+            raw(LIST),
+            &mut set,
+            &ListPolicy::default(),
+            &mut Logged::default(),
+            &mut |_| {},
+        )
+        .unwrap();
         assert!(set.registry.prepare("ok", br#"{"n":1}"#).is_ok());
         assert!(set.registry.prepare("ok", br#"{"n":1,"m":2}"#).is_err());
         assert!(set.registry.prepare("draft7", br#"{"a":1}"#).is_err());
@@ -259,7 +423,14 @@ mod tests {
     fn pass_unchecked_keeps_the_tool_unvalidated_with_a_warning() {
         let mut set = set();
         let mut logs = Vec::new();
-        let page = read_page(raw(LIST), &mut set, true, &mut |l| logs.push(l)).unwrap();
+        let page = read_page(
+            raw(LIST),
+            &mut set,
+            &UNCHECKED,
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
         assert_eq!((page.withheld, page.kept.len()), (0, 3));
         assert!(set.unchecked.contains("bad"));
         assert!(logs[0].starts_with("warning: tool bad passed through UNVALIDATED"));
@@ -270,7 +441,14 @@ mod tests {
         let mut set = set();
         let list = r#"{"tools":[{"name":"no schema"},{"name":"a b","inputSchema":{"type":"object"}},{"name":"s","inputSchema":{"type":"string"}}]}"#;
         let mut logs = Vec::new();
-        let page = read_page(raw(list), &mut set, false, &mut |l| logs.push(l)).unwrap();
+        let page = read_page(
+            raw(list),
+            &mut set,
+            &ListPolicy::default(),
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
         assert_eq!(page.withheld, 3, "{logs:?}");
         assert!(logs[0].contains("not an MCP tool"), "{logs:?}");
         assert!(logs[1].contains("invalid tool name"), "{logs:?}");
@@ -281,7 +459,119 @@ mod tests {
     }
 
     #[test]
+    fn a_tool_is_logged_once_per_distinct_declaration() {
+        let mut set = set();
+        let mut logged = Logged::default();
+        let mut logs = Vec::new();
+        let policy = ListPolicy::default();
+        for _ in 0..3 {
+            read_page(raw(LIST), &mut set, &policy, &mut logged, &mut |l| {
+                logs.push(l)
+            })
+            .unwrap();
+        }
+        assert_eq!(logs.len(), 1, "{logs:?}");
+        // The same tool declared otherwise is logged again.
+        let changed = LIST.replace(r#""minLength":"x""#, r#""minLength":"y""#);
+        read_page(raw(&changed), &mut set, &policy, &mut logged, &mut |l| {
+            logs.push(l)
+        })
+        .unwrap();
+        assert_eq!(logs.len(), 2, "{logs:?}");
+    }
+
+    const LINTED: &str = r#"{"tools":[
+        {"name":"open","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}},
+        {"name":"closed","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}}
+    ]}"#;
+
+    #[test]
+    fn a_target_reports_the_lint_of_each_tool_and_keeps_it() {
+        let mut set = set();
+        let mut logs = Vec::new();
+        let policy = ListPolicy {
+            target: Some(Target::OpenAiStrict),
+            ..ListPolicy::default()
+        };
+        let page = read_page(
+            raw(LINTED),
+            &mut set,
+            &policy,
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
+        assert_eq!((page.kept.len(), page.withheld), (2, 0));
+        assert_eq!(logs.len(), 1, "{logs:?}");
+        assert!(
+            logs[0].starts_with("tool open: ") && logs[0].contains("for openai-strict:\nopen#"),
+            "{logs:?}"
+        );
+        assert!(logs[0].contains("[required-all]"), "{logs:?}");
+    }
+
+    #[test]
+    fn an_enforced_target_withholds_the_tools_it_refuses() {
+        let mut set = set();
+        let mut logs = Vec::new();
+        let policy = ListPolicy {
+            target: Some(Target::OpenAiStrict),
+            enforce_target: true,
+            ..ListPolicy::default()
+        };
+        let page = read_page(
+            raw(LINTED),
+            &mut set,
+            &policy,
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
+        assert_eq!((page.kept.len(), page.withheld), (1, 1));
+        assert_eq!(set.registry.names(), ["closed"]);
+        assert!(
+            logs[0].starts_with(
+                "tool open withheld from the host: openai-strict refuses it (--enforce-target):\nopen#"
+            ),
+            "{logs:?}"
+        );
+    }
+
+    #[test]
+    fn a_schema_too_deep_to_read_is_withheld_with_the_registrys_message() {
+        let mut schema = r#"{"type":"string"}"#.to_owned();
+        for _ in 0..70 {
+            schema = format!(r#"{{"type":"object","properties":{{"a":{schema}}}}}"#);
+        }
+        let list = format!(r#"{{"tools":[{{"name":"deep","inputSchema":{schema}}}]}}"#);
+        let mut logs = Vec::new();
+        let policy = ListPolicy::default();
+        let page = read_page(
+            raw(&list),
+            &mut set(),
+            &policy,
+            &mut Logged::default(),
+            &mut |l| logs.push(l),
+        )
+        .unwrap();
+        assert_eq!(page.withheld, 1);
+        assert!(
+            logs[0]
+                .starts_with("tool deep withheld from the host: invalid parameters for \"deep\""),
+            "{logs:?}"
+        );
+        assert!(logs[0].contains("deep"), "{logs:?}");
+    }
+
+    #[test]
     fn a_result_without_tools_is_refused() {
-        assert!(read_page(raw(r#"{"x":1}"#), &mut set(), false, &mut |_| {}).is_err());
+        assert!(read_page(
+            raw(r#"{"x":1}"#),
+            &mut set(),
+            &ListPolicy::default(),
+            &mut Logged::default(),
+            &mut |_| {}
+        )
+        .is_err());
     }
 }

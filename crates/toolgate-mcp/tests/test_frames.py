@@ -91,12 +91,83 @@ def test_a_host_that_disconnects_leaves_no_upstream_behind(raw_host, tmp_path):
     raise AssertionError(f"the upstream {pid} outlived its host")
 
 
-def test_a_cancellation_passes_through_and_the_gateway_keeps_serving(raw_host):
+def test_a_cancelled_slow_call_is_never_answered_and_the_gateway_keeps_serving(raw_host):
     host = raw_host()
     host.initialize()
-    host.send({"jsonrpc": "2.0", "id": 20, "method": "tools/call", "params": {"name": "slow", "arguments": {"seconds": 30}}})
+    host.send({"jsonrpc": "2.0", "id": 20, "method": "tools/call", "params": {"name": "slow", "arguments": {"seconds": 1.5}}})
     time.sleep(0.3)
     host.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 20, "reason": "test"}})
     host.send({"jsonrpc": "2.0", "id": 21, "method": "ping"})
+    assert host.recv() == {"jsonrpc": "2.0", "id": 21, "result": {}}
+    # Past the time the slow call would have taken, the gateway still serves, and the
+    # only answers the host got are to its own later requests.
+    time.sleep(2)
+    host.send({"jsonrpc": "2.0", "id": 22, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "after"}}})
     answer = host.recv()
-    assert answer == {"jsonrpc": "2.0", "id": 21, "result": {}}
+    assert answer["id"] == 22 and answer["result"]["isError"] is False
+    host.send({"jsonrpc": "2.0", "id": 23, "method": "ping"})
+    assert host.recv()["id"] == 23
+    assert host.lines.empty()
+
+
+def test_an_answer_over_the_frame_limit_becomes_an_error_for_its_request(raw_host):
+    host = raw_host("--max-frame-bytes", "65536")
+    host.initialize()
+    host.send({"jsonrpc": "2.0", "id": "b", "method": "tools/call", "params": {"name": "big", "arguments": {"size": 200000}}})
+    error = host.recv()
+    assert error["id"] == "b" and error["error"]["code"] == -32603, error
+    assert "more than the limit of 65536" in error["error"]["message"]
+    host.send({"jsonrpc": "2.0", "id": "s", "method": "tools/call", "params": {"name": "big", "arguments": {"size": 100}}})
+    small = host.recv()
+    assert small["id"] == "s" and small["result"]["content"][0]["text"] == "x" * 100
+
+
+def test_restart_starts_the_upstream_again_and_answers_the_pending_calls(raw_host, tmp_path):
+    pidfile = tmp_path / "pid"
+    host = raw_host("--on-upstream-exit", "restart", upstream=upstream_command("--pidfile", str(pidfile)))
+    host.initialize()
+    call = lambda i, name, args: host.send(
+        {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": name, "arguments": args}}
+    )
+    call(1, "echo", {"text": "first"})
+    assert host.recv()["id"] == 1
+    first_pid = pidfile.read_text()
+    call(2, "slow", {"seconds": 30})
+    time.sleep(0.3)
+    call(3, "crash", {})
+    errors = {}
+    for _ in range(2):
+        answer = host.recv()
+        errors[answer["id"]] = answer["error"]["message"]
+    assert errors == {
+        2: "toolgate-mcp: the upstream server exited before answering",
+        3: "toolgate-mcp: the upstream server exited before answering",
+    }
+    # The host goes on with the same session; the new server was initialized by the
+    # gateway, and has seen no call before this one.
+    call(4, "calls", {})
+    answer = host.recv()
+    assert answer["id"] == 4 and answer["result"]["content"][0]["text"] == "0", answer
+    assert pidfile.read_text() != first_pid
+    assert host.proc.poll() is None
+    assert any("starting the upstream server again" in line for line in host.stderr)
+
+
+def test_a_host_of_the_revision_without_initialize_is_served_in_its_protocol_version(raw_host, tmp_path):
+    # 2026-07-28: no initialize; every request carries its protocol context in _meta.
+    tap = tmp_path / "tap"
+    host = raw_host(upstream=upstream_command("--tap", str(tap)))
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "modern-host", "version": "1"},
+    }
+    host.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "x"}, "_meta": meta}})
+    answer = host.recv()
+    assert answer["id"] == 1 and answer["result"]["isError"] is False, answer
+    host.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": 5}, "_meta": meta}})
+    assert host.recv()["result"]["isError"] is True
+    # The gateway's own tools/list carried the host's protocol context.
+    own = [json.loads(line) for line in tap.read_text().splitlines() if "toolgate-mcp/tools/" in line]
+    assert own and own[0]["method"] == "tools/list"
+    assert own[0]["params"]["_meta"] == meta

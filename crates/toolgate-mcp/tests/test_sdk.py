@@ -12,15 +12,16 @@ from conftest import UPSTREAM, gateway_bin
 import sys
 
 
-def run(body, *gateway_args, upstream_args=()):
-    """Runs `body(session)` with an SDK client connected through the gateway."""
+def run(body, *gateway_args, upstream_args=(), errlog=None):
+    """Runs `body(session)` with an SDK client connected through the gateway (its
+    stderr to `errlog`, a file, when given)."""
 
     async def main():
         params = StdioServerParameters(
             command=gateway_bin(),
             args=[*gateway_args, "--", sys.executable, str(UPSTREAM), *upstream_args],
         )
-        async with stdio_client(params) as (read, write):
+        async with stdio_client(params, **({"errlog": errlog} if errlog else {})) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 return await body(session)
@@ -44,7 +45,7 @@ def test_the_tool_whose_schema_does_not_compile_is_withheld_from_the_list():
 
     listed = run(body)
     names = [t.name for t in listed.tools]
-    assert names == ["echo", "calls", "bad_result", "slow", "crash", "legacy"]
+    assert names == ["echo", "calls", "bad_result", "slow", "crash", "big", "changed", "legacy"]
     echo = listed.tools[0]
     assert echo.output_schema["required"] == ["raw"]
 
@@ -183,3 +184,16 @@ def test_64_calls_in_flight_at_once_are_each_answered():
             assert result.content[0].text == "done"
         else:
             assert json.loads(result.structured_content["raw"])["params"]["arguments"] == {"text": str(i)}
+
+
+def test_a_list_change_reaches_the_host_and_calls_are_checked_against_the_list_read_again():
+    async def body(session):
+        sent = await session.call_tool("changed", {})
+        refused = await session.call_tool("echo", {"text": 1})
+        passed = await session.call_tool("echo", {"text": "1"})
+        return sent, refused, passed
+
+    sent, refused, passed = run(body)
+    assert sent.content[0].text == "sent"
+    assert refused.is_error and violations(refused)[0]["keyword"] == "type"
+    assert not passed.is_error

@@ -1,6 +1,7 @@
 """A test upstream MCP server, written with the official MCP Python SDK (low-level Server).
 
-Run as `python upstream.py [--tap FILE] [--pidfile FILE] [--ignore-eof]`. Every frame it reads from stdin is first
+Run as `python upstream.py [--tap FILE] [--pidfile FILE] [--ignore-eof] [--tools N]
+[--hostile]`. Every frame it reads from stdin is first
 written, as the exact bytes received, to a tap; the SDK reads the frames after that.
 Its tools:
 
@@ -12,7 +13,12 @@ Its tools:
 - `crash` exits the process without answering;
 - `broken_schema` has an inputSchema that does not compile (an unknown type, and a
   reference to a document that is never fetched);
-- `legacy` declares its inputSchema in draft-07 (`dependencies`).
+- `legacy` declares its inputSchema in draft-07 (`dependencies`);
+- `big` answers with a text of `size` bytes;
+- `changed` sends `notifications/tools/list_changed`, then answers.
+
+`--tools N` adds N generated tools (`gen_00000`...), each with a schema of its own;
+`--hostile` adds tools whose schemas attack a validator (see `HOSTILE`).
 
 It also has one resource (`test://greeting`) and one prompt (`hello`).
 """
@@ -87,6 +93,16 @@ TOOLS = [
         },
     ),
     types.Tool(
+        name="big",
+        description="Answers with a text of `size` bytes.",
+        input_schema={"type": "object", "properties": {"size": {"type": "integer"}}, "required": ["size"]},
+    ),
+    types.Tool(
+        name="changed",
+        description="Says the tool list changed.",
+        input_schema={"type": "object"},
+    ),
+    types.Tool(
         name="legacy",
         description="A draft-07 schema.",
         input_schema={
@@ -98,8 +114,103 @@ TOOLS = [
 ]
 
 
+def generated(n):
+    """N tools, each with a schema of its own (a pattern, bounds and an enum numbered by it)."""
+    return [
+        types.Tool(
+            name=f"gen_{i:05}",
+            description=f"Generated tool {i}.",
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "pattern": f"^g{i}-[a-z]+$"},
+                    "count": {"type": "integer", "minimum": 0, "maximum": i + 1},
+                    "mode": {"enum": ["a", "b", f"m{i}"]},
+                },
+                "required": ["id"],
+                "additionalProperties": False,
+            },
+        )
+        for i in range(n)
+    ]
+
+
+def nested(depth):
+    schema = {"type": "string"}
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return schema
+
+
+HOSTILE = [
+    # A chain of 2,000 references, each to the next.
+    types.Tool(
+        name="deep_refs",
+        input_schema={
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/d0"}},
+            "$defs": {
+                **{f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(2000)},
+                "d2000": {"type": "string"},
+            },
+        },
+    ),
+    # References that only lead to each other.
+    types.Tool(
+        name="ref_cycle",
+        input_schema={
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/x"}},
+            "$defs": {"x": {"$ref": "#/$defs/y"}, "y": {"$ref": "#/$defs/x"}},
+        },
+    ),
+    # A pattern of a million repetitions, and one that backtracks exponentially elsewhere.
+    types.Tool(
+        name="huge_pattern",
+        input_schema={
+            "type": "object",
+            "properties": {"a": {"type": "string", "pattern": "((a{1000}){1000}){1000}"}},
+        },
+    ),
+    types.Tool(
+        name="backtracking_pattern",
+        input_schema={
+            "type": "object",
+            "properties": {"a": {"type": "string", "pattern": "^(a+)+$"}},
+        },
+    ),
+    # A pattern of 200,000 characters.
+    types.Tool(
+        name="long_pattern",
+        input_schema={
+            "type": "object",
+            "properties": {"a": {"type": "string", "pattern": "(?:" + "|".join(f"w{i}" for i in range(30000)) + ")"}},
+        },
+    ),
+    # Nesting deeper than the depth limit (128): 141 levels.
+    types.Tool(name="deep_nesting", input_schema={"type": "object", "properties": {"a": nested(70)}}),
+    # Composition that multiplies: 20 levels of allOf pairs.
+    types.Tool(
+        name="wide_composition",
+        input_schema={
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/c0"}},
+            "$defs": {
+                **{f"c{i}": {"allOf": [{"$ref": f"#/$defs/c{i + 1}"}, {"$ref": f"#/$defs/c{i + 1}"}]} for i in range(20)},
+                "c20": {"type": "string"},
+            },
+        },
+    ),
+]
+
+
 async def list_tools(ctx, params):
-    return types.ListToolsResult(tools=TOOLS)
+    tools = list(TOOLS)
+    if "--hostile" in sys.argv:
+        tools += HOSTILE
+    if "--tools" in sys.argv:
+        tools += GENERATED
+    return types.ListToolsResult(tools=tools)
 
 
 async def call_tool(ctx, params):
@@ -126,6 +237,15 @@ async def call_tool(ctx, params):
         return types.CallToolResult(content=[types.TextContent(type="text", text="done")])
     if name == "crash":
         os._exit(3)
+    if name == "changed":
+        await ctx.session.send_tool_list_changed()
+        return types.CallToolResult(content=[types.TextContent(type="text", text="sent")])
+    if name == "big":
+        return types.CallToolResult(content=[types.TextContent(type="text", text="x" * int(args["size"]))])
+    if name in {t.name for t in HOSTILE}:
+        return types.CallToolResult(content=[types.TextContent(type="text", text=f"{name} reached")])
+    if name.startswith("gen_"):
+        return types.CallToolResult(content=[types.TextContent(type="text", text=f"{name} reached")])
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=f"no tool {name}")], is_error=True
     )
@@ -171,6 +291,9 @@ def tap(source, sink, log):
         sink.write(line)
         sink.flush()
     sink.close()
+
+
+GENERATED = generated(int(sys.argv[sys.argv.index("--tools") + 1])) if "--tools" in sys.argv else []
 
 
 async def main():
