@@ -162,10 +162,15 @@ func TestRegistryTexts(t *testing.T) {
 			checked++
 		}
 	}
-	// Every case but the dotted names' (other hosts'), and at least one of each kind.
+	// Every case but the dotted names' (other hosts') and the dispatcher's (the core's
+	// dispatcher has no C surface yet, so Go has none to check), and at least one of
+	// each kind.
 	want := 0
 	kinds := map[string]bool{}
 	for _, c := range registryTexts(t) {
+		if c.What == "dispatch" {
+			continue
+		}
 		if c.Policy == "" || c.Policy == "default" {
 			want++
 			kinds[c.What] = true
