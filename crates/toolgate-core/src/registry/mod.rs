@@ -809,14 +809,7 @@ impl Registry {
             name: with_spare_byte(name),
             ..CallResult::default()
         };
-        let side = Side {
-            structured: &mut result.structured,
-            violations: &mut result.violations,
-            invalid_result: &mut result.invalid_result,
-        };
-        result.outcome = self.run(name, args, cx, &mut result.content, side);
-        result.is_error = result.outcome.is_error();
-        result.attempts = u32::from(result.outcome.handler_ran());
+        self.run_into(name, args, cx, &mut result);
         result
     }
 
@@ -840,6 +833,14 @@ impl Registry {
         result.structured = false;
         result.violations.clear();
         result.invalid_result = None;
+        self.run_into(name, args, cx, result);
+    }
+
+    /// Runs the call into `result`, whose call id and name are set and whose other
+    /// fields arrive empty: the content and details, then the outcome and what follows
+    /// from it.
+    #[inline(always)]
+    fn run_into(&self, name: &str, args: &[u8], cx: &CallContext<'_>, result: &mut CallResult) {
         let side = Side {
             structured: &mut result.structured,
             violations: &mut result.violations,
