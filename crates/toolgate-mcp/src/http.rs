@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::path::Path;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
@@ -21,6 +22,10 @@ use hyper_util::rt::TokioIo;
 use rmcp::model::{ConstString, ErrorCode, InitializeResultMethod};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, oneshot};
+use tokio_rustls::rustls::pki_types::pem::PemObject;
+use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
+use tokio_rustls::rustls::{self, ClientConfig, RootCertStore};
+use tokio_rustls::TlsConnector;
 
 use crate::frame::{error_frame, id_key, Envelope, HEAD};
 use crate::gateway::{Gateway, Out};
@@ -318,10 +323,53 @@ fn new_session_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The TLS of an `https://` upstream: the server's name to verify, and the connector
+/// trusting the Mozilla roots (`webpki-roots`) and those of `--upstream-ca`.
+struct Tls {
+    name: ServerName<'static>,
+    connector: TlsConnector,
+}
+
+/// The roots an `https://` upstream is verified against: the Mozilla roots, and every
+/// certificate of the PEM file `ca` (or why that file cannot be read).
+fn tls_config(ca: Option<&Path>) -> Result<ClientConfig, String> {
+    let mut roots = RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    if let Some(path) = ca {
+        let shown = path.display();
+        let pem = std::fs::read(path).map_err(|e| format!("--upstream-ca {shown}: {e}"))?;
+        let mut count = 0;
+        for cert in CertificateDer::pem_slice_iter(&pem) {
+            let cert = cert.map_err(|e| format!("--upstream-ca {shown}: not a PEM file: {e}"))?;
+            roots
+                .add(cert)
+                .map_err(|e| format!("--upstream-ca {shown}: a certificate refused: {e}"))?;
+            count += 1;
+        }
+        if count == 0 {
+            return Err(format!(
+                "--upstream-ca {shown}: no PEM certificate (-----BEGIN CERTIFICATE-----) in it"
+            ));
+        }
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(config)
+}
+
 /// A streamable-HTTP upstream.
 pub struct UpstreamHttp {
     uri: Uri,
+    /// The `Host` header: the URL's authority as written.
     authority: String,
+    /// Where to connect: the host and the port (80 or 443 when the URL has none).
+    address: (String, u16),
+    tls: Option<Tls>,
     session: Mutex<Option<String>>,
     protocol: Mutex<Option<String>>,
     /// Whether the GET stream for the server's own messages was opened.
@@ -332,26 +380,54 @@ pub struct UpstreamHttp {
 }
 
 impl UpstreamHttp {
-    /// The upstream at `url` (`http://HOST:PORT/PATH`), or why it cannot be one.
+    /// The upstream at `url` (`http://` or `https://HOST[:PORT]/PATH`; an `https://`
+    /// server verified against the Mozilla roots and the PEM file `ca`), or why it
+    /// cannot be one.
     pub fn new(
         url: &str,
+        ca: Option<&Path>,
         gw: Arc<Mutex<Gateway>>,
         sides: Sides,
         max: usize,
     ) -> Result<Arc<UpstreamHttp>, String> {
         let uri: Uri = url.parse().map_err(|e| format!("{url:?}: {e}"))?;
-        if uri.scheme_str() != Some("http") {
-            return Err(format!(
-                "{url:?}: only http:// upstreams are reached (put a TLS proxy in front for https)"
-            ));
+        let https = match uri.scheme_str() {
+            Some("http") => false,
+            Some("https") => true,
+            Some(other) => {
+                return Err(format!(
+                    "{url:?}: the scheme {other}:// is not supported (http:// or https://)"
+                ))
+            }
+            None => return Err(format!("{url:?}: no scheme (http:// or https://)")),
+        };
+        if ca.is_some() && !https {
+            return Err(format!("{url:?}: --upstream-ca needs an https:// URL"));
         }
         let authority = uri
             .authority()
             .ok_or_else(|| format!("{url:?}: no host"))?
             .to_string();
+        let host = uri.host().unwrap_or_default();
+        let host = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(host)
+            .to_owned();
+        let port = uri.port_u16().unwrap_or(if https { 443 } else { 80 });
+        let tls = if https {
+            let name = ServerName::try_from(host.clone())
+                .map_err(|e| format!("{url:?}: not a TLS server name: {e}"))?;
+            let connector = TlsConnector::from(Arc::new(tls_config(ca)?));
+            Some(Tls { name, connector })
+        } else {
+            None
+        };
         Ok(Arc::new(UpstreamHttp {
             uri,
             authority,
+            address: (host, port),
+            tls,
             session: Mutex::new(None),
             protocol: Mutex::new(None),
             listening: Mutex::new(false),
@@ -361,14 +437,27 @@ impl UpstreamHttp {
         }))
     }
 
-    async fn send(&self, method: Method, body: Bytes) -> Result<Response<Incoming>, String> {
-        let stream = TcpStream::connect(&self.authority)
+    /// A connection to the server (TLS for `https://`), ready for one request.
+    async fn connect(
+        &self,
+    ) -> Result<hyper::client::conn::http1::SendRequest<Full<Bytes>>, String> {
+        let (host, port) = &self.address;
+        let stream = TcpStream::connect((host.as_str(), *port))
             .await
             .map_err(|e| format!("cannot connect to {}: {e}", self.authority))?;
-        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        let Some(tls) = &self.tls else {
+            return handshake(stream).await;
+        };
+        let stream = tls
+            .connector
+            .connect(tls.name.clone(), stream)
             .await
-            .map_err(|e| e.to_string())?;
-        tokio::spawn(conn);
+            .map_err(|e| format!("TLS with {} failed: {e}", self.authority))?;
+        handshake(stream).await
+    }
+
+    async fn send(&self, method: Method, body: Bytes) -> Result<Response<Incoming>, String> {
+        let mut sender = self.connect().await?;
         let mut req = Request::builder()
             .method(method)
             .uri(self.uri.path_and_query().map_or("/", |p| p.as_str()))
@@ -528,6 +617,18 @@ impl UpstreamHttp {
             let _ = self.read(response).await;
         }
     }
+}
+
+/// An HTTP/1 connection over `io`, driven on its own task.
+async fn handshake<T>(io: T) -> Result<hyper::client::conn::http1::SendRequest<Full<Bytes>>, String>
+where
+    T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(io))
+        .await
+        .map_err(|e| e.to_string())?;
+    tokio::spawn(conn);
+    Ok(sender)
 }
 
 /// The frame of a body that is either one JSON message or an SSE stream holding one.

@@ -58,8 +58,10 @@ options:
   --target T               report each listed tool's lint for a provider mode:
                            openai-strict, anthropic-strict or gemini
   --enforce-target         withhold the tools the --target refuses
-  --upstream-url URL       reach a streamable-HTTP server (http://) instead of
-                           starting COMMAND
+  --upstream-url URL       reach a streamable-HTTP server (http:// or https://)
+                           instead of starting COMMAND
+  --upstream-ca FILE       also trust the certificates of this PEM file for an
+                           https:// upstream (a self-signed or private server)
   --listen ADDR            serve the host over streamable HTTP at ADDR (a port alone
                            means 127.0.0.1:PORT) instead of stdio
   --on-upstream-exit W     when the server exits: exit (default; the gateway exits
@@ -79,6 +81,8 @@ struct Args {
     listen: Option<std::net::SocketAddr>,
     /// Reach a streamable-HTTP upstream here instead of starting `command`.
     upstream_url: Option<String>,
+    /// A PEM file of roots trusted for an `https://` upstream, besides the Mozilla ones.
+    upstream_ca: Option<std::path::PathBuf>,
     command: Vec<String>,
 }
 
@@ -91,6 +95,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut restart = false;
     let mut listen = None;
     let mut upstream_url = None;
+    let mut upstream_ca = None;
     let mut i = 0;
     let number = |v: Option<&String>, name: &str| -> Result<usize, String> {
         v.and_then(|v| v.parse::<usize>().ok())
@@ -129,6 +134,11 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 i += 1;
                 upstream_url = Some(args.get(i).ok_or("--upstream-url needs a URL")?.clone());
             }
+            "--upstream-ca" => {
+                i += 1;
+                let v = args.get(i).ok_or("--upstream-ca needs a PEM file")?;
+                upstream_ca = Some(std::path::PathBuf::from(v));
+            }
             "--listen" => {
                 i += 1;
                 let v = args.get(i).ok_or("--listen needs an address")?;
@@ -162,6 +172,9 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     if !command.is_empty() && upstream_url.is_some() {
         return Err("--upstream-url and an upstream command exclude each other".into());
     }
+    if upstream_ca.is_some() && upstream_url.is_none() {
+        return Err("--upstream-ca needs an https:// --upstream-url".into());
+    }
     if restart && upstream_url.is_some() {
         return Err("--on-upstream-exit restart needs an upstream command".into());
     }
@@ -179,6 +192,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         restart,
         listen,
         upstream_url,
+        upstream_ca,
         command,
     })
 }
@@ -492,15 +506,19 @@ async fn run(args: Args) -> ExitCode {
     };
     let upstream_writer = match &args.upstream_url {
         Some(url) => {
-            let upstream =
-                match http::UpstreamHttp::new(url, gw.clone(), sides.clone(), args.max_frame_bytes)
-                {
-                    Ok(u) => u,
-                    Err(e) => {
-                        log(&e);
-                        return ExitCode::from(2);
-                    }
-                };
+            let upstream = match http::UpstreamHttp::new(
+                url,
+                args.upstream_ca.as_deref(),
+                gw.clone(),
+                sides.clone(),
+                args.max_frame_bytes,
+            ) {
+                Ok(u) => u,
+                Err(e) => {
+                    log(&e);
+                    return ExitCode::from(2);
+                }
+            };
             tokio::spawn(http::post_frames(upstream_rx, upstream))
         }
         None => tokio::spawn(write_upstream(upstream_rx, inputs_rx)),
@@ -667,6 +685,15 @@ mod tests {
         assert!(args.command.is_empty());
         assert!(parse_args(&strings(&["--upstream-url", "http://h/", "--", "a"])).is_err());
         assert!(parse_args(&strings(&["--listen", "nowhere", "--", "a"])).is_err());
+        let args = parse_args(&strings(&[
+            "--upstream-url",
+            "https://h/mcp",
+            "--upstream-ca",
+            "ca.pem",
+        ]))
+        .unwrap();
+        assert_eq!(args.upstream_ca.as_deref(), Some("ca.pem".as_ref()));
+        assert!(parse_args(&strings(&["--upstream-ca", "ca.pem", "--", "a"])).is_err());
     }
 
     #[test]
