@@ -40,6 +40,19 @@
 
 
 /**
+ * `tg_dispatch_options.policy`: every valid call runs; each refused one (unknown tool,
+ * invalid arguments, a call id used twice) gets its refusal. The default.
+ */
+#define TG_DISPATCH_ISOLATE 0
+
+/**
+ * `tg_dispatch_options.policy`: one refused call and no call runs: the refused calls
+ * get their refusals, the others `error: not run: call "ID" to tool "NAME" in the same
+ * batch was refused` (outcome `TG_OUTCOME_NOT_RUN`), naming the first refused call.
+ */
+#define TG_DISPATCH_ALL_OR_NOTHING 1
+
+/**
  * `tg_registry_register` flag: replace a tool of the same name instead of failing
  * with `TG_ERR_DUPLICATE`.
  */
@@ -444,6 +457,111 @@ typedef struct tg_text tg_text;
 typedef struct tg_tool_info tg_tool_info;
 
 /**
+ * One call of a model's turn, for `tg_registry_dispatch`. Every text is pointer +
+ * length (not NUL-terminated; NULL with length 0 is the empty text), borrowed for the
+ * dispatch only (the library copies what its worker threads need).
+ */
+typedef struct tg_call {
+    /**
+     * The call's id (`tool_call_id`, UTF-8); the empty id is never checked for
+     * duplicates nor remembered (a provider that sends no ids).
+     */
+    const char *id;
+    /**
+     * Length of `id` in bytes.
+     */
+    size_t id_len;
+    /**
+     * The tool's name (UTF-8).
+     */
+    const char *name;
+    /**
+     * Length of `name` in bytes.
+     */
+    size_t name_len;
+    /**
+     * The argument bytes (JSON text; empty means `{}`).
+     */
+    const char *args;
+    /**
+     * Length of `args` in bytes.
+     */
+    size_t args_len;
+} tg_call;
+
+/**
+ * How one `tg_registry_dispatch` runs its calls.
+ *
+ * Every field's zero value means its default, so the way to make one is
+ * `tg_dispatch_options options = { .size = sizeof options };` (C++:
+ * `tg_dispatch_options options{}; options.size = sizeof options;`) and then to set
+ * only the fields that differ. As for `tg_registry_options`, fields are only ever
+ * appended: the library reads the first `size` bytes, takes the defaults for fields
+ * beyond them (a caller built with an older header), and refuses non-zero bytes
+ * beyond the fields it knows (a caller built with a newer header asking for an option
+ * this library cannot honour).
+ *
+ * ```c
+ * tg_dispatch_options options = { .size = sizeof options };
+ * options.policy = TG_DISPATCH_ALL_OR_NOTHING;
+ * options.timeout_ms = 30000;
+ * ```
+ */
+typedef struct tg_dispatch_options {
+    /**
+     * `sizeof(tg_dispatch_options)` as the caller compiled it.
+     */
+    size_t size;
+    /**
+     * What a refused call does to the rest of the batch: `TG_DISPATCH_ISOLATE` (0,
+     * the default) or `TG_DISPATCH_ALL_OR_NOTHING`; any other value is refused with
+     * `TG_ERR_ARGUMENT`.
+     */
+    uint32_t policy;
+    /**
+     * How many calls run at once; the others wait their turn in the batch's order.
+     * 0 means the default, 8.
+     */
+    uint32_t max_concurrency;
+    /**
+     * The most calls one batch may hold: a longer batch runs none, and every call
+     * gets `error: the batch holds N calls, more than the limit of M`. 0 means the
+     * default, 128.
+     */
+    uint32_t max_batch;
+    /**
+     * Not read: the padding before `timeout_ms`, named so that no byte of the struct
+     * is padding.
+     */
+    uint32_t reserved;
+    /**
+     * A deadline for the whole dispatch, in milliseconds from its start: a call
+     * still running then (or not yet started) gets `error: tool NAME timed out after
+     * N ms` (outcome `TG_OUTCOME_TIMED_OUT`). The earliest of it, the tool's
+     * `timeout_ms` and the registry's default applies. 0 means none.
+     */
+    uint64_t timeout_ms;
+    /**
+     * How many times a call may run, the first included. Only a tool registered
+     * `idempotent` whose handler failed runs again, and only when the core's
+     * `CallContext::retry_later` marked the failure transient (which a C handler
+     * cannot do yet, so C tools are not retried). 0 means the default, 3.
+     */
+    uint32_t max_attempts;
+    /**
+     * Not read: the padding before `backoff_ms`, named so that no byte of the struct
+     * is padding.
+     */
+    uint32_t reserved2;
+    /**
+     * The pause before the first retry, in milliseconds, doubled before each next
+     * one; a pause ends early when the call's deadline passes. 0 means the default,
+     * 100.
+     */
+    uint64_t backoff_ms;
+} tg_dispatch_options;
+
+/**
  * A schema document that references may point to, registered under an absolute URI
  * (`"$ref": "https://example.com/address.json"` reaches the resource registered as
  * `https://example.com/address.json`; a fragment after it points inside).
@@ -695,7 +813,8 @@ typedef struct tg_tool_def {
  * to `tg_reply_ok` is then discarded).
  *
  * Thread-safety: the handler is called from every thread that calls the registry,
- * several at once with the same `user_data`: it must be thread-safe. It may call into
+ * and from the registry's worker threads for `tg_registry_dispatch`, several at once
+ * with the same `user_data`: it must be thread-safe. It may call into
  * the registry (register, unregister, call another tool) but must not free it. It
  * must not unwind (C++ exception, longjmp) out of the call.
  */
@@ -797,6 +916,18 @@ typedef struct tg_tool_spec {
      * a value.
      */
     uint32_t idempotent;
+    /**
+     * Not read: the padding that ended the first version of the struct, whose bytes
+     * a caller built with its header may have left anything in.
+     */
+    uint32_t reserved;
+    /**
+     * Non-zero: the tool runs alone in a `tg_registry_dispatch`: the calls before it
+     * finish first, and the calls after it wait for it. 0, the default, runs it
+     * beside the others. An integer, not a `bool`, so that any byte a caller leaves
+     * here is a value.
+     */
+    uint32_t exclusive;
 } tg_tool_spec;
 
 /**
@@ -1058,6 +1189,66 @@ tg_status tg_schema_lint(tg_lint_target target,
                          size_t json_len,
                          struct tg_text **lint_out,
                          struct tg_error **error_out);
+
+/**
+ * Runs the `count` calls of one model turn together and writes one new result per
+ * call to `results_out[0..count)`, in the batch's order (the caller provides the
+ * array; it owns each result and frees it with `tg_result_free`).
+ *
+ * Every call is first checked on the calling thread, as `tg_registry_call` checks it
+ * (unknown tool, malformed JSON, schema violations: the same `error: ...` results,
+ * byte for byte), and a call id used twice in the batch is refused. What a refusal
+ * does to the other calls is `options->policy`'s: `TG_DISPATCH_ISOLATE` runs the
+ * valid ones, `TG_DISPATCH_ALL_OR_NOTHING` runs none. The valid calls then run, at
+ * most `options->max_concurrency` at once, and the answered ones have the same
+ * results as `tg_registry_call` gives. A tool registered `exclusive` runs alone. A
+ * call still running at its deadline (`options->timeout_ms`, the tool's
+ * `timeout_ms`) gets `error: tool NAME timed out after N ms` (outcome
+ * `TG_OUTCOME_TIMED_OUT`). `options` NULL means every default; `count` 0 runs
+ * nothing and writes nothing (`calls` and `results_out` may then be NULL).
+ *
+ * Threading: the handlers run on the core's worker threads (started by the
+ * registry's first dispatch, stopped when it is freed), several at once, never on
+ * the calling thread, which waits until every call has its result. Each handler
+ * gets `call_ctx` as its `call_ctx`, unchanged, as `tg_registry_call` gives it; it
+ * must be usable from those threads. A handler still running past its deadline is
+ * not stopped: it keeps running on its worker after this function has returned,
+ * with `call_ctx`, its `user_data` and its own copy of the arguments, and what it
+ * replies is dropped. So `call_ctx` must stay valid until every handler of the
+ * dispatch has returned, not only until the dispatch returns.
+ *
+ * Cancellation: C handlers are not told of it yet. A handler receives `call_ctx`
+ * (the caller's pointer), not the call's context, so it cannot poll whether its
+ * deadline has passed; a handler that wants to stop early must keep its own
+ * deadline (for example one passed through `call_ctx`). Nor can it mark a failure
+ * transient, so `options->max_attempts` retries no C tool.
+ *
+ * Only the caller's own mistakes fail the call, and then no handler ran and
+ * `results_out` is untouched: `TG_ERR_NULL` (`registry` NULL, `calls` or
+ * `results_out` NULL with `count` > 0, a text NULL with a non-zero length),
+ * `TG_ERR_UTF8` (an id or a name not UTF-8; arguments need not be UTF-8),
+ * `TG_ERR_ARGUMENT` (`options` breaking the options-struct rules, an unknown
+ * policy); the message comes back through `error_out` (when not NULL).
+ *
+ * Ownership: `calls`, their texts and `options` are borrowed for the call;
+ * `call_ctx` is not touched by the library. Thread-safety: any thread, dispatches run
+ * in parallel, and a handler may dispatch too (the registry starts another worker
+ * rather than let a call wait for one).
+ *
+ * # Safety
+ * `registry` is NULL or a live `tg_registry`; `calls` is NULL or points to `count`
+ * readable `tg_call`s whose text pointers are NULL or point to their lengths in
+ * readable bytes; `options` is NULL or points to `options->size` readable bytes;
+ * `results_out` is NULL or points to `count` writable pointers; `error_out` is NULL
+ * or writable.
+ */
+tg_status tg_registry_dispatch(const struct tg_registry *registry,
+                               const struct tg_call *calls,
+                               size_t count,
+                               const struct tg_dispatch_options *options,
+                               void *call_ctx,
+                               struct tg_result **results_out,
+                               struct tg_error **error_out);
 
 /**
  * The status of the call that produced `error` (never `TG_OK`); `TG_ERR_NULL` when

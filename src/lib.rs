@@ -26,6 +26,7 @@
 pub(crate) mod boundary;
 pub mod calls;
 pub mod dialect;
+pub mod dispatch;
 pub mod error;
 pub mod errors;
 pub mod options;
@@ -41,6 +42,7 @@ pub mod version;
 
 pub use calls::tg_calls;
 pub use dialect::{tg_dialect, tg_lint_target};
+pub use dispatch::{tg_call, tg_dispatch_options, TG_DISPATCH_ALL_OR_NOTHING, TG_DISPATCH_ISOLATE};
 pub use error::tg_error;
 pub use errors::tg_errors;
 pub use options::{tg_compile_options, tg_draft, tg_profile, tg_resource, tg_str};

@@ -25,7 +25,8 @@ use toolgate_core::registry::{message, CallContext, Handler, Written};
 /// to `tg_reply_ok` is then discarded).
 ///
 /// Thread-safety: the handler is called from every thread that calls the registry,
-/// several at once with the same `user_data`: it must be thread-safe. It may call into
+/// and from the registry's worker threads for `tg_registry_dispatch`, several at once
+/// with the same `user_data`: it must be thread-safe. It may call into
 /// the registry (register, unregister, call another tool) but must not free it. It
 /// must not unwind (C++ exception, longjmp) out of the call.
 pub type tg_handler_fn = Option<
@@ -215,6 +216,13 @@ impl Drop for CHandler {
 /// The `call_ctx` pointer of one `tg_registry_call`, as the call's [`CallContext`]
 /// carries it to the C handler (which gets it back unchanged).
 pub(crate) struct CallPointer(pub(crate) *mut c_void);
+
+// SAFETY: the library never dereferences the pointer: it only hands it back to the
+// caller's handlers, on the threads `tg_registry_dispatch` documents they run on (the
+// caller's promise that `call_ctx` is usable there).
+unsafe impl Send for CallPointer {}
+// SAFETY: as for Send: `&CallPointer` only lets threads copy the pointer out.
+unsafe impl Sync for CallPointer {}
 
 impl CallPointer {
     /// The pointer `cx` carries: the C caller's, or NULL for a call made without one

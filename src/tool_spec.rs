@@ -73,6 +73,14 @@ pub struct tg_tool_spec {
     /// decisions). An integer, not a `bool`, so that any byte a caller leaves here is
     /// a value.
     pub idempotent: u32,
+    /// Not read: the padding that ended the first version of the struct, whose bytes
+    /// a caller built with its header may have left anything in.
+    pub reserved: u32,
+    /// Non-zero: the tool runs alone in a `tg_registry_dispatch`: the calls before it
+    /// finish first, and the calls after it wait for it. 0, the default, runs it
+    /// beside the others. An integer, not a `bool`, so that any byte a caller leaves
+    /// here is a value.
+    pub exclusive: u32,
 }
 
 // SAFETY: `size` (a usize) is the first field, and every field is an integer or a raw
@@ -80,7 +88,12 @@ pub struct tg_tool_spec {
 // bool).
 unsafe impl OptionsStruct for tg_tool_spec {
     const NAME: &'static str = "tg_tool_spec";
-    const VERSIONS: &'static [usize] = &[std::mem::size_of::<tg_tool_spec>()];
+    /// The first version (its `idempotent` followed by padding) ended before
+    /// `exclusive`.
+    const VERSIONS: &'static [usize] = &[
+        std::mem::offset_of!(tg_tool_spec, exclusive),
+        std::mem::size_of::<tg_tool_spec>(),
+    ];
 }
 
 /// One tool of `tg_registry_register_tools`: its spec and what runs its calls, as
@@ -130,6 +143,6 @@ pub(crate) unsafe fn read_spec(spec: *const tg_tool_spec, param: &str) -> FfiRes
         output_schema: schema(s.output_schema, s.output_schema_len, "output_schema")?,
         idempotent: s.idempotent != 0,
         timeout_ms: s.timeout_ms,
-        exclusive: false,
+        exclusive: s.exclusive != 0,
     })
 }
