@@ -68,9 +68,16 @@ say "fresh venv $venv"
 rm -rf "$venv"
 "$PYTHON" -m venv "$venv"
 pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
-# The MCP Python SDK too: the tests check every MCP result the module writes with its
-# types (test_results.py), and so does scripts/check-mcp-results.py below.
-"${pip[@]}" "pytest>=7" "mypy>=1.10" "mcp>=1.10"
+"${pip[@]}" "pytest>=7" "mypy>=1.10"
+# The MCP Python SDK, where it installs (Python 3.10 on): the tests check every MCP
+# result the module writes with its types (test_results.py), and so does
+# scripts/check-mcp-results.py below. Without it both say SKIPPED, or fail under CI.
+mcp_sdk() {
+    if "$1/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+        "$1/bin/python" -m pip install -q --disable-pip-version-check "mcp>=1.10"
+    fi
+}
+mcp_sdk "$venv"
 
 # PATH without any folder that holds cargo or rustc, for the install of the wheel.
 no_rust_path=""
@@ -144,10 +151,7 @@ for wanted in ${TOOLGATE_PYTHONS:-3.9 3.10 3.12 3.13}; do
     rm -rf "$other_venv"
     "$other" -m venv "$other_venv"
     "$other_venv/bin/python" -m pip install -q --disable-pip-version-check "pytest>=7"
-    # The MCP SDK where it installs (Python 3.10 on), for the tests that check with it.
-    if "$other_venv/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
-        "$other_venv/bin/python" -m pip install -q --disable-pip-version-check "mcp>=1.10"
-    fi
+    mcp_sdk "$other_venv"
     PATH="$no_rust_path" "$other_venv/bin/python" -m pip install -q --disable-pip-version-check \
         --no-index --no-deps --only-binary :all: "$wheel"
     (cd "$work" && "$other_venv/bin/pytest" "$here/tests" -q -p no:cacheprovider --rootdir "$here") | tail -1
