@@ -246,6 +246,12 @@ enum tg_outcome
      * all-or-nothing batch refused.
      */
     TG_OUTCOME_NOT_RUN = 7,
+    /**
+     * A dispatched call its host cancelled (`tg_canceller_cancel`) before it answered
+     * (`error: call cancelled`): not run if it had not started, its answer dropped if
+     * it had.
+     */
+    TG_OUTCOME_CANCELLED = 8,
 };
 #ifndef __cplusplus
 typedef int32_t tg_outcome;
@@ -373,6 +379,20 @@ typedef int32_t tg_status;
 typedef struct tg_calls tg_calls;
 
 /**
+ * The host's way to cancel dispatches from another thread (a user who pressed stop,
+ * a Go `context` cancelled): given in `tg_dispatch_options.canceller`, it makes the
+ * dispatch's calls still running, and those not yet started, end with
+ * `error: call cancelled` (outcome `TG_OUTCOME_CANCELLED`), tells their handlers
+ * (`tg_running_call_cancelled`), and makes `tg_registry_dispatch` return at once. One
+ * canceller may serve several dispatches; once cancelled it stays so. The caller owns
+ * it and frees it with `tg_canceller_free`, not before the dispatches given it have
+ * returned.
+ *
+ * Thread-safety: `tg_canceller_cancel` from any thread, while dispatches use it.
+ */
+typedef struct tg_canceller tg_canceller;
+
+/**
  * Why a call failed: its status, a message, and for schema errors the location in
  * the schema. Created by a failing call that was given a non-NULL `error_out`; the
  * caller owns it and frees it with `tg_error_free`.
@@ -429,6 +449,18 @@ typedef struct tg_reply tg_reply;
  * `tg_registry_call_into` is refilling it.
  */
 typedef struct tg_result tg_result;
+
+/**
+ * One dispatched call while its handler runs, as `tg_running_call_current` gives it
+ * to that handler: whether the call is cancelled (its deadline passed, or the host
+ * cancelled the dispatch), how long it has left, a way to be told of the
+ * cancellation, and a way to ask for a retry. The caller owns it and frees it with
+ * `tg_running_call_free`; it stays valid after the call has ended (it is then never
+ * cancelled again), so a handler may hand it to the threads that do its work.
+ *
+ * Thread-safety: every function on it may be called from any thread, at once.
+ */
+typedef struct tg_running_call tg_running_call;
 
 /**
  * A compiled JSON Schema. Created by `tg_schema_compile` (core profile) or
@@ -543,9 +575,9 @@ typedef struct tg_dispatch_options {
     uint64_t timeout_ms;
     /**
      * How many times a call may run, the first included. Only a tool registered
-     * `idempotent` whose handler failed runs again, and only when the core's
-     * `CallContext::retry_later` marked the failure transient (which a C handler
-     * cannot do yet, so C tools are not retried). 0 means the default, 3.
+     * `idempotent` whose handler failed runs again, and only when the
+     * handler marked the failure transient (`tg_running_call_retry_later`). 0 means
+     * the default, 3.
      */
     uint32_t max_attempts;
     /**
@@ -559,6 +591,12 @@ typedef struct tg_dispatch_options {
      * 100.
      */
     uint64_t backoff_ms;
+    /**
+     * The host's canceller (`tg_canceller_new`), or NULL for none: cancelling it ends
+     * the dispatch at once, every call not yet answered with `error: call cancelled`
+     * (outcome `TG_OUTCOME_CANCELLED`). Borrowed for the dispatch.
+     */
+    const struct tg_canceller *canceller;
 } tg_dispatch_options;
 
 /**
@@ -979,6 +1017,11 @@ typedef struct tg_tool_binding {
     tg_destroy_fn destroy;
 } tg_tool_binding;
 
+/**
+ * A callback of `tg_running_call_on_cancel`: `data` is the pointer given with it.
+ */
+typedef void (*tg_cancel_fn)(void *data);
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1217,11 +1260,12 @@ tg_status tg_schema_lint(tg_lint_target target,
  * replies is dropped. So `call_ctx` must stay valid until every handler of the
  * dispatch has returned, not only until the dispatch returns.
  *
- * Cancellation: C handlers are not told of it yet. A handler receives `call_ctx`
- * (the caller's pointer), not the call's context, so it cannot poll whether its
- * deadline has passed; a handler that wants to stop early must keep its own
- * deadline (for example one passed through `call_ctx`). Nor can it mark a failure
- * transient, so `options->max_attempts` retries no C tool.
+ * Cancellation: a handler learns of its call's deadline and cancellation through
+ * `tg_running_call_current` (called on the thread it was called on), and may mark a
+ * failure transient there (`tg_running_call_retry_later`) so that an idempotent tool
+ * is retried. The host cancels the whole dispatch from another thread with
+ * `options->canceller`: the calls not yet answered get `error: call cancelled`
+ * (outcome `TG_OUTCOME_CANCELLED`) and this function returns at once.
  *
  * Only the caller's own mistakes fail the call, and then no handler ran and
  * `results_out` is untouched: `TG_ERR_NULL` (`registry` NULL, `calls` or
@@ -1238,7 +1282,8 @@ tg_status tg_schema_lint(tg_lint_target target,
  * # Safety
  * `registry` is NULL or a live `tg_registry`; `calls` is NULL or points to `count`
  * readable `tg_call`s whose text pointers are NULL or point to their lengths in
- * readable bytes; `options` is NULL or points to `options->size` readable bytes;
+ * readable bytes; `options` is NULL or points to `options->size` readable bytes, and
+ * its `canceller` (when inside `size`) is NULL or a live `tg_canceller`;
  * `results_out` is NULL or points to `count` writable pointers; `error_out` is NULL
  * or writable.
  */
@@ -1895,6 +1940,17 @@ tg_status tg_reply_error(struct tg_reply *reply,
 tg_status tg_reply_exited(struct tg_reply *reply);
 
 /**
+ * The name of `outcome`, as every host spells it: `"answered"`, `"unknown_tool"`,
+ * `"invalid_arguments"`, `"handler_failed"`, `"invalid_result"`, `"internal"`,
+ * `"timed_out"`, `"not_run"`, `"cancelled"`; NULL for a value that is not a
+ * `tg_outcome`.
+ *
+ * Ownership: the returned string is static and NUL-terminated; do not free it.
+ * Thread-safety: may be called from any thread at any time.
+ */
+const char *tg_outcome_name(tg_outcome outcome);
+
+/**
  * Makes an empty result (empty texts, not an error) for `tg_registry_call_into` to
  * fill: a loop that reuses one result allocates nothing per call once its buffers
  * have grown to fit.
@@ -2094,6 +2150,103 @@ tg_status tg_results_message_json(tg_dialect dialect,
  * `result` is NULL or a live `tg_result` not freed before.
  */
 void tg_result_free(struct tg_result *result);
+
+/**
+ * The call the calling thread's handler is running, when the handler was called by
+ * `tg_registry_dispatch`; NULL otherwise (a handler called by `tg_registry_call`,
+ * or a thread not inside a handler). The caller owns the handle and frees it with
+ * `tg_running_call_free`.
+ *
+ * Call it on the thread the handler was called on, before the handler returns (a
+ * Go or Rust handler that hands its work to another thread takes the handle first
+ * and passes it along). Thread-safety: any thread; each thread sees its own call.
+ */
+struct tg_running_call *tg_running_call_current(void);
+
+/**
+ * True once the call's answer is no longer wanted: its deadline passed (its result
+ * is already `error: tool NAME timed out after N ms`) or the host cancelled the
+ * dispatch (`error: call cancelled`). A handler that can stop early should poll it
+ * and return; whatever it replies then is dropped. False for NULL.
+ *
+ * # Safety
+ * `call` is NULL or a live `tg_running_call`.
+ */
+bool tg_running_call_cancelled(const struct tg_running_call *call);
+
+/**
+ * The milliseconds left before the call's deadline (0 once it has passed), or -1
+ * when the call has none (and for NULL).
+ *
+ * # Safety
+ * `call` is NULL or a live `tg_running_call`.
+ */
+int64_t tg_running_call_ms_left(const struct tg_running_call *call);
+
+/**
+ * Marks the current attempt's failure as transient (a dropped connection, a busy
+ * service): when the handler then fails, the dispatcher runs the call again, after a
+ * backoff, if its tool is registered idempotent and attempts are left
+ * (`tg_dispatch_options.max_attempts`). A reply, a refusal and a tool that is not
+ * idempotent are never retried.
+ *
+ * Errors: `TG_ERR_NULL` (`call` NULL).
+ *
+ * # Safety
+ * `call` is NULL or a live `tg_running_call`.
+ */
+tg_status tg_running_call_retry_later(const struct tg_running_call *call);
+
+/**
+ * Calls `on_cancel(data)` once when the call is cancelled, on the thread that cancels
+ * it (a dispatch's, or the one calling `tg_canceller_cancel`), or at once, on this
+ * thread, if it already is. A call that ends without being cancelled never calls it.
+ * It should be quick and must not block: it is how a host wakes what runs the call
+ * (cancels a Go `context`, signals a condition variable). `data` must stay valid
+ * until the callback has run or the call has ended.
+ *
+ * Errors: `TG_ERR_NULL` (`call` or `on_cancel` NULL).
+ *
+ * # Safety
+ * `call` is NULL or a live `tg_running_call`; `on_cancel` is NULL or a function that
+ * may be called with `data` from any thread.
+ */
+tg_status tg_running_call_on_cancel(const struct tg_running_call *call,
+                                    tg_cancel_fn on_cancel,
+                                    void *data);
+
+/**
+ * Frees a running call's handle (not the call). NULL is a no-op.
+ *
+ * # Safety
+ * `call` is NULL or a live `tg_running_call` not freed before.
+ */
+void tg_running_call_free(struct tg_running_call *call);
+
+/**
+ * A new canceller, not cancelled. Never NULL (the process aborts when out of memory,
+ * as every allocation of the library does).
+ */
+struct tg_canceller *tg_canceller_new(void);
+
+/**
+ * Cancels every dispatch given `canceller`, running or to come.
+ *
+ * Errors: `TG_ERR_NULL` (`canceller` NULL).
+ *
+ * # Safety
+ * `canceller` is NULL or a live `tg_canceller`.
+ */
+tg_status tg_canceller_cancel(const struct tg_canceller *canceller);
+
+/**
+ * Frees a canceller. NULL is a no-op.
+ *
+ * # Safety
+ * `canceller` is NULL or a live `tg_canceller` not freed before, which no running
+ * dispatch uses.
+ */
+void tg_canceller_free(struct tg_canceller *canceller);
 
 /**
  * Compiles the schema in `json[0..json_len)` (UTF-8 JSON, not NUL-terminated) in

@@ -13,6 +13,7 @@ use super::error::tg_error;
 use super::registry::tg_registry;
 use super::reply::CallPointer;
 use super::result::tg_result;
+use super::running_call::tg_canceller;
 use super::status::tg_status;
 use toolgate_core::registry::{Call, CallResult, DispatchOptions, DispatchPolicy};
 
@@ -86,9 +87,9 @@ pub struct tg_dispatch_options {
     /// `timeout_ms` and the registry's default applies. 0 means none.
     pub timeout_ms: u64,
     /// How many times a call may run, the first included. Only a tool registered
-    /// `idempotent` whose handler failed runs again, and only when the core's
-    /// `CallContext::retry_later` marked the failure transient (which a C handler
-    /// cannot do yet, so C tools are not retried). 0 means the default, 3.
+    /// `idempotent` whose handler failed runs again, and only when the
+    /// handler marked the failure transient (`tg_running_call_retry_later`). 0 means
+    /// the default, 3.
     pub max_attempts: u32,
     /// Not read: the padding before `backoff_ms`, named so that no byte of the struct
     /// is padding.
@@ -97,13 +98,22 @@ pub struct tg_dispatch_options {
     /// one; a pause ends early when the call's deadline passes. 0 means the default,
     /// 100.
     pub backoff_ms: u64,
+    /// The host's canceller (`tg_canceller_new`), or NULL for none: cancelling it ends
+    /// the dispatch at once, every call not yet answered with `error: call cancelled`
+    /// (outcome `TG_OUTCOME_CANCELLED`). Borrowed for the dispatch.
+    pub canceller: *const tg_canceller,
 }
 
-// SAFETY: `size` (a usize) is the first field, and every field is an integer, for
-// which every bit pattern is a value (`#[repr(C)]`, no references, no bool, no enum).
+// SAFETY: `size` (a usize) is the first field, and every field is an integer or a raw
+// pointer, for which every bit pattern is a value (`#[repr(C)]`, no references, no
+// bool, no enum).
 unsafe impl OptionsStruct for tg_dispatch_options {
     const NAME: &'static str = "tg_dispatch_options";
-    const VERSIONS: &'static [usize] = &[std::mem::size_of::<tg_dispatch_options>()];
+    const VERSIONS: &'static [usize] = &[
+        // Before `canceller`.
+        std::mem::offset_of!(tg_dispatch_options, canceller),
+        std::mem::size_of::<tg_dispatch_options>(),
+    ];
 }
 
 /// The core's options for a caller's `tg_dispatch_options` (NULL: the defaults), with
@@ -111,7 +121,7 @@ unsafe impl OptionsStruct for tg_dispatch_options {
 ///
 /// # Safety
 /// `options` is NULL or points to `options->size` readable bytes, not written during
-/// the call.
+/// the call; its `canceller` is NULL or a live `tg_canceller` for the whole dispatch.
 unsafe fn read_options(
     options: *const tg_dispatch_options,
     call_ctx: *mut c_void,
@@ -149,6 +159,12 @@ unsafe fn read_options(
     }
     if o.backoff_ms != 0 {
         out = out.with_backoff(Duration::from_millis(o.backoff_ms));
+    }
+    if !o.canceller.is_null() {
+        // SAFETY: a non-NULL `canceller` is a live handle for the whole dispatch, as
+        // this function's `# Safety` requires.
+        let canceller = unsafe { &*o.canceller };
+        out = out.with_canceller(canceller.core());
     }
     Ok(out)
 }
@@ -201,11 +217,12 @@ fn c_result(result: CallResult) -> tg_result {
 /// replies is dropped. So `call_ctx` must stay valid until every handler of the
 /// dispatch has returned, not only until the dispatch returns.
 ///
-/// Cancellation: C handlers are not told of it yet. A handler receives `call_ctx`
-/// (the caller's pointer), not the call's context, so it cannot poll whether its
-/// deadline has passed; a handler that wants to stop early must keep its own
-/// deadline (for example one passed through `call_ctx`). Nor can it mark a failure
-/// transient, so `options->max_attempts` retries no C tool.
+/// Cancellation: a handler learns of its call's deadline and cancellation through
+/// `tg_running_call_current` (called on the thread it was called on), and may mark a
+/// failure transient there (`tg_running_call_retry_later`) so that an idempotent tool
+/// is retried. The host cancels the whole dispatch from another thread with
+/// `options->canceller`: the calls not yet answered get `error: call cancelled`
+/// (outcome `TG_OUTCOME_CANCELLED`) and this function returns at once.
 ///
 /// Only the caller's own mistakes fail the call, and then no handler ran and
 /// `results_out` is untouched: `TG_ERR_NULL` (`registry` NULL, `calls` or
@@ -222,7 +239,8 @@ fn c_result(result: CallResult) -> tg_result {
 /// # Safety
 /// `registry` is NULL or a live `tg_registry`; `calls` is NULL or points to `count`
 /// readable `tg_call`s whose text pointers are NULL or point to their lengths in
-/// readable bytes; `options` is NULL or points to `options->size` readable bytes;
+/// readable bytes; `options` is NULL or points to `options->size` readable bytes, and
+/// its `canceller` (when inside `size`) is NULL or a live `tg_canceller`;
 /// `results_out` is NULL or points to `count` writable pointers; `error_out` is NULL
 /// or writable.
 #[no_mangle]

@@ -33,6 +33,7 @@ pub mod options;
 pub mod registry;
 pub mod reply;
 pub mod result;
+pub mod running_call;
 pub mod schema;
 pub mod status;
 pub mod text;
@@ -52,6 +53,7 @@ pub use registry::{
 };
 pub use reply::{tg_destroy_fn, tg_handler_fn, tg_reply};
 pub use result::{tg_outcome, tg_result};
+pub use running_call::{tg_cancel_fn, tg_canceller, tg_running_call};
 pub use schema::tg_schema;
 pub use status::tg_status;
 pub use text::tg_text;

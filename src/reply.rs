@@ -259,7 +259,8 @@ impl Handler for CHandler {
         // (tg_handler_fn) lists: the registration's user_data, the call's context
         // pointer given back as it came, the argument bytes (alive for the whole call)
         // and a reply that lives on this stack frame until the handler returns.
-        let status = unsafe {
+        // The handler may ask for its dispatched call (`tg_running_call_current`).
+        let status = super::running_call::with_current(cx, || unsafe {
             func(
                 self.user_data,
                 CallPointer::of(cx),
@@ -267,7 +268,7 @@ impl Handler for CHandler {
                 args.len(),
                 &mut reply,
             )
-        };
+        });
         *out = reply.text;
         if reply.exited {
             message::write_tool_exited(out, &self.name);

@@ -5,8 +5,8 @@ use std::ffi::c_char;
 use std::sync::OnceLock;
 
 use super::boundary::{
-    arg_ref, arg_slice, ffi_boundary, ffi_free, into_handle, out_ptr, text_accessor,
-    value_accessor, CText, CallTexts,
+    arg_ref, arg_slice, ffi_boundary, ffi_boundary_value, ffi_free, into_handle, out_ptr,
+    text_accessor, value_accessor, CText, CallTexts,
 };
 use super::dialect::{dialect, RawDialect};
 use super::error::tg_error;
@@ -45,6 +45,34 @@ pub enum tg_outcome {
     /// batch over its size limit, a call id used twice, or another call of an
     /// all-or-nothing batch refused.
     TG_OUTCOME_NOT_RUN = 7,
+    /// A dispatched call its host cancelled (`tg_canceller_cancel`) before it answered
+    /// (`error: call cancelled`): not run if it had not started, its answer dropped if
+    /// it had.
+    TG_OUTCOME_CANCELLED = 8,
+}
+
+/// The name of `outcome`, as every host spells it: `"answered"`, `"unknown_tool"`,
+/// `"invalid_arguments"`, `"handler_failed"`, `"invalid_result"`, `"internal"`,
+/// `"timed_out"`, `"not_run"`, `"cancelled"`; NULL for a value that is not a
+/// `tg_outcome`.
+///
+/// Ownership: the returned string is static and NUL-terminated; do not free it.
+/// Thread-safety: may be called from any thread at any time.
+#[no_mangle]
+pub extern "C" fn tg_outcome_name(outcome: RawOutcome) -> *const c_char {
+    static NAMES: OnceLock<Vec<std::ffi::CString>> = OnceLock::new();
+    ffi_boundary_value(std::ptr::null(), || {
+        let names = NAMES.get_or_init(|| {
+            CallOutcome::ALL
+                .iter()
+                .map(|o| std::ffi::CString::new(o.name()).expect("names hold no NUL"))
+                .collect()
+        });
+        CallOutcome::ALL
+            .iter()
+            .position(|&o| tg_outcome::from(o) as RawOutcome == outcome)
+            .map_or(std::ptr::null(), |i| names[i].as_ptr())
+    })
 }
 
 /// An outcome as C reads it: `int32_t`. Rendered `tg_outcome` in the header.
@@ -61,6 +89,7 @@ impl From<CallOutcome> for tg_outcome {
             CallOutcome::Internal => tg_outcome::TG_OUTCOME_INTERNAL,
             CallOutcome::TimedOut => tg_outcome::TG_OUTCOME_TIMED_OUT,
             CallOutcome::NotRun => tg_outcome::TG_OUTCOME_NOT_RUN,
+            CallOutcome::Cancelled => tg_outcome::TG_OUTCOME_CANCELLED,
         }
     }
 }

@@ -149,7 +149,7 @@ struct Types {
 }
 
 /// The `CallOutcome` members by the core's outcomes, in [`outcome_index`] order.
-const OUTCOME_NAMES: [&str; 8] = [
+const OUTCOME_NAMES: [&str; 9] = [
     "ANSWERED",
     "UNKNOWN_TOOL",
     "INVALID_ARGUMENTS",
@@ -158,6 +158,7 @@ const OUTCOME_NAMES: [&str; 8] = [
     "INTERNAL",
     "TIMED_OUT",
     "NOT_RUN",
+    "CANCELLED",
 ];
 
 fn outcome_index(outcome: CallOutcome) -> usize {
@@ -170,6 +171,7 @@ fn outcome_index(outcome: CallOutcome) -> usize {
         CallOutcome::Internal => 5,
         CallOutcome::TimedOut => 6,
         CallOutcome::NotRun => 7,
+        CallOutcome::Cancelled => 8,
     }
 }
 

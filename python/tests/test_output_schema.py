@@ -220,7 +220,7 @@ def test_every_outcome_a_call_can_have(reg):
 def test_the_outcome_is_a_str_enum():
     assert [o.value for o in CallOutcome] == [
         "answered", "unknown_tool", "invalid_arguments", "handler_failed", "invalid_result", "internal",
-        "timed_out", "not_run"]
+        "timed_out", "not_run", "cancelled"]
     assert CallOutcome.INVALID_RESULT == "invalid_result"
     assert str(CallOutcome.INVALID_RESULT) == "invalid_result"
     assert f"{CallOutcome.ANSWERED}" == "answered"

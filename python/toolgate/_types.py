@@ -152,6 +152,7 @@ class CallOutcome(str, enum.Enum):
     * ``NOT_RUN``: a dispatched call that was not run though nothing is wrong with it
       alone (the batch over its limit, a call id used twice, or another call of an
       all-or-nothing batch refused).
+    * ``CANCELLED``: the host cancelled the dispatch before the call answered.
     """
 
     ANSWERED = "answered"
@@ -162,6 +163,7 @@ class CallOutcome(str, enum.Enum):
     INTERNAL = "internal"
     TIMED_OUT = "timed_out"
     NOT_RUN = "not_run"
+    CANCELLED = "cancelled"
 
     if TYPE_CHECKING:
         # What Enum.__new__ takes (a member's value), not str's arguments.

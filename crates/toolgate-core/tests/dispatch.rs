@@ -866,14 +866,149 @@ fn shared_dispatch_texts() {
 
 /// An outcome as the shared texts name it.
 fn outcome_name(outcome: CallOutcome) -> &'static str {
-    match outcome {
-        CallOutcome::Answered => "answered",
-        CallOutcome::UnknownTool => "unknown_tool",
-        CallOutcome::InvalidArguments => "invalid_arguments",
-        CallOutcome::HandlerFailed => "handler_failed",
-        CallOutcome::InvalidResult => "invalid_result",
-        CallOutcome::Internal => "internal",
-        CallOutcome::TimedOut => "timed_out",
-        CallOutcome::NotRun => "not_run",
-    }
+    outcome.name()
+}
+
+#[test]
+fn a_host_cancels_a_running_dispatch_and_the_calls_not_started() {
+    let registry = Registry::default();
+    let started = Arc::new(Barrier::new(2));
+    let seen = Arc::clone(&started);
+    let mut blocking = spec("block");
+    blocking.exclusive = true;
+    register(&registry, blocking, move |_: &[u8], cx: &CallContext| {
+        seen.wait();
+        let (told, heard) = mpsc::channel();
+        cx.running_call()
+            .expect("a dispatched call has a running call")
+            .on_cancel(move || told.send(()).unwrap());
+        heard
+            .recv_timeout(PATIENCE)
+            .expect("told of the cancellation");
+        assert!(cx.is_cancelled());
+        Ok("too late".into())
+    });
+    register(&registry, spec("echo"), echo);
+    let stop = toolgate_core::registry::Canceller::new();
+    let stopper = stop.clone();
+    let waiter = std::thread::spawn(move || {
+        started.wait();
+        stopper.cancel();
+    });
+    let calls = [
+        Call::new("c1", "block", b"{}"),
+        Call::new("c2", "echo", b"{}"),
+        Call::new("c3", "nope", b"{}"),
+    ];
+    let options = DispatchOptions::default().with_canceller(&stop);
+    let results = registry.dispatch(&calls, &options);
+    waiter.join().unwrap();
+    assert_eq!(
+        contents(&results)[..2],
+        ["error: call cancelled", "error: call cancelled"]
+    );
+    assert_eq!(
+        results.iter().map(|r| r.outcome).collect::<Vec<_>>(),
+        [
+            CallOutcome::Cancelled,
+            CallOutcome::Cancelled,
+            CallOutcome::UnknownTool
+        ]
+    );
+    // The running call ran once; the one behind the exclusive tool never started.
+    assert_eq!(
+        results.iter().map(|r| r.attempts).collect::<Vec<_>>(),
+        [1, 0, 0]
+    );
+    assert!(stop.is_cancelled());
+}
+
+#[test]
+fn a_canceller_cancelled_before_the_dispatch_runs_no_call() {
+    let registry = Registry::default();
+    let ran = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&ran);
+    register(&registry, spec("mark"), move |_: &[u8], _: &CallContext| {
+        flag.store(true, Ordering::SeqCst);
+        Ok("ran".into())
+    });
+    let stop = toolgate_core::registry::Canceller::new();
+    stop.cancel();
+    let options = DispatchOptions::default().with_canceller(&stop);
+    let results = registry.dispatch(&[Call::new("c1", "mark", b"{}")], &options);
+    assert_eq!(results[0].outcome, CallOutcome::Cancelled);
+    assert_eq!(results[0].attempts, 0);
+    assert!(!ran.load(Ordering::SeqCst));
+}
+
+#[test]
+fn on_cancel_runs_at_once_for_a_call_already_cancelled_and_never_for_one_that_answered() {
+    let registry = Registry::default();
+    let kept = Arc::new(Mutex::new(None));
+    let keep = Arc::clone(&kept);
+    register(
+        &registry,
+        ToolSpec {
+            timeout_ms: 5,
+            ..spec("late")
+        },
+        until_cancelled,
+    );
+    register(
+        &registry,
+        spec("quick"),
+        move |_: &[u8], cx: &CallContext| {
+            *keep.lock().unwrap() = cx.running_call();
+            Ok("done".into())
+        },
+    );
+    let results = registry.dispatch(
+        &[Call::new("c1", "quick", b"{}")],
+        &DispatchOptions::default(),
+    );
+    assert_eq!(results[0].content, "done");
+    let quick = kept.lock().unwrap().take().expect("kept the running call");
+    let fired = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&fired);
+    quick.on_cancel(move || {
+        count.fetch_add(1, Ordering::SeqCst);
+    });
+    assert!(!quick.is_cancelled());
+    assert_eq!(fired.load(Ordering::SeqCst), 0);
+    // A plain call has no running call.
+    assert_eq!(registry.call("c2", "quick", b"{}").content, "done");
+    assert!(kept.lock().unwrap().is_none());
+    // A callback given once the call is cancelled runs at once.
+    let late = Arc::new(Mutex::new(None));
+    let keep = Arc::clone(&late);
+    register(
+        &registry,
+        ToolSpec {
+            timeout_ms: 5,
+            ..spec("late2")
+        },
+        move |args: &[u8], cx: &CallContext| {
+            *keep.lock().unwrap() = cx.running_call();
+            until_cancelled(args, cx)
+        },
+    );
+    let timed = registry.dispatch(
+        &[Call::new("c4", "late2", b"{}")],
+        &DispatchOptions::default(),
+    );
+    assert_eq!(timed[0].outcome, CallOutcome::TimedOut);
+    let call = late.lock().unwrap().take().expect("kept the running call");
+    assert!(call.is_cancelled());
+    let count = Arc::clone(&fired);
+    call.on_cancel(move || {
+        count.fetch_add(1, Ordering::SeqCst);
+    });
+    assert_eq!(fired.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn every_outcome_has_one_name_and_the_names_are_distinct() {
+    let names: HashSet<&str> = CallOutcome::ALL.iter().map(|o| o.name()).collect();
+    assert_eq!(names.len(), CallOutcome::ALL.len());
+    assert_eq!(CallOutcome::Cancelled.name(), "cancelled");
 }

@@ -2,8 +2,9 @@
 
 use std::any::Any;
 use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The caller's context of one call, given to the handler as it came: a value of the
@@ -41,7 +42,7 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Default)]
 pub struct CallContext<'a> {
     data: Option<&'a dyn Any>,
-    run: Option<&'a CallRun>,
+    run: Option<&'a Arc<CallRun>>,
 }
 
 impl<'a> CallContext<'a> {
@@ -61,7 +62,7 @@ impl<'a> CallContext<'a> {
 
     /// The context of one dispatched call: the dispatch's data, if any, and the run's
     /// deadline and flags.
-    pub(super) fn dispatched(data: Option<&'a dyn Any>, run: &'a CallRun) -> CallContext<'a> {
+    pub(super) fn dispatched(data: Option<&'a dyn Any>, run: &'a Arc<CallRun>) -> CallContext<'a> {
         CallContext {
             data,
             run: Some(run),
@@ -98,7 +99,15 @@ impl<'a> CallContext<'a> {
     /// assert_eq!(results[0].content, "error: tool poll timed out after 20 ms");
     /// ```
     pub fn is_cancelled(&self) -> bool {
-        self.run.is_some_and(CallRun::is_cancelled)
+        self.run.is_some_and(|run| run.is_cancelled())
+    }
+
+    /// The running call itself, for a dispatched call: a handle the handler may keep
+    /// and hand to other threads (a task it started, a host's own runtime), which
+    /// tells them when the call is cancelled ([`RunningCall::on_cancel`]). `None` for
+    /// a plain [`Registry::call`](super::Registry::call).
+    pub fn running_call(&self) -> Option<RunningCall> {
+        self.run.map(|run| RunningCall(Arc::clone(run)))
     }
 
     /// When the call's answer stops being wanted, if it has a deadline: the earliest of
@@ -144,17 +153,99 @@ impl<'a> CallContext<'a> {
     }
 }
 
+/// One dispatched call while it runs, as a handler's helpers see it: whether it is
+/// cancelled, its deadline, a way to be told of its cancellation, and a way to ask
+/// for a retry. Cheap to clone, `Send` and `Sync`; it stays valid after the call has
+/// ended (then it is never cancelled again and a callback given to
+/// [`RunningCall::on_cancel`] may never run).
+///
+/// ```
+/// use std::sync::mpsc;
+/// use std::time::Duration;
+/// use toolgate_core::registry::{Call, DispatchOptions};
+/// use toolgate_core::{CallContext, CallOutcome, Registry, ToolSpec};
+///
+/// let registry = Registry::default();
+/// let spec = ToolSpec { name: "wait".into(), timeout_ms: 10, ..ToolSpec::default() };
+/// let wait = |_: &[u8], cx: &CallContext| {
+///     let (told, heard) = mpsc::channel();
+///     cx.running_call().unwrap().on_cancel(move || told.send(()).unwrap());
+///     heard.recv().unwrap(); // returns once the deadline has passed
+///     Ok("late".to_string())
+/// };
+/// registry.register(spec, Box::new(wait), false).unwrap();
+/// let results = registry.dispatch(&[Call::new("c1", "wait", b"{}")], &DispatchOptions::default());
+/// assert_eq!(results[0].outcome, CallOutcome::TimedOut);
+/// ```
+#[derive(Clone, Debug)]
+pub struct RunningCall(Arc<CallRun>);
+
+impl RunningCall {
+    /// True once the call's answer is no longer wanted (see
+    /// [`CallContext::is_cancelled`]).
+    pub fn is_cancelled(&self) -> bool {
+        self.0.is_cancelled()
+    }
+
+    /// The call's deadline, if it has one (see [`CallContext::deadline`]).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.0.deadline
+    }
+
+    /// Marks the current attempt's failure as transient (see
+    /// [`CallContext::retry_later`]).
+    pub fn retry_later(&self) {
+        self.0.retry.store(true, Ordering::SeqCst);
+    }
+
+    /// Runs `f` once when the call is cancelled, on the thread that cancels it (the
+    /// dispatch's, or the host's that cancelled the dispatch), or at once, on this
+    /// thread, if it already is. `f` should be quick and must not block: it is how a
+    /// host wakes what it runs the call on (cancels a task, a context). A panic inside
+    /// it is caught and ignored. A call that ends without being cancelled drops `f`
+    /// unrun.
+    pub fn on_cancel<F: FnOnce() + Send + 'static>(&self, f: F) {
+        let mut waiting = self.0.lock();
+        if self.0.is_cancelled() {
+            drop(waiting);
+            run_quietly(Box::new(f));
+        } else {
+            waiting.push(Box::new(f));
+        }
+    }
+}
+
+/// Runs a cancellation callback, ignoring a panic in it.
+fn run_quietly(f: Box<dyn FnOnce() + Send>) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
+        super::discard_panic(payload);
+    }
+}
+
+/// What [`RunningCall::on_cancel`] keeps until the call is cancelled.
+type OnCancel = Vec<Box<dyn FnOnce() + Send>>;
+
 /// The state one dispatched call shares between the thread that runs its handler and
 /// the dispatch waiting for it: its deadline, whether it is cancelled, whether the
 /// current attempt asked to be retried.
-#[derive(Debug)]
 pub(super) struct CallRun {
     pub(super) deadline: Option<Instant>,
     cancelled: AtomicBool,
     pub(super) retry: AtomicBool,
-    /// Wakes a backoff early when the call is cancelled.
-    lock: Mutex<()>,
+    /// The callbacks waiting for the cancellation; its lock also orders a backoff's
+    /// wait against the cancellation that wakes it.
+    lock: Mutex<OnCancel>,
     wake: Condvar,
+}
+
+impl fmt::Debug for CallRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallRun")
+            .field("deadline", &self.deadline)
+            .field("cancelled", &self.cancelled)
+            .field("retry", &self.retry)
+            .finish_non_exhaustive()
+    }
 }
 
 impl CallRun {
@@ -163,7 +254,7 @@ impl CallRun {
             deadline,
             cancelled: AtomicBool::new(false),
             retry: AtomicBool::new(false),
-            lock: Mutex::new(()),
+            lock: Mutex::new(Vec::new()),
             wake: Condvar::new(),
         }
     }
@@ -172,16 +263,29 @@ impl CallRun {
         self.cancelled.load(Ordering::SeqCst)
     }
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, OnCancel> {
+        self.lock.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Cancels the call (once: a second cancel does nothing) and runs the callbacks
+    /// that wait for it, outside the lock.
     pub(super) fn cancel(&self) {
-        let _guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
-        self.cancelled.store(true, Ordering::SeqCst);
+        let mut waiting = self.lock();
+        if self.cancelled.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let callbacks = std::mem::take(&mut *waiting);
         self.wake.notify_all();
+        drop(waiting);
+        for f in callbacks {
+            run_quietly(f);
+        }
     }
 
     /// Waits `pause` unless the call is cancelled first; true when it was not.
     pub(super) fn pause(&self, pause: Duration) -> bool {
         let until = Instant::now() + pause;
-        let mut guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut guard = self.lock();
         loop {
             if self.is_cancelled() {
                 return false;

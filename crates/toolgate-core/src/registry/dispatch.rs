@@ -19,7 +19,8 @@ use std::any::Any;
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -88,6 +89,7 @@ pub struct DispatchOptions {
     max_attempts: u32,
     backoff: Duration,
     data: Option<Arc<dyn Any + Send + Sync>>,
+    canceller: Option<Canceller>,
 }
 
 impl DispatchOptions {
@@ -155,6 +157,16 @@ impl DispatchOptions {
         self
     }
 
+    /// Lets the host cancel the dispatch from another thread with
+    /// [`Canceller::cancel`]: the calls still running then, and those not yet
+    /// started, get `error: call cancelled` ([`CallOutcome::Cancelled`]), the running
+    /// ones' contexts are cancelled, and the dispatch returns at once. One canceller
+    /// may serve several dispatches; once cancelled it stays so.
+    pub fn with_canceller(mut self, canceller: &Canceller) -> DispatchOptions {
+        self.canceller = Some(canceller.clone());
+        self
+    }
+
     /// The pause before retry `retry` (1 for the first).
     fn pause_before(&self, retry: u32) -> Duration {
         self.backoff
@@ -172,6 +184,7 @@ impl Default for DispatchOptions {
             max_attempts: Self::DEFAULT_MAX_ATTEMPTS,
             backoff: Self::DEFAULT_BACKOFF,
             data: None,
+            canceller: None,
         }
     }
 }
@@ -186,6 +199,91 @@ impl fmt::Debug for DispatchOptions {
             .field("max_attempts", &self.max_attempts)
             .field("backoff", &self.backoff)
             .field("data", &self.data.as_ref().map(|_| "..."))
+            .field("canceller", &self.canceller)
+            .finish()
+    }
+}
+
+/// The host's way to cancel dispatches that are running, from any thread (a Go
+/// `context` cancelled, a user who pressed stop): see
+/// [`DispatchOptions::with_canceller`]. Cheap to clone; the clones cancel together.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolgate_core::registry::{Call, Canceller, DispatchOptions};
+/// use toolgate_core::{CallContext, CallOutcome, Registry, ToolSpec};
+///
+/// let registry = Registry::default();
+/// let spec = ToolSpec { name: "slow".into(), ..ToolSpec::default() };
+/// let slow = |_: &[u8], cx: &CallContext| {
+///     while !cx.is_cancelled() {
+///         std::thread::sleep(Duration::from_millis(1));
+///     }
+///     Ok("too late".to_string())
+/// };
+/// registry.register(spec, Box::new(slow), false).unwrap();
+///
+/// let stop = Canceller::new();
+/// let stopper = stop.clone();
+/// std::thread::spawn(move || {
+///     std::thread::sleep(Duration::from_millis(10));
+///     stopper.cancel();
+/// });
+/// let options = DispatchOptions::default().with_canceller(&stop);
+/// let results = registry.dispatch(&[Call::new("c1", "slow", b"{}")], &options);
+/// assert_eq!(results[0].outcome, CallOutcome::Cancelled);
+/// assert_eq!(results[0].content, "error: call cancelled");
+/// ```
+#[derive(Clone, Default)]
+pub struct Canceller(Arc<CancellerState>);
+
+#[derive(Default)]
+struct CancellerState {
+    cancelled: AtomicBool,
+    /// The boards of the dispatches waiting under it, woken by the cancellation.
+    boards: Mutex<Vec<Weak<Board>>>,
+}
+
+impl Canceller {
+    /// A canceller not yet cancelled.
+    pub fn new() -> Canceller {
+        Canceller::default()
+    }
+
+    /// Cancels every dispatch given this canceller (or a clone), running or to come.
+    pub fn cancel(&self) {
+        let boards = {
+            let mut boards = self.0.boards.lock().unwrap_or_else(PoisonError::into_inner);
+            self.0.cancelled.store(true, Ordering::SeqCst);
+            std::mem::take(&mut *boards)
+        };
+        for board in boards.iter().filter_map(Weak::upgrade) {
+            let _finished = board.lock();
+            board.wake.notify_all();
+        }
+    }
+
+    /// True once [`Canceller::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// Has `board` woken by the cancellation; false when it already came.
+    fn watch(&self, board: &Arc<Board>) -> bool {
+        let mut boards = self.0.boards.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.is_cancelled() {
+            return false;
+        }
+        boards.retain(|b| b.strong_count() > 0);
+        boards.push(Arc::downgrade(board));
+        true
+    }
+}
+
+impl fmt::Debug for Canceller {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Canceller")
+            .field("cancelled", &self.is_cancelled())
             .finish()
     }
 }
@@ -219,7 +317,7 @@ pub struct CallEvent<'a> {
     /// `None` for an answer, else a short fixed name of the failure: `unknown_tool`,
     /// `invalid_arguments`, `tool_error`, `panic`, `invalid_result`, `timeout`,
     /// `internal`, `not_run`, `batch_too_large`, `duplicate_call_id`,
-    /// `call_id_reused`, `call_id_running`.
+    /// `call_id_reused`, `call_id_running`, `cancelled`.
     pub error_type: Option<&'static str>,
     /// How many times the handler ran (0 when it did not run now, replays included).
     pub attempts: u32,
@@ -784,6 +882,7 @@ fn error_type(result: &CallResult, panicked: bool) -> Option<&'static str> {
         CallOutcome::Internal => "internal",
         CallOutcome::TimedOut => "timeout",
         CallOutcome::NotRun => "not_run",
+        CallOutcome::Cancelled => "cancelled",
     })
 }
 
@@ -1013,11 +1112,34 @@ impl Registry {
         let dispatch_deadline = options
             .timeout
             .map(|timeout| (start + timeout, timeout.as_millis()));
+        let canceller = options.canceller.as_ref();
+        if let Some(canceller) = canceller {
+            canceller.watch(&board);
+        }
+        let cancelled = || canceller.is_some_and(Canceller::is_cancelled);
         let mut running: Vec<Running> = Vec::new();
         let mut next = 0;
         loop {
             // Start what may start, in the batch's order.
             while next < ready.len() && running.len() < options.max_concurrency {
+                if cancelled() {
+                    for &index in &ready[next..] {
+                        let Slot::Ready(_, checked) = slots[index] else {
+                            unreachable!("only ready calls are listed")
+                        };
+                        let call = &calls[index];
+                        let result = refused_result(
+                            call,
+                            CallOutcome::Cancelled,
+                            message::CALL_CANCELLED.to_owned(),
+                        );
+                        let reserved = self.remembers(call);
+                        slots[index] =
+                            Slot::Done(result, trace(Some("cancelled"), checked, reserved));
+                    }
+                    next = ready.len();
+                    break;
+                }
                 let index = ready[next];
                 let Slot::Ready(prepared, _) = &slots[index] else {
                     unreachable!("only ready calls are listed")
@@ -1095,12 +1217,13 @@ impl Registry {
             let mut finished = board.lock();
             loop {
                 let now = Instant::now();
+                let stop = cancelled();
                 let mut i = 0;
                 while i < running.len() {
                     let r = &running[i];
                     let done = finished[r.index].take();
                     let late = r.deadline.is_some_and(|(at, _)| now >= at);
-                    if done.is_some() || late {
+                    if done.is_some() || late || stop {
                         ended.push((running.swap_remove(i), done));
                     } else {
                         i += 1;
@@ -1131,20 +1254,28 @@ impl Registry {
                         let error = error_type(&done.result, done.panicked);
                         Slot::Done(done.result, trace(error, done.at - r.started, reserved))
                     }
-                    _ => {
+                    done => {
                         r.run.cancel();
-                        let (_, ms) = r.deadline.expect("only a call with a deadline is late");
-                        let mut result = refused_result(
-                            call,
-                            CallOutcome::TimedOut,
-                            message::timed_out(call.name, ms),
-                        );
+                        let now = Instant::now();
+                        let late = r
+                            .deadline
+                            .filter(|(at, _)| *at <= done.as_ref().map_or(now, |done| done.at));
+                        let (outcome, content, error) = match late {
+                            Some((_, ms)) => (
+                                CallOutcome::TimedOut,
+                                message::timed_out(call.name, ms),
+                                "timeout",
+                            ),
+                            None => (
+                                CallOutcome::Cancelled,
+                                message::CALL_CANCELLED.to_owned(),
+                                "cancelled",
+                            ),
+                        };
+                        let mut result = refused_result(call, outcome, content);
                         // It ran, and may still be running: at most once holds.
                         result.attempts = 1;
-                        Slot::Done(
-                            result,
-                            trace(Some("timeout"), r.started.elapsed(), reserved),
-                        )
+                        Slot::Done(result, trace(Some(error), r.started.elapsed(), reserved))
                     }
                 };
             }

@@ -42,8 +42,10 @@ mod snapshot;
 mod text;
 
 pub use check::{CheckRefusal, ToolCheck, ToolProblem};
-pub use context::CallContext;
-pub use dispatch::{Call, CallEvent, CallObserver, DispatchOptions, DispatchPolicy, Executor, Job};
+pub use context::{CallContext, RunningCall};
+pub use dispatch::{
+    Call, CallEvent, CallObserver, Canceller, DispatchOptions, DispatchPolicy, Executor, Job,
+};
 // Shown (and documented) where a host meets it: the dialect crate's provider names.
 #[doc(hidden)]
 pub use names::dotted_spelling;
@@ -338,9 +340,49 @@ pub enum CallOutcome {
     /// before with other arguments, or (all-or-nothing) another call of the batch was
     /// refused.
     NotRun,
+    /// The host cancelled the dispatch ([`Canceller::cancel`]) before the call
+    /// answered (`error: call cancelled`): a call not yet started does not run, and
+    /// the answer of one that was running is dropped.
+    Cancelled,
 }
 
 impl CallOutcome {
+    /// Every outcome, in the order of their numbers in the C header (`tg_outcome`).
+    pub const ALL: [CallOutcome; 9] = [
+        CallOutcome::Answered,
+        CallOutcome::UnknownTool,
+        CallOutcome::InvalidArguments,
+        CallOutcome::HandlerFailed,
+        CallOutcome::InvalidResult,
+        CallOutcome::Internal,
+        CallOutcome::TimedOut,
+        CallOutcome::NotRun,
+        CallOutcome::Cancelled,
+    ];
+
+    /// The outcome's name, as every host spells it: `answered`, `unknown_tool`,
+    /// `invalid_arguments`, `handler_failed`, `invalid_result`, `internal`,
+    /// `timed_out`, `not_run`, `cancelled`.
+    ///
+    /// ```
+    /// use toolgate_core::CallOutcome;
+    /// assert_eq!(CallOutcome::TimedOut.name(), "timed_out");
+    /// assert_eq!(CallOutcome::ALL.map(CallOutcome::name)[1], "unknown_tool");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            CallOutcome::Answered => "answered",
+            CallOutcome::UnknownTool => "unknown_tool",
+            CallOutcome::InvalidArguments => "invalid_arguments",
+            CallOutcome::HandlerFailed => "handler_failed",
+            CallOutcome::InvalidResult => "invalid_result",
+            CallOutcome::Internal => "internal",
+            CallOutcome::TimedOut => "timed_out",
+            CallOutcome::NotRun => "not_run",
+            CallOutcome::Cancelled => "cancelled",
+        }
+    }
+
     /// True for every outcome but [`CallOutcome::Answered`].
     pub fn is_error(self) -> bool {
         self != CallOutcome::Answered
