@@ -269,7 +269,7 @@ fn registry(options: RegistryOptions) -> Registry {
 /// The texts only a dispatch gives: each case one batch, each row one call of it.
 fn dispatch_texts(out: &mut String) {
     use std::time::Duration;
-    use toolgate_core::registry::{Call, DispatchOptions, DispatchPolicy};
+    use toolgate_core::registry::{Call, Canceller, DispatchOptions, DispatchPolicy};
     out.push_str("\n### What a model reads from a dispatch\n\n");
     out.push_str(
         "`Registry::dispatch` runs a batch of calls; each call's content is what `call` gives, or one of these. The registry holds the tools above, `slow` (`timeout_ms` 50; its handler waits until its call is cancelled) and `busy` (idempotent; its handler always fails with `busy`, marked retryable), and remembers 8 call ids.\n\n",
@@ -297,6 +297,8 @@ fn dispatch_texts(out: &mut String) {
     };
     reg.register(busy, Box::new(fail), false).unwrap();
     let isolate = DispatchOptions::default().with_backoff(Duration::ZERO);
+    let cancelled = Canceller::new();
+    cancelled.cancel();
     // (case, options, the batch's calls as call id, tool, arguments)
     type Batch<'a> = &'a [(&'a str, &'a str, &'a str)];
     let cases: &[(&str, DispatchOptions, Batch)] = &[
@@ -339,6 +341,11 @@ fn dispatch_texts(out: &mut String) {
             "call id reused with other arguments",
             isolate.clone(),
             &[("call_9", "get_time", r#"{"a":1}"#)],
+        ),
+        (
+            "cancelled by the host (before it ran, here)",
+            isolate.clone().with_canceller(&cancelled),
+            &[("call_10", "get_time", "{}")],
         ),
     ];
     reg.dispatch(&[Call::new("call_9", "get_time", b"{}")], &isolate);
