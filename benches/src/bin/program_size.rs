@@ -1,0 +1,145 @@
+//! What a compiled schema costs to make and to keep, on the published tool schemas of
+//! `realworld-tools`: the heap bytes each compiled schema holds (median, 95th
+//! percentile and total, per profile), and compile time against `jsonschema`'s, on the
+//! whole set and per source. Both contenders compile the same bytes in the same
+//! process; the figures are ratios of medians of whole passes over the set.
+//! `cargo run -p toolgate-bench --release --bin program_size`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::time::{Duration, Instant};
+
+use toolgate_bench::mix::load_realworld;
+use toolgate_bench::{full_options, jsonschema_formats, jsonschema_formats_bytes};
+use toolgate_core::{Options, Schema};
+
+/// The system allocator, counting the bytes live on the heap.
+struct Counting;
+
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+// SAFETY: every method forwards to `System` with the caller's own arguments, which
+// satisfy `GlobalAlloc`'s contract as the caller promised; the counter is a side effect
+// that does not touch the memory.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: forwarded as this method's own contract requires.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: forwarded as this method's own contract requires.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_add(
+            new_size as isize - layout.size() as isize,
+            Ordering::Relaxed,
+        );
+        // SAFETY: forwarded as this method's own contract requires.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The heap bytes a value made by `make` keeps, once `make` has returned.
+fn kept<T>(make: impl FnOnce() -> Option<T>) -> Option<(T, usize)> {
+    let before = LIVE.load(Ordering::Relaxed);
+    let value = make()?;
+    let after = LIVE.load(Ordering::Relaxed);
+    Some((value, (after - before).max(0) as usize))
+}
+
+fn percentile(sorted: &[usize], p: f64) -> usize {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// The median time of `rounds` passes of `f` over `schemas`.
+fn pass(schemas: &[&[u8]], rounds: usize, f: &dyn Fn(&[u8])) -> Duration {
+    median(
+        (0..rounds)
+            .map(|_| {
+                let start = Instant::now();
+                for schema in schemas {
+                    f(schema);
+                }
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn main() {
+    let tools = match load_realworld() {
+        Ok(tools) => tools,
+        Err(e) => {
+            eprintln!("SKIPPED: realworld-tools cannot be read ({e}); set TOOLGATE_TESTDATA");
+            std::process::exit(77);
+        }
+    };
+    let profiles: [(&str, Options); 2] = [("core", Options::default()), ("full", full_options())];
+    println!("{} schemas in realworld-tools/tools.jsonl\n", tools.len());
+    println!("| profile | compiled | median bytes | p95 bytes | max bytes | total |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (name, opts) in &profiles {
+        let mut sizes: Vec<usize> = tools
+            .iter()
+            .filter_map(|t| kept(|| Schema::compile_with(&t.schema_bytes, opts).ok()))
+            .map(|(_, bytes)| bytes)
+            .collect();
+        sizes.sort_unstable();
+        println!(
+            "| {name} | {} | {} | {} | {} | {:.1} KB |",
+            sizes.len(),
+            percentile(&sizes, 0.5),
+            percentile(&sizes, 0.95),
+            sizes.last().copied().unwrap_or(0),
+            sizes.iter().sum::<usize>() as f64 / 1024.0
+        );
+    }
+
+    println!("\nCompile, toolgate against jsonschema (full profile with formats; jsonschema from bytes, formats on), schemas both compile:\n");
+    println!(
+        "| source | schemas | toolgate µs/schema | jsonschema µs/schema | jsonschema ÷ toolgate |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    let (_, opts) = &profiles[1];
+    let mut by_source: BTreeMap<&str, Vec<&[u8]>> = BTreeMap::new();
+    for t in &tools {
+        let bytes = t.schema_bytes.as_slice();
+        let both =
+            Schema::compile_with(bytes, opts).is_ok() && jsonschema_formats(&t.schema).is_ok();
+        if both {
+            by_source.entry(&t.source).or_default().push(bytes);
+        }
+    }
+    let all: Vec<&[u8]> = by_source.values().flatten().copied().collect();
+    let mut rows: Vec<(&str, Vec<&[u8]>)> = vec![("(all)", all)];
+    rows.extend(by_source.into_iter());
+    for (source, schemas) in rows {
+        let rounds = (2000 / schemas.len()).clamp(5, 200);
+        let ours = pass(&schemas, rounds, &|s| {
+            std::hint::black_box(Schema::compile_with(s, opts).ok());
+        });
+        let theirs = pass(&schemas, rounds, &|s| {
+            std::hint::black_box(jsonschema_formats_bytes(s));
+        });
+        let per = |d: Duration| d.as_secs_f64() * 1e6 / schemas.len() as f64;
+        println!(
+            "| {source} | {} | {:.1} | {:.1} | {:.2}x |",
+            schemas.len(),
+            per(ours),
+            per(theirs),
+            theirs.as_secs_f64() / ours.as_secs_f64()
+        );
+    }
+}
