@@ -124,7 +124,7 @@ fn main() {
     }
     let all: Vec<&[u8]> = by_source.values().flatten().copied().collect();
     let mut rows: Vec<(&str, Vec<&[u8]>)> = vec![("(all)", all)];
-    rows.extend(by_source.into_iter());
+    rows.extend(by_source);
     for (source, schemas) in rows {
         let rounds = (2000 / schemas.len()).clamp(5, 200);
         let ours = pass(&schemas, rounds, &|s| {
