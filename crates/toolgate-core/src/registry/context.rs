@@ -198,8 +198,9 @@ impl RunningCall {
         self.0.retry.store(true, Ordering::SeqCst);
     }
 
-    /// Runs `f` once when the call is cancelled, on the thread that cancels it (the
-    /// dispatch's, or the host's that cancelled the dispatch), or at once, on this
+    /// Runs `f` once when the call is cancelled, on the thread that called
+    /// [`Registry::dispatch`](super::Registry::dispatch) (which cancels its calls,
+    /// also when a [`Canceller`](super::Canceller) woke it), or at once, on this
     /// thread, if it already is. `f` should be quick and must not block: it is how a
     /// host wakes what it runs the call on (cancels a task, a context). A panic inside
     /// it is caught and ignored. A call that ends without being cancelled drops `f`
