@@ -58,8 +58,11 @@ func toolgateGoHandler(userData C.uintptr_t, callCtx C.uintptr_t, args *C.char, 
 	name = e.name
 	ctx := handleContext(callCtx)
 	if call != nil {
+		// The dispatch's ctx gives its values; its cancellation and deadline reach the
+		// tool through the call (the library cancels it, then this ctx), so that the
+		// call's result is settled before the tool learns of it.
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
+		ctx, cancel = context.WithCancel(context.WithoutCancel(ctx))
 		h := cgo.NewHandle(cancel)
 		defer func() {
 			// A cancellation that comes after this finds the handle deleted
