@@ -88,9 +88,20 @@ func WithBackoff(d time.Duration) DispatchOption {
 
 // WithDispatchObserver has f told about every call of this dispatch, as WithObserver
 // tells a registry's observer (after it, when the registry has one): on the goroutine
-// that called Dispatch, before Dispatch returns, in the batch's order.
+// that called Dispatch, before Dispatch returns, in the batch's order. Several are
+// each told, in the order given; a panic in one is recovered and ends the telling of
+// that event.
 func WithDispatchObserver(f func(CallEvent)) DispatchOption {
-	return func(o *dispatchOptions) { o.observer = f }
+	return func(o *dispatchOptions) {
+		if f == nil {
+			return
+		}
+		if prev := o.observer; prev != nil {
+			o.observer = func(e CallEvent) { prev(e); f(e) }
+			return
+		}
+		o.observer = f
+	}
 }
 
 // millis is d in whole milliseconds, rounded up; 0 for none.

@@ -563,3 +563,86 @@ func TestDispatchLeavesNoGoroutine(t *testing.T) {
 		t.Errorf("%d goroutines before, %d after", before, after)
 	}
 }
+
+// The registry's observer and the dispatch's are both told every event, before
+// Dispatch returns; a panicking observer changes no result.
+func TestDispatchObservers(t *testing.T) {
+	var reg, per eventLog
+	r := NewRegistry(WithObserver(func(e CallEvent) {
+		reg.add(e)
+		panic("observer")
+	}))
+	defer r.Close()
+	r.MustRegister(New("echo", "", "", behaviour("echo")))
+	res := r.Dispatch(context.Background(), []types.ToolCall{{ID: "c1", Name: "echo", Arguments: `{"a":1}`}, {ID: "c2", Name: "nope"}},
+		WithDispatchObserver(per.add), WithDispatchObserver(func(CallEvent) { panic("second") }))
+	if res[0].Content != `{"a":1}` || res[1].Outcome != OutcomeUnknownTool {
+		t.Errorf("%+v", res)
+	}
+	want := []CallEvent{
+		{CallID: "c1", Tool: "echo", Outcome: OutcomeAnswered, Attempts: 1, ArgumentBytes: 7},
+		{CallID: "c2", Tool: "nope", Outcome: OutcomeUnknownTool, ErrorType: "unknown_tool"},
+	}
+	for name, events := range map[string][]CallEvent{"registry": reg.take(), "dispatch": per.take()} {
+		if len(events) != len(want) {
+			t.Fatalf("%s: %+v", name, events)
+		}
+		for i, e := range events {
+			e.Duration = 0
+			if e != want[i] {
+				t.Errorf("%s event %d: %+v, want %+v", name, i, e, want[i])
+			}
+		}
+	}
+	// Call is not observed.
+	r.Call(context.Background(), types.ToolCall{ID: "c3", Name: "echo"})
+	if n := len(reg.take()); n != 0 {
+		t.Errorf("Call observed: %d events", n)
+	}
+}
+
+// BenchmarkDispatchOverhead: one call dispatched against Call, on a tool that does
+// nothing; eight calls of a 1 ms tool dispatched together against one after another.
+func BenchmarkDispatchOverhead(b *testing.B) {
+	r := NewRegistry()
+	defer r.Close()
+	r.MustRegister(
+		New("noop", "", "", func(context.Context, json.RawMessage) (string, error) { return "ok", nil }),
+		New("sleep", "", "", func(context.Context, json.RawMessage) (string, error) {
+			time.Sleep(time.Millisecond)
+			return "ok", nil
+		}),
+	)
+	ctx := context.Background()
+	one := []types.ToolCall{{ID: "c1", Name: "noop", Arguments: `{}`}}
+	eight := make([]types.ToolCall, 8)
+	for i := range eight {
+		eight[i] = types.ToolCall{ID: fmt.Sprint("c", i), Name: "sleep", Arguments: `{}`}
+	}
+	b.Run("call-1-noop", func(b *testing.B) {
+		for b.Loop() {
+			if r.Call(ctx, one[0]).IsError {
+				b.Fatal("error")
+			}
+		}
+	})
+	b.Run("dispatch-1-noop", func(b *testing.B) {
+		for b.Loop() {
+			if r.Dispatch(ctx, one)[0].IsError {
+				b.Fatal("error")
+			}
+		}
+	})
+	b.Run("call-8x1ms-in-sequence", func(b *testing.B) {
+		for b.Loop() {
+			for _, c := range eight {
+				r.Call(ctx, c)
+			}
+		}
+	})
+	b.Run("dispatch-8x1ms-together", func(b *testing.B) {
+		for b.Loop() {
+			r.Dispatch(ctx, eight)
+		}
+	})
+}
