@@ -113,6 +113,7 @@ static void events_of_a_batch(void) {
     tg_registry_options options = {.size = sizeof options};
     tg_registry *reg = NULL;
     tu_tool echo_tool;
+    tg_tool_def echo = tu_def("echo", "test tool", CITY);
     tg_tool_def failing = tu_def("failing", "fails", NULL);
     tg_tool_def waiting = tu_def("waiting", "waits", NULL);
     tg_call calls[5];
@@ -126,7 +127,11 @@ static void events_of_a_batch(void) {
     options.default_timeout_ms = 20;
     options.remember_call_ids = 8;
     CHECK_OK(tg_registry_new_with(&options, &reg, NULL));
-    CHECK_OK(tu_register(reg, "echo", CITY, &echo_tool, 0, NULL));
+    /* Only `waiting` has the registry's default timeout: the others have their own,
+     * long enough for a slow machine (valgrind). */
+    echo.timeout_ms = 600000;
+    failing.timeout_ms = 600000;
+    CHECK_OK(tg_registry_register(reg, &echo, tu_echo, &echo_tool, tu_destroy, 0, NULL));
     CHECK_OK(tg_registry_register(reg, &failing, fails, NULL, NULL, 0, NULL));
     CHECK_OK(tg_registry_register(reg, &waiting, waits, NULL, NULL, 0, NULL));
 

@@ -249,10 +249,11 @@ func TestDispatchDefaultTimeoutAndContextDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	res = plain.Dispatch(ctx, []types.ToolCall{{ID: "c1", Name: "stuck"}})
-	// The deadline is the ctx's, counted in whole milliseconds from the dispatch's start.
-	if res[0].Outcome != OutcomeTimedOut || !res[0].IsError ||
-		(res[0].Content != "error: tool stuck timed out after 30 ms" &&
-			res[0].Content != "error: tool stuck timed out after 29 ms") {
+	// The deadline is the ctx's, counted in whole milliseconds from the dispatch's start
+	// (so at most 30, less by the time between WithTimeout and Dispatch).
+	var n int
+	if _, err := fmt.Sscanf(res[0].Content, "error: tool stuck timed out after %d ms", &n); err != nil ||
+		n < 1 || n > 30 || res[0].Outcome != OutcomeTimedOut || !res[0].IsError {
 		t.Errorf("ctx deadline: %+v", res[0])
 	}
 }
