@@ -385,11 +385,12 @@ static void registry_first_version(void) {
     CHECK_STATUS(tg_registry_new_with(&options, &reg, &error), TG_ERR_ARGUMENT);
     snprintf(want, sizeof want,
              "tg_registry_new_with: argument `options` has size %zu, which no version of "
-             "tg_registry_options has (%zu, %zu, %zu, %zu): set size to "
+             "tg_registry_options has (%zu, %zu, %zu, %zu, %zu): set size to "
              "sizeof(tg_registry_options)",
              offsetof(tg_registry_options, schema) + 1, offsetof(tg_registry_options, schema),
              offsetof(tg_registry_options, targets),
-             offsetof(tg_registry_options, masked_values), sizeof(tg_registry_options));
+             offsetof(tg_registry_options, masked_values),
+             offsetof(tg_registry_options, default_timeout_ms), sizeof(tg_registry_options));
     CHECK_ERROR(error, TG_ERR_ARGUMENT, want);
     CHECK(reg == SENTINEL);
 }

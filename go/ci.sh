@@ -3,9 +3,10 @@
 # vet, the tests plain, under the race detector and with cgocheck2, a bounded fuzz run
 # of each target (all against the checkout's library: -tags toolgate_checkout), and
 # last what a user does: a module outside the repository built against an installed
-# toolgate through pkg-config, statically linked, its output checked. Needs no network:
-# the binding has no Go dependencies (go/bench, which has, is a separate module and is
-# not built here).
+# toolgate through pkg-config, statically linked, its output checked. The binding has
+# no Go dependencies (go/bench, which has, is a separate module and is not built here);
+# the OpenTelemetry adapter go/otel is a separate module too, whose dependencies the go
+# command fetches (go mod download) before its vet and tests.
 #
 #   go/ci.sh                 (from anywhere; FUZZTIME=400000x by default, see fuzz.sh)
 set -euo pipefail
@@ -47,6 +48,15 @@ go test "${tags[@]}" -count=1 -race ./...
 
 echo "== GOEXPERIMENT=cgocheck2 go test ${tags[*]} ./..."
 GOEXPERIMENT=cgocheck2 go test "${tags[@]}" -count=1 ./...
+
+echo "== go/otel (a module of its own): go mod download, vet, test, -race"
+(
+	cd "$here/otel"
+	go mod download
+	go vet "${tags[@]}" ./...
+	go test "${tags[@]}" -count=1 ./...
+	go test "${tags[@]}" -count=1 -race ./...
+)
 
 echo "== fuzz (${FUZZTIME:-400000x} per target)"
 "$here/fuzz.sh"

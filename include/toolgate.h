@@ -720,6 +720,69 @@ typedef struct tg_compile_options {
 } tg_compile_options;
 
 /**
+ * What became of one dispatched call, as the registry's observer is told: the
+ * attributes of a trace span for it (OpenTelemetry's `execute_tool`). Every pointer
+ * is borrowed for the observer's call only: copy what you keep.
+ */
+typedef struct tg_call_event {
+    /**
+     * The call's id, as given (UTF-8, not NUL-terminated).
+     */
+    const char *call_id;
+    /**
+     * Length of `call_id` in bytes.
+     */
+    size_t call_id_len;
+    /**
+     * The tool name the call asked for, as given, even when no such tool is
+     * registered (UTF-8, not NUL-terminated).
+     */
+    const char *tool;
+    /**
+     * Length of `tool` in bytes.
+     */
+    size_t tool_len;
+    /**
+     * What became of the call (a `tg_outcome`; `tg_outcome_name` names it).
+     */
+    tg_outcome outcome;
+    /**
+     * How many times the handler ran (0 when it did not run in this dispatch, a
+     * replayed result included).
+     */
+    uint32_t attempts;
+    /**
+     * NULL for an answer, else a short fixed name of the failure, static and
+     * NUL-terminated: `unknown_tool`, `invalid_arguments`, `tool_error`, `panic`,
+     * `invalid_result`, `timeout`, `internal`, `not_run`, `batch_too_large`,
+     * `duplicate_call_id`, `call_id_reused`, `call_id_running`, `cancelled`.
+     */
+    const char *error_type;
+    /**
+     * How long the call took, in nanoseconds: from its start to its result (for a
+     * refused call, its validation).
+     */
+    uint64_t duration_ns;
+    /**
+     * The length of the call's argument bytes.
+     */
+    size_t argument_bytes;
+    /**
+     * Non-zero when the result is the one recorded for this call id
+     * (`tg_registry_options.remember_call_ids`) and the tool did not run again.
+     */
+    uint32_t replayed;
+} tg_call_event;
+
+/**
+ * A registry's observer (`tg_registry_options.observer`): `data` is
+ * `tg_registry_options.observer_data`, `event` one dispatched call, borrowed for this
+ * call only.
+ */
+typedef void (*tg_observer_fn)(void *data,
+                               const struct tg_call_event *event);
+
+/**
  * How a registry is set up, for `tg_registry_new_with`.
  *
  * Every field's zero value means its default, so the way to make one is
@@ -783,6 +846,41 @@ typedef struct tg_registry_options {
      * here is a value.
      */
     uint32_t masked_values;
+    /**
+     * Not read: the padding that ended the fourth version of the struct, whose bytes
+     * a caller built with its header may have left anything in.
+     */
+    uint32_t reserved2;
+    /**
+     * The timeout of a dispatched call whose tool has none (`tg_tool_spec.timeout_ms`
+     * 0), in milliseconds: `tg_registry_dispatch` answers a call still running then
+     * with `error: tool NAME timed out after N ms`. 0, the default, means none.
+     */
+    uint64_t default_timeout_ms;
+    /**
+     * How many dispatched call ids the registry remembers, with their results (0,
+     * the default, none): a call whose id was run before, with the same tool name and
+     * argument bytes, gets the recorded result and the tool does not run again; with
+     * another name or other bytes it is refused (`error: call id "X" was already used
+     * with other arguments`), and while the first is still running in another
+     * dispatch (`error: call id "X" is still running in another dispatch`). Only
+     * calls whose handler ran are recorded: a refused call may be sent again.
+     */
+    size_t remember_call_ids;
+    /**
+     * Told about every call of every `tg_registry_dispatch`, refused ones included,
+     * as a `tg_call_event` (NULL, the default: none). Threading: called on the thread
+     * that called `tg_registry_dispatch`, before it returns, once every result of the
+     * batch is known, once per call in the batch's order; never for
+     * `tg_registry_call`. Dispatches on several threads call it on each at once, so it
+     * must be thread-safe. It must not call `tg_registry_free` on its registry.
+     */
+    tg_observer_fn observer;
+    /**
+     * The pointer `observer` gets as its `data`, untouched by the library; it must
+     * stay valid as long as the registry lives.
+     */
+    void *observer_data;
 } tg_registry_options;
 
 /**
@@ -1571,12 +1669,15 @@ tg_status tg_registry_new(tg_name_policy policy,
  * resource that is not JSON).
  *
  * Ownership: `options`, `options->schema` and everything it points to are borrowed
- * for the call only. Thread-safety: any thread.
+ * for the call only; `observer_data` is kept, untouched, and handed to `observer`
+ * for as long as the registry lives. Thread-safety: any thread.
  *
  * # Safety
  * `options` is NULL or points to `options->size` readable bytes; within them, a
  * non-NULL `schema` points to a `tg_compile_options` readable as
- * `tg_schema_compile_with` requires; `registry_out` and `error_out` are NULL or
+ * `tg_schema_compile_with` requires, and a non-NULL `observer` is a function that
+ * may be called with `observer_data` from every thread that dispatches on the
+ * registry, as long as it lives; `registry_out` and `error_out` are NULL or
  * writable.
  */
 tg_status tg_registry_new_with(const struct tg_registry_options *options,

@@ -29,6 +29,7 @@ pub mod dialect;
 pub mod dispatch;
 pub mod error;
 pub mod errors;
+pub mod observer;
 pub mod options;
 pub mod registry;
 pub mod reply;
@@ -46,6 +47,7 @@ pub use dialect::{tg_dialect, tg_lint_target};
 pub use dispatch::{tg_call, tg_dispatch_options, TG_DISPATCH_ALL_OR_NOTHING, TG_DISPATCH_ISOLATE};
 pub use error::tg_error;
 pub use errors::tg_errors;
+pub use observer::{tg_call_event, tg_observer_fn};
 pub use options::{tg_compile_options, tg_draft, tg_profile, tg_resource, tg_str};
 pub use registry::{
     tg_name_policy, tg_registry, tg_registry_options, tg_tool_def, TG_DEFAULT_MAX_ARGUMENT_BYTES,

@@ -1,6 +1,7 @@
 //! `tg_registry`: tools by name, validated calls.
 
 use std::ffi::{c_char, c_void};
+use std::sync::Arc;
 
 use super::boundary::{
     arg_bytes, arg_mut, arg_options, arg_ref, arg_slice, arg_str, ffi_boundary, ffi_boundary_value,
@@ -8,6 +9,7 @@ use super::boundary::{
 };
 use super::error::tg_error;
 use super::errors::tg_errors;
+use super::observer::{tg_observer_fn, CObserver};
 use super::options::{compile_options, read_compile_options, tg_compile_options};
 use super::reply::{tg_destroy_fn, tg_handler_fn, CHandler, CallPointer};
 use super::result::tg_result;
@@ -165,6 +167,31 @@ pub struct tg_registry_options {
     /// same: either masks. An integer, not a `bool`, so that any byte a caller leaves
     /// here is a value.
     pub masked_values: u32,
+    /// Not read: the padding that ended the fourth version of the struct, whose bytes
+    /// a caller built with its header may have left anything in.
+    pub reserved2: u32,
+    /// The timeout of a dispatched call whose tool has none (`tg_tool_spec.timeout_ms`
+    /// 0), in milliseconds: `tg_registry_dispatch` answers a call still running then
+    /// with `error: tool NAME timed out after N ms`. 0, the default, means none.
+    pub default_timeout_ms: u64,
+    /// How many dispatched call ids the registry remembers, with their results (0,
+    /// the default, none): a call whose id was run before, with the same tool name and
+    /// argument bytes, gets the recorded result and the tool does not run again; with
+    /// another name or other bytes it is refused (`error: call id "X" was already used
+    /// with other arguments`), and while the first is still running in another
+    /// dispatch (`error: call id "X" is still running in another dispatch`). Only
+    /// calls whose handler ran are recorded: a refused call may be sent again.
+    pub remember_call_ids: usize,
+    /// Told about every call of every `tg_registry_dispatch`, refused ones included,
+    /// as a `tg_call_event` (NULL, the default: none). Threading: called on the thread
+    /// that called `tg_registry_dispatch`, before it returns, once every result of the
+    /// batch is known, once per call in the batch's order; never for
+    /// `tg_registry_call`. Dispatches on several threads call it on each at once, so it
+    /// must be thread-safe. It must not call `tg_registry_free` on its registry.
+    pub observer: tg_observer_fn,
+    /// The pointer `observer` gets as its `data`, untouched by the library; it must
+    /// stay valid as long as the registry lives.
+    pub observer_data: *mut c_void,
 }
 
 /// `tg_registry_options.targets` bit of OpenAI strict mode (`1 << TG_LINT_OPENAI_STRICT`).
@@ -192,17 +219,19 @@ fn targets(bits: u32) -> FfiResult<Vec<toolgate_dialect::Target>> {
         .collect())
 }
 
-// SAFETY: `size` (a usize) is the first field, and every field is an integer or a raw
-// pointer, for which every bit pattern is a value (`#[repr(C)]`, no references, no
-// bool, the name policy as int32_t).
+// SAFETY: `size` (a usize) is the first field, and every field is an integer, a raw
+// pointer or an optional function pointer (NULL is None), for which every bit pattern
+// is a value (`#[repr(C)]`, no references, no bool, the name policy as int32_t).
 unsafe impl OptionsStruct for tg_registry_options {
     const NAME: &'static str = "tg_registry_options";
     /// The first version ended before `schema`, the second before `targets`, the
-    /// third (its `targets` followed by padding) before `masked_values`.
+    /// third (its `targets` followed by padding) before `masked_values`, the fourth
+    /// (its `masked_values` followed by padding) before `default_timeout_ms`.
     const VERSIONS: &'static [usize] = &[
         std::mem::offset_of!(tg_registry_options, schema),
         std::mem::offset_of!(tg_registry_options, targets),
         std::mem::offset_of!(tg_registry_options, masked_values),
+        std::mem::offset_of!(tg_registry_options, default_timeout_ms),
         std::mem::size_of::<tg_registry_options>(),
     ];
 }
@@ -265,7 +294,8 @@ fn nesting_limit(registry: usize, schema: usize) -> FfiResult<usize> {
 /// # Safety
 /// `options` is NULL or points to at least `options->size` readable bytes (its first
 /// field), not written during the call; within them, a non-NULL `schema` points to a
-/// `tg_compile_options` readable as `tg_schema_compile_with` requires.
+/// `tg_compile_options` readable as `tg_schema_compile_with` requires, and a non-NULL
+/// `observer` may be called with `observer_data` as `tg_registry_new_with` requires.
 unsafe fn read_options(options: *const tg_registry_options) -> FfiResult<RegistryOptions> {
     // SAFETY: `options` is NULL or points to a readable struct of at least its `size`
     // bytes, as this function's `# Safety` requires: what `arg_options` needs.
@@ -292,6 +322,15 @@ unsafe fn read_options(options: *const tg_registry_options) -> FfiResult<Registr
     // After the schema options, which would replace it: either field masks.
     if o.masked_values != 0 {
         out = out.with_masked_values(true);
+    }
+    if o.default_timeout_ms != 0 {
+        out = out.with_default_timeout_ms(o.default_timeout_ms);
+    }
+    if o.remember_call_ids != 0 {
+        out = out.with_remember_call_ids(o.remember_call_ids);
+    }
+    if let Some(observer) = CObserver::new(o.observer, o.observer_data) {
+        out = out.with_observer(Arc::new(observer));
     }
     Ok(out)
 }
@@ -352,12 +391,15 @@ pub unsafe extern "C" fn tg_registry_new(
 /// resource that is not JSON).
 ///
 /// Ownership: `options`, `options->schema` and everything it points to are borrowed
-/// for the call only. Thread-safety: any thread.
+/// for the call only; `observer_data` is kept, untouched, and handed to `observer`
+/// for as long as the registry lives. Thread-safety: any thread.
 ///
 /// # Safety
 /// `options` is NULL or points to `options->size` readable bytes; within them, a
 /// non-NULL `schema` points to a `tg_compile_options` readable as
-/// `tg_schema_compile_with` requires; `registry_out` and `error_out` are NULL or
+/// `tg_schema_compile_with` requires, and a non-NULL `observer` is a function that
+/// may be called with `observer_data` from every thread that dispatches on the
+/// registry, as long as it lives; `registry_out` and `error_out` are NULL or
 /// writable.
 #[no_mangle]
 pub unsafe extern "C" fn tg_registry_new_with(

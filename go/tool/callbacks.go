@@ -40,8 +40,13 @@ type toolEntry struct {
 // goroutine with runtime.Goexit (as t.Fatal does) gets the library's text, the content
 // "error: tool NAME exited without an answer" (see execute).
 //
+// call is the dispatched call the tool runs for (NULL for Registry.Call), owned by
+// tg_go_handler, which frees it when this returns: the tool's ctx is cancelled when
+// the call is (its deadline passed, the dispatch was cancelled), and a failure the
+// tool marked Retryable is marked transient on it.
+//
 //export toolgateGoHandler
-func toolgateGoHandler(userData C.uintptr_t, callCtx C.uintptr_t, args *C.char, argsLen C.size_t, reply *C.tg_reply) (status C.tg_status) {
+func toolgateGoHandler(userData C.uintptr_t, callCtx C.uintptr_t, args *C.char, argsLen C.size_t, reply *C.tg_reply, call *C.tg_running_call) (status C.tg_status) {
 	name := ""
 	defer func() {
 		if p := recover(); p != nil {
@@ -51,11 +56,21 @@ func toolgateGoHandler(userData C.uintptr_t, callCtx C.uintptr_t, args *C.char, 
 	}()
 	e := cgo.Handle(userData).Value().(*toolEntry)
 	name = e.name
-	ctx := context.Background()
-	if callCtx != 0 {
-		if c, ok := cgo.Handle(callCtx).Value().(context.Context); ok {
-			ctx = c
-		}
+	ctx := handleContext(callCtx)
+	if call != nil {
+		// The dispatch's ctx gives its values; its cancellation and deadline reach the
+		// tool through the call (the library cancels it, then this ctx), so that the
+		// call's result is settled before the tool learns of it.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(context.WithoutCancel(ctx))
+		h := cgo.NewHandle(cancel)
+		defer func() {
+			// A cancellation that comes after this finds the handle deleted
+			// (toolgateGoCancel ignores it); the ctx is done for the tool either way.
+			h.Delete()
+			cancel()
+		}()
+		C.tg_go_on_cancel(call, C.uintptr_t(h))
 	}
 	// The argument bytes are the library's, borrowed for this call: copy them, so
 	// the tool may keep or change its json.RawMessage.
@@ -72,11 +87,63 @@ func toolgateGoHandler(userData C.uintptr_t, callCtx C.uintptr_t, args *C.char, 
 		C.tg_reply_exited(reply)
 		return C.TG_ERR_HANDLER
 	case o.err != nil:
+		if call != nil && IsRetryable(o.err) {
+			C.tg_running_call_retry_later(call)
+		}
 		replyText(reply, o.err.Error(), false)
 		return C.TG_ERR_HANDLER
 	}
 	replyText(reply, o.out, true)
 	return C.TG_OK
+}
+
+// handleContext is the context.Context of a call's cgo.Handle: context.Background()
+// for 0, and for a handle already deleted (a dispatched tool that starts after its
+// dispatch has returned, whose answer nobody waits for).
+func handleContext(h C.uintptr_t) (ctx context.Context) {
+	ctx = context.Background()
+	if h == 0 {
+		return ctx
+	}
+	defer func() { _ = recover() }()
+	if c, ok := cgo.Handle(h).Value().(context.Context); ok {
+		ctx = c
+	}
+	return ctx
+}
+
+// toolgateGoCancel cancels the ctx of a dispatched tool whose call was cancelled (its
+// tg_running_call_on_cancel callback): data is a cgo.Handle of the ctx's
+// CancelFunc, already deleted when the tool has returned.
+//
+//export toolgateGoCancel
+func toolgateGoCancel(data C.uintptr_t) {
+	defer func() { _ = recover() }()
+	if cancel, ok := cgo.Handle(data).Value().(context.CancelFunc); ok {
+		cancel()
+	}
+}
+
+// toolgateGoObserve hands one dispatched call's event to the registry's observer
+// (reg, a cgo.Handle of a func(CallEvent), or 0) and to the dispatch's (sink,
+// likewise). It runs on the goroutine that called Dispatch, before Dispatch returns.
+// A panic in an observer is recovered (and the other observer still runs).
+//
+//export toolgateGoObserve
+func toolgateGoObserve(reg C.uintptr_t, sink C.uintptr_t, event *C.tg_call_event) {
+	e := callEvent(event)
+	for _, h := range [2]C.uintptr_t{reg, sink} {
+		if h != 0 {
+			observeSafely(h, e)
+		}
+	}
+}
+
+func observeSafely(h C.uintptr_t, e CallEvent) {
+	defer func() { _ = recover() }()
+	if f, ok := cgo.Handle(h).Value().(func(CallEvent)); ok {
+		f(e)
+	}
 }
 
 // outcome is how a tool's Execute ended.

@@ -94,7 +94,7 @@ func ExampleReadCalls() {
 	fmt.Println(msg)
 	// Output:
 	// toolu_1 answered true
-	// toolu_2 invalid arguments false
+	// toolu_2 invalid_arguments false
 	// $: missing required property "city" | schema location: #/required
 	// {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"{\"high\":21}"},{"type":"tool_result","tool_use_id":"toolu_2","content":"error: invalid arguments for forecast:\n$: missing required property \"city\"","is_error":true}]}
 }

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 
 	"toolgate/types"
@@ -29,6 +30,15 @@ type Registry struct {
 
 	mu    sync.RWMutex
 	tools map[string]Tool // updated only after the native registration succeeded
+
+	// The cancellers of the running dispatches, which Close cancels; closing once it
+	// began.
+	dmu        sync.Mutex
+	dispatches map[*C.tg_canceller]struct{}
+	closing    bool
+
+	observer cgo.Handle // of the WithObserver func, or 0
+	masked   bool
 }
 
 // NewRegistry returns an empty registry whose tool names must match NamePattern.
@@ -65,12 +75,21 @@ func NewRegistryOrError(opts ...Option) (*Registry, error) {
 	if o.maskedValues {
 		masked = 1
 	}
-	out := C.tg_go_registry_new(o.maxArgumentBytes, &c.c, o.targets, masked)
+	var observer cgo.Handle
+	if o.observer != nil {
+		observer = cgo.NewHandle(o.observer)
+	}
+	out := C.tg_go_registry_new(o.maxArgumentBytes, &c.c, o.targets, masked,
+		C.uint64_t(millis(o.defaultTimeout)), C.size_t(o.rememberCallIDs), C.uintptr_t(observer))
 	runtime.KeepAlive(c)
 	if out.status != C.TG_OK {
+		if observer != 0 {
+			observer.Delete()
+		}
 		return nil, takeError(out.status, out.error, out.view)
 	}
-	r := &Registry{ptr: out.registry, g: newGuard(), tools: make(map[string]Tool)}
+	r := &Registry{ptr: out.registry, g: newGuard(), tools: make(map[string]Tool),
+		observer: observer, masked: o.maskedValues || o.compile.MaskedValues}
 	runtime.SetFinalizer(r, (*Registry).Close)
 	return r, nil
 }
@@ -84,7 +103,44 @@ type registryOptions struct {
 	compile          CompileOptions
 	targets          C.uint32_t
 	maskedValues     bool
+	defaultTimeout   time.Duration
+	rememberCallIDs  int
+	observer         func(CallEvent)
 }
+
+// WithDefaultTimeout sets the deadline of a dispatched call whose tool has no
+// RunOptions.Timeout (see Dispatch): a call still running d after its start gets
+// `error: tool NAME timed out after N ms` (OutcomeTimedOut). 0 or less, the default,
+// means none; it is rounded up to whole milliseconds. Call has no deadline.
+func WithDefaultTimeout(d time.Duration) Option {
+	return func(o *registryOptions) { o.defaultTimeout = d }
+}
+
+// WithRememberCallIDs keeps the results of the last n dispatched call ids (0 or less,
+// the default, keeps none): a call whose id was run before, with the same tool name
+// and arguments, gets the recorded result and the tool does not run again (at most
+// once per call id, for a host that may send a model turn twice); with another name
+// or other arguments it is refused (`error: call id "X" was already used with other
+// arguments`), and while the first is still running in another dispatch
+// (`error: call id "X" is still running in another dispatch`). Only calls whose tool
+// ran are recorded: a refused call may be sent again. Calls without an id are never
+// remembered, and Call neither reads nor records them.
+func WithRememberCallIDs(n int) Option {
+	return func(o *registryOptions) { o.rememberCallIDs = max(n, 0) }
+}
+
+// WithObserver has f told about every call of every Dispatch, refused ones included
+// (never about Call): on the goroutine that called Dispatch, before Dispatch returns,
+// once every result of the batch is known, in the batch's order. Dispatches on
+// several goroutines call it at once, so f must be safe for concurrent use; a panic
+// in f is recovered and ignored. f must not Close the registry.
+func WithObserver(f func(CallEvent)) Option {
+	return func(o *registryOptions) { o.observer = f }
+}
+
+// MasksValues reports whether the registry keeps values out of its messages
+// (WithMaskedValues, CompileOptions.MaskedValues).
+func (r *Registry) MasksValues() bool { return r != nil && r.masked }
 
 // NoArgumentLimit, given to WithMaxArgumentBytes, lets calls read arguments of any size.
 const NoArgumentLimit = -1
@@ -115,17 +171,30 @@ func WithMaxDepth(d int) Option {
 }
 
 // Close releases the native registry and the tools in it. It is idempotent and safe
-// to call while other goroutines use the registry: it waits for running calls, and
-// later calls return an error Result ("error: registry is closed"), Register returns
-// ErrClosed. It must not be called from inside a tool of the same registry (it would
-// wait for itself).
+// to call while other goroutines use the registry: it cancels running dispatches
+// (their calls not yet answered get "error: call cancelled", OutcomeCancelled, and
+// their tools' ctx is cancelled), waits for them and for running calls, and later
+// calls return an error Result ("error: registry is closed"), Register returns
+// ErrClosed. A dispatched tool still running past its deadline or cancellation, that
+// ignores its ctx, is waited for up to 5 seconds, then left to finish on its own.
+// Close must not be called from inside a tool or an observer of the same registry
+// (it would wait for itself).
 func (r *Registry) Close() error {
 	if r == nil {
 		return nil
 	}
+	r.dmu.Lock()
+	r.closing = true
+	for c := range r.dispatches {
+		C.tg_canceller_cancel(c)
+	}
+	r.dmu.Unlock()
 	r.g.close(func() {
 		C.tg_registry_free(r.ptr) // runs toolgateGoDestroy once per tool
 		r.ptr = nil
+		if r.observer != 0 {
+			r.observer.Delete()
+		}
 		r.mu.Lock()
 		r.tools = nil
 		r.mu.Unlock()
@@ -165,8 +234,10 @@ func (r *Registry) Register(t Tool) error {
 	// From here the handle belongs to the registration: the library deletes it
 	// (toolgateGoDestroy) when the registry is freed, or before returning a failure.
 	out, outLen := cbytes(output)
+	timeout, idempotent, exclusive := runOptionsOf(t)
 	o := C.tg_go_register(r.ptr, name, nameLen, desc, descLen, par, parLen, C.int(hasParams),
-		out, outLen, C.int(hasOutput), C.uintptr_t(h), 0)
+		out, outLen, C.int(hasOutput), C.uint64_t(timeout), C.uint32_t(idempotent),
+		C.uint32_t(exclusive), C.uintptr_t(h), 0)
 	runtime.KeepAlive(r)
 	if o.status != C.TG_OK {
 		return takeError(o.status, o.error, o.view)
@@ -203,8 +274,9 @@ func (r *Registry) RegisterAll(ts ...Tool) error {
 	// they are.
 	var texts []byte
 	lens := make([]C.size_t, 0, C.TG_GO_BATCH_NUMBERS*len(ts))
-	for _, def := range defs {
+	for i, def := range defs {
 		params, hasParams := schemaArg(def.Parameters)
+		timeout, idempotent, exclusive := runOptionsOf(ts[i])
 		output, hasOutput := schemaArg(def.OutputSchema)
 		name := strings.ToValidUTF8(def.Name, "\uFFFD")
 		texts = append(texts, name...)
@@ -212,7 +284,8 @@ func (r *Registry) RegisterAll(ts ...Tool) error {
 		texts = append(texts, params...)
 		texts = append(texts, output...)
 		lens = append(lens, C.size_t(len(name)), C.size_t(len(def.Description)),
-			C.size_t(len(params)), C.size_t(len(output)), C.size_t(hasParams), C.size_t(hasOutput))
+			C.size_t(len(params)), C.size_t(len(output)), C.size_t(hasParams), C.size_t(hasOutput),
+			C.size_t(timeout), C.size_t(idempotent), C.size_t(exclusive))
 	}
 	handles := make([]C.uintptr_t, len(ts))
 	for i, t := range ts {

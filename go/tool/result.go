@@ -36,28 +36,42 @@ const (
 	// OutcomeInternal: a failure of the registry itself (a panic inside the library
 	// was caught), or a call on a closed registry.
 	OutcomeInternal Outcome = C.TG_OUTCOME_INTERNAL
+	// OutcomeTimedOut: a dispatched call whose deadline passed before its tool
+	// answered (`error: tool NAME timed out after N ms`); its answer, if it comes, is
+	// dropped.
+	OutcomeTimedOut Outcome = C.TG_OUTCOME_TIMED_OUT
+	// OutcomeNotRun: a dispatched call that was not run though nothing is wrong with
+	// it alone: the batch over its size limit, a call id used twice, or another call
+	// of an AllOrNothing batch refused.
+	OutcomeNotRun Outcome = C.TG_OUTCOME_NOT_RUN
+	// OutcomeCancelled: a dispatched call cancelled (its Dispatch's ctx, or Close)
+	// before it answered (`error: call cancelled`).
+	OutcomeCancelled Outcome = C.TG_OUTCOME_CANCELLED
 )
 
-// String returns the outcome in words: "answered", "unknown tool", "invalid
-// arguments", "handler failed", "invalid result", "internal", or "Outcome(N)" for a
-// value that is none of the constants.
+// String returns the outcome's name as every host spells it (the library's
+// tg_outcome_name): "answered", "unknown_tool", "invalid_arguments",
+// "handler_failed", "invalid_result", "internal", "timed_out", "not_run",
+// "cancelled"; "Outcome(N)" for a value that is none of the constants.
 func (o Outcome) String() string {
-	switch o {
-	case OutcomeAnswered:
-		return "answered"
-	case OutcomeUnknownTool:
-		return "unknown tool"
-	case OutcomeInvalidArguments:
-		return "invalid arguments"
-	case OutcomeHandlerFailed:
-		return "handler failed"
-	case OutcomeInvalidResult:
-		return "invalid result"
-	case OutcomeInternal:
-		return "internal"
+	if o >= 0 && int(o) < len(outcomeNames) && outcomeNames[o] != "" {
+		return outcomeNames[o]
 	}
 	return "Outcome(" + strconv.Itoa(int(o)) + ")"
 }
+
+// outcomeNames holds the library's name of every outcome, by value ("" for a value
+// that names none).
+var outcomeNames = func() []string {
+	// Values are small, explicit and never reused; 64 leaves room for many more.
+	names := make([]string, 64)
+	for i := range names {
+		if p := C.tg_outcome_name(C.tg_outcome(i)); p != nil {
+			names[i] = C.GoString(p)
+		}
+	}
+	return names
+}()
 
 // nativeResult is the library's record of one call (a tg_result), shared by the
 // copies of its Result and freed once none of them is reachable. It is immutable.

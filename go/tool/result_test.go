@@ -216,13 +216,13 @@ func TestOutcomes(t *testing.T) {
 		text    string
 	}{
 		{ctx, types.ToolCall{Name: "ok"}, OutcomeAnswered, "answered"},
-		{ctx, types.ToolCall{Name: "nope"}, OutcomeUnknownTool, "unknown tool"},
-		{ctx, types.ToolCall{Name: "typed", Arguments: `{"n":"1"}`}, OutcomeInvalidArguments, "invalid arguments"},
-		{ctx, types.ToolCall{Name: "typed", Arguments: `{"n":`}, OutcomeInvalidArguments, "invalid arguments"},
-		{ctx, types.ToolCall{Name: "fails"}, OutcomeHandlerFailed, "handler failed"},
-		{ctx, types.ToolCall{Name: "panics"}, OutcomeHandlerFailed, "handler failed"},
-		{cancelled, types.ToolCall{Name: "ok"}, OutcomeHandlerFailed, "handler failed"},
-		{ctx, types.ToolCall{Name: "typed", Arguments: `{"n":1}`}, OutcomeInvalidResult, "invalid result"},
+		{ctx, types.ToolCall{Name: "nope"}, OutcomeUnknownTool, "unknown_tool"},
+		{ctx, types.ToolCall{Name: "typed", Arguments: `{"n":"1"}`}, OutcomeInvalidArguments, "invalid_arguments"},
+		{ctx, types.ToolCall{Name: "typed", Arguments: `{"n":`}, OutcomeInvalidArguments, "invalid_arguments"},
+		{ctx, types.ToolCall{Name: "fails"}, OutcomeHandlerFailed, "handler_failed"},
+		{ctx, types.ToolCall{Name: "panics"}, OutcomeHandlerFailed, "handler_failed"},
+		{cancelled, types.ToolCall{Name: "ok"}, OutcomeHandlerFailed, "handler_failed"},
+		{ctx, types.ToolCall{Name: "typed", Arguments: `{"n":1}`}, OutcomeInvalidResult, "invalid_result"},
 	}
 	for _, c := range cases {
 		res := r.Call(c.ctx, c.call)

@@ -7,12 +7,33 @@
 
 tg_status tg_go_handler(void *user_data, void *call_ctx, const char *args,
                         size_t args_len, tg_reply *reply) {
-	return toolgateGoHandler((uintptr_t)user_data, (uintptr_t)call_ctx, (char *)args,
-	                         args_len, reply);
+	tg_running_call *call = tg_running_call_current();
+	tg_status status = toolgateGoHandler((uintptr_t)user_data, (uintptr_t)call_ctx,
+	                                     (char *)args, args_len, reply, call);
+	tg_running_call_free(call);
+	return status;
 }
 
 void tg_go_destroy(void *user_data) {
 	toolgateGoDestroy((uintptr_t)user_data);
+}
+
+void tg_go_cancel(void *data) {
+	toolgateGoCancel((uintptr_t)data);
+}
+
+// The sink of the dispatch this thread is running (tg_go_dispatch): the observer is
+// called on the dispatching thread, before tg_registry_dispatch returns.
+static _Thread_local uintptr_t dispatch_sink;
+
+void tg_go_observe(void *data, const tg_call_event *event) {
+	uintptr_t sink = dispatch_sink;
+	if ((uintptr_t)data == 0 && sink == 0) return;
+	toolgateGoObserve((uintptr_t)data, sink, (tg_call_event *)event);
+}
+
+tg_status tg_go_on_cancel(tg_running_call *call, uintptr_t handle) {
+	return tg_running_call_on_cancel(call, tg_go_cancel, (void *)handle);
 }
 
 static tg_go_error_view view_of(const tg_error *e) {
@@ -102,7 +123,9 @@ void tg_go_errors_release(tg_errors *e, tg_go_str *views) {
 
 tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
                                       const tg_compile_options *schema,
-                                      uint32_t targets, uint32_t masked_values) {
+                                      uint32_t targets, uint32_t masked_values,
+                                      uint64_t default_timeout_ms, size_t remember_call_ids,
+                                      uintptr_t observer) {
 	tg_go_registry_out o;
 	tg_registry_options options;
 	memset(&o, 0, sizeof o);
@@ -113,6 +136,10 @@ tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
 	options.schema = schema;
 	options.targets = targets;
 	options.masked_values = masked_values;
+	options.default_timeout_ms = default_timeout_ms;
+	options.remember_call_ids = remember_call_ids;
+	options.observer = tg_go_observe;
+	options.observer_data = (void *)observer;
 	o.status = tg_registry_new_with(&options, &o.registry, &o.error);
 	if (o.status != TG_OK) o.view = view_of(o.error);
 	return o;
@@ -142,6 +169,9 @@ static const char *spec_from(tg_tool_spec *spec, const char *at, const size_t *l
 		spec->output_schema_len = l[3];
 	}
 	at += l[3];
+	spec->timeout_ms = l[6];
+	spec->idempotent = (uint32_t)l[7];
+	spec->exclusive = (uint32_t)l[8];
 	return at;
 }
 
@@ -150,6 +180,7 @@ tg_go_status_out tg_go_register(tg_registry *r,
 		const char *desc, size_t desc_len,
 		const char *params, size_t params_len, int has_params,
 		const char *output, size_t output_len, int has_output,
+		uint64_t timeout_ms, uint32_t idempotent, uint32_t exclusive,
 		uintptr_t handle, uint32_t flags) {
 	tg_go_status_out o;
 	tg_tool_spec spec;
@@ -169,6 +200,9 @@ tg_go_status_out tg_go_register(tg_registry *r,
 		spec.output_schema = output_len ? output : "";
 		spec.output_schema_len = output_len;
 	}
+	spec.timeout_ms = timeout_ms;
+	spec.idempotent = idempotent;
+	spec.exclusive = exclusive;
 	o.status = tg_registry_register_tool(r, &spec, tg_go_handler, (void *)handle,
 	                                     tg_go_destroy, flags, &o.error);
 	if (o.status != TG_OK) o.view = view_of(o.error);
@@ -270,6 +304,23 @@ tg_go_strict_out tg_go_strict_schema(int32_t target, const char *json, size_t le
 	return o;
 }
 
+// Reads every detail of o->result but the violations' texts.
+static void read_result(tg_go_call_out *o) {
+	if (tg_result_content(o->result, &o->content, &o->content_len) != TG_OK) o->content_len = 0;
+	if (tg_result_is_error(o->result, &o->is_error) != TG_OK) o->is_error = true;
+	if (tg_result_outcome(o->result, &o->outcome) != TG_OK) o->outcome = TG_OUTCOME_INTERNAL;
+	if (tg_result_structured(o->result, &o->structured) != TG_OK) o->structured = false;
+	if (tg_result_invalid_result(o->result, &o->invalid, &o->invalid_len) != TG_OK) {
+		o->invalid = NULL;
+		o->invalid_len = 0;
+	}
+	if (tg_result_violations(o->result, &o->violations) != TG_OK ||
+	    tg_errors_count(o->violations, &o->violation_count) != TG_OK) {
+		o->violations = NULL;
+		o->violation_count = 0;
+	}
+}
+
 tg_go_call_out tg_go_call(const tg_registry *r,
 		const char *id, size_t id_len,
 		const char *name, size_t name_len,
@@ -283,19 +334,54 @@ tg_go_call_out tg_go_call(const tg_registry *r,
 		o.view = view_of(o.error);
 		return o;
 	}
-	if (tg_result_content(o.result, &o.content, &o.content_len) != TG_OK) o.content_len = 0;
-	if (tg_result_is_error(o.result, &o.is_error) != TG_OK) o.is_error = true;
-	if (tg_result_outcome(o.result, &o.outcome) != TG_OK) o.outcome = TG_OUTCOME_INTERNAL;
-	if (tg_result_structured(o.result, &o.structured) != TG_OK) o.structured = false;
-	if (tg_result_invalid_result(o.result, &o.invalid, &o.invalid_len) != TG_OK) {
-		o.invalid = NULL;
-		o.invalid_len = 0;
+	read_result(&o);
+	return o;
+}
+
+tg_go_status_out tg_go_dispatch(const tg_registry *r, const char *texts, const size_t *lens,
+		size_t count, const tg_dispatch_options *options, uintptr_t ctx, uintptr_t sink,
+		tg_go_call_out *outs) {
+	tg_go_status_out o;
+	size_t i;
+	const char *at = texts;
+	uintptr_t outer = dispatch_sink;
+	tg_call *calls = calloc(count, sizeof *calls);
+	tg_result **results = calloc(count, sizeof *results);
+	memset(&o, 0, sizeof o);
+	if (calls == NULL || results == NULL) {
+		free(calls);
+		free(results);
+		o.status = TG_ERR_PANIC;
+		return o;
 	}
-	if (tg_result_violations(o.result, &o.violations) != TG_OK ||
-	    tg_errors_count(o.violations, &o.violation_count) != TG_OK) {
-		o.violations = NULL;
-		o.violation_count = 0;
+	for (i = 0; i < count; i++) {
+		const size_t *l = lens + 3 * i;
+		calls[i].id = at;
+		calls[i].id_len = l[0];
+		at += l[0];
+		calls[i].name = at;
+		calls[i].name_len = l[1];
+		at += l[1];
+		calls[i].args = at;
+		calls[i].args_len = l[2];
+		at += l[2];
 	}
+	// An observer may dispatch again on this thread: the outer sink comes back after.
+	dispatch_sink = sink;
+	o.status = tg_registry_dispatch(r, calls, count, options, (void *)ctx, results, &o.error);
+	dispatch_sink = outer;
+	free(calls);
+	if (o.status != TG_OK) {
+		free(results);
+		o.view = view_of(o.error);
+		return o;
+	}
+	for (i = 0; i < count; i++) {
+		memset(&outs[i], 0, sizeof outs[i]);
+		outs[i].result = results[i];
+		read_result(&outs[i]);
+	}
+	free(results);
 	return o;
 }
 

@@ -10,9 +10,20 @@
 #include "toolgate.h"
 
 // The trampolines' C side: they receive void* and hand the Go side a uintptr_t.
+// tg_go_handler hands the Go side the call's tg_running_call (NULL outside a
+// dispatch), which it frees when the Go side returns.
 tg_status tg_go_handler(void *user_data, void *call_ctx, const char *args,
                         size_t args_len, tg_reply *reply);
 void tg_go_destroy(void *user_data);
+// The on_cancel callback of a dispatched Go call: data is a cgo.Handle.
+void tg_go_cancel(void *data);
+// The observer of every registry the binding makes: data is the registry's observer
+// cgo.Handle (0 for none); the dispatch running on this thread may add its own
+// (tg_go_dispatch's sink). Returns at once when there is neither.
+void tg_go_observe(void *data, const tg_call_event *event);
+
+// Has tg_go_cancel(handle) called when the call is cancelled.
+tg_status tg_go_on_cancel(tg_running_call *call, uintptr_t handle);
 
 // The three texts of a tg_error (owned by it).
 typedef struct {
@@ -81,7 +92,9 @@ typedef struct {
 // default; SIZE_MAX: no limit) and these schema options (which hold the nesting limit).
 tg_go_registry_out tg_go_registry_new(size_t max_argument_bytes,
                                       const tg_compile_options *schema,
-                                      uint32_t targets, uint32_t masked_values);
+                                      uint32_t targets, uint32_t masked_values,
+                                      uint64_t default_timeout_ms, size_t remember_call_ids,
+                                      uintptr_t observer);
 
 typedef struct {
 	tg_status status;
@@ -98,12 +111,13 @@ tg_go_status_out tg_go_register(tg_registry *r,
 		const char *desc, size_t desc_len,
 		const char *params, size_t params_len, int has_params,
 		const char *output, size_t output_len, int has_output,
+		uint64_t timeout_ms, uint32_t idempotent, uint32_t exclusive,
 		uintptr_t handle, uint32_t flags);
 
 // The numbers tg_go_register_batch takes per tool in lens: the lengths of the name,
 // description, parameters and output schema, then 1 when the tool has parameters and
-// 1 when it has an output schema.
-#define TG_GO_BATCH_NUMBERS 6
+// 1 when it has an output schema, then its timeout_ms, idempotent and exclusive.
+#define TG_GO_BATCH_NUMBERS 9
 
 // Registers count Go tools at once, all or none (tg_registry_register_tools). texts
 // holds each tool's name, description, parameters and output schema back to back;
@@ -187,6 +201,15 @@ tg_go_call_out tg_go_call(const tg_registry *r,
 		const char *name, size_t name_len,
 		const char *args, size_t args_len,
 		uintptr_t ctx);
+
+// The calls of one dispatch: texts holds each call's id, name and arguments back to
+// back, lens their lengths (3 per call). outs receives one reading per call, as
+// tg_go_call makes it (each result owned by the caller). ctx is the cgo.Handle every
+// handler gets as its call_ctx (0 for none); sink a cgo.Handle that tg_go_observe
+// also reports this dispatch's events to (0 for none).
+tg_go_status_out tg_go_dispatch(const tg_registry *r, const char *texts, const size_t *lens,
+		size_t count, const tg_dispatch_options *options, uintptr_t ctx, uintptr_t sink,
+		tg_go_call_out *outs);
 
 typedef struct {
 	tg_go_str *views;

@@ -51,6 +51,9 @@ type Tool interface {
 type Func struct {
 	Def types.ToolDef
 	Fn  func(context.Context, json.RawMessage) (string, error)
+	// Run tells Dispatch how to run the tool's calls (its timeout, whether it is
+	// idempotent or exclusive); the zero value: the registry's defaults.
+	Run RunOptions
 }
 
 // Definition returns f.Def.

@@ -1,0 +1,112 @@
+//! `tg_call_event` and `tg_observer_fn`: what a registry's observer
+//! (`tg_registry_options.observer`) is told about each dispatched call, the attributes
+//! of a trace span for it.
+
+use std::collections::HashMap;
+use std::ffi::{c_char, c_void, CString};
+use std::fmt;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use super::result::{tg_outcome, RawOutcome};
+use toolgate_core::registry::{CallEvent, CallObserver};
+
+/// What became of one dispatched call, as the registry's observer is told: the
+/// attributes of a trace span for it (OpenTelemetry's `execute_tool`). Every pointer
+/// is borrowed for the observer's call only: copy what you keep.
+#[repr(C)]
+pub struct tg_call_event {
+    /// The call's id, as given (UTF-8, not NUL-terminated).
+    pub call_id: *const c_char,
+    /// Length of `call_id` in bytes.
+    pub call_id_len: usize,
+    /// The tool name the call asked for, as given, even when no such tool is
+    /// registered (UTF-8, not NUL-terminated).
+    pub tool: *const c_char,
+    /// Length of `tool` in bytes.
+    pub tool_len: usize,
+    /// What became of the call (a `tg_outcome`; `tg_outcome_name` names it).
+    pub outcome: RawOutcome,
+    /// How many times the handler ran (0 when it did not run in this dispatch, a
+    /// replayed result included).
+    pub attempts: u32,
+    /// NULL for an answer, else a short fixed name of the failure, static and
+    /// NUL-terminated: `unknown_tool`, `invalid_arguments`, `tool_error`, `panic`,
+    /// `invalid_result`, `timeout`, `internal`, `not_run`, `batch_too_large`,
+    /// `duplicate_call_id`, `call_id_reused`, `call_id_running`, `cancelled`.
+    pub error_type: *const c_char,
+    /// How long the call took, in nanoseconds: from its start to its result (for a
+    /// refused call, its validation).
+    pub duration_ns: u64,
+    /// The length of the call's argument bytes.
+    pub argument_bytes: usize,
+    /// Non-zero when the result is the one recorded for this call id
+    /// (`tg_registry_options.remember_call_ids`) and the tool did not run again.
+    pub replayed: u32,
+}
+
+/// A registry's observer (`tg_registry_options.observer`): `data` is
+/// `tg_registry_options.observer_data`, `event` one dispatched call, borrowed for this
+/// call only.
+pub type tg_observer_fn =
+    Option<unsafe extern "C" fn(data: *mut c_void, event: *const tg_call_event)>;
+
+/// The static NUL-terminated copy of one of the core's fixed error type names.
+fn error_type_name(name: &'static str) -> *const c_char {
+    static NAMES: OnceLock<Mutex<HashMap<&'static str, &'static std::ffi::CStr>>> = OnceLock::new();
+    let names = NAMES.get_or_init(Default::default);
+    let mut names = names.lock().unwrap_or_else(PoisonError::into_inner);
+    // The core's names are a fixed set, so each is leaked once and lives as long as
+    // the process, as a static string does.
+    let name = names.entry(name).or_insert_with(|| {
+        let owned = CString::new(name).unwrap_or_default();
+        Box::leak(owned.into_boxed_c_str())
+    });
+    name.as_ptr()
+}
+
+/// A C observer as the core's `CallObserver`.
+pub(crate) struct CObserver {
+    observer: unsafe extern "C" fn(data: *mut c_void, event: *const tg_call_event),
+    data: *mut c_void,
+}
+
+// SAFETY: the library never dereferences `data`: it hands it to the caller's observer,
+// which `tg_registry_options.observer` documents is called on the threads that call
+// `tg_registry_dispatch`, with `data`, for as long as the registry lives.
+unsafe impl Send for CObserver {}
+// SAFETY: as for `Send`: `data` is only passed along, never read.
+unsafe impl Sync for CObserver {}
+
+impl fmt::Debug for CObserver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CObserver").finish_non_exhaustive()
+    }
+}
+
+impl CObserver {
+    /// The observer `observer` with its `data`, or None for a NULL function.
+    pub(crate) fn new(observer: tg_observer_fn, data: *mut c_void) -> Option<CObserver> {
+        observer.map(|observer| CObserver { observer, data })
+    }
+}
+
+impl CallObserver for CObserver {
+    fn observe(&self, event: &CallEvent<'_>) {
+        let c = tg_call_event {
+            call_id: event.call_id.as_ptr().cast(),
+            call_id_len: event.call_id.len(),
+            tool: event.tool.as_ptr().cast(),
+            tool_len: event.tool.len(),
+            outcome: tg_outcome::from(event.outcome) as RawOutcome,
+            attempts: event.attempts,
+            error_type: event.error_type.map_or(std::ptr::null(), error_type_name),
+            duration_ns: u64::try_from(event.duration.as_nanos()).unwrap_or(u64::MAX),
+            argument_bytes: event.argument_bytes,
+            replayed: u32::from(event.replayed),
+        };
+        // SAFETY: the caller's observer, with the `data` it was given for it, called
+        // on the dispatching thread as `tg_registry_options.observer` documents; `c`
+        // and the texts it points to outlive the call.
+        unsafe { (self.observer)(self.data, &c) }
+    }
+}
