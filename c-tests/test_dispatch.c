@@ -53,6 +53,14 @@ static void check_same(const tg_registry *reg, const tg_call *call, const tg_res
     CHECK_OK(tg_result_outcome(want, &wo));
     CHECK_OK(tg_result_outcome(got, &go));
     CHECK(wo == go);
+    /* A call that ran once, as tg_registry_call ran it; a refusal did not run. */
+    uint32_t wa = 99, ga = 99;
+    CHECK_OK(tg_result_attempts(want, &wa));
+    CHECK_OK(tg_result_attempts(got, &ga));
+    CHECK_MSG(wa == ga && wa == (wo == TG_OUTCOME_ANSWERED || wo == TG_OUTCOME_HANDLER_FAILED ||
+                                 wo == TG_OUTCOME_INVALID_RESULT ? 1u : 0u),
+              "attempts %u and %u", (unsigned)wa, (unsigned)ga);
+    CHECK(tg_result_attempts(NULL, &wa) == TG_ERR_NULL);
     tg_result_free(want);
 }
 

@@ -2139,6 +2139,20 @@ tg_status tg_result_outcome(const struct tg_result *result,
                             tg_outcome *value_out);
 
 /**
+ * How many times the handler ran for this call: 0 when it did not (a refusal, a call
+ * not run), 1 for a `tg_registry_call` whose handler ran, and up to
+ * `tg_dispatch_options.max_attempts` for a dispatched call that was retried (a
+ * remembered call id given its recorded result again keeps the recorded count); on
+ * success writes it to `*value_out`.
+ * Errors: `TG_ERR_NULL`. Thread-safety: any thread.
+ *
+ * # Safety
+ * `result` is NULL or a live `tg_result`; `value_out` is NULL or writable.
+ */
+tg_status tg_result_attempts(const struct tg_result *result,
+                             uint32_t *value_out);
+
+/**
  * Whether the content is the tool's answer checked against its output schema, so
  * JSON text of that shape (false for a tool without one, and for every error): on
  * success writes it to `*value_out`. Errors: `TG_ERR_NULL`. Thread-safety: any thread.

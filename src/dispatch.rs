@@ -180,6 +180,7 @@ fn c_result(result: CallResult) -> tg_result {
         structured,
         violations,
         invalid_result,
+        attempts,
         ..
     } = result;
     tg_result::new(&call_id, &name, |content, details| {
@@ -188,6 +189,7 @@ fn c_result(result: CallResult) -> tg_result {
         details.structured = structured;
         details.violations = violations;
         details.invalid_result = invalid_result;
+        details.attempts = attempts;
     })
 }
 

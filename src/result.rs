@@ -190,6 +190,7 @@ impl tg_result {
         // here, a half-written content would not read as a success.
         self.details.outcome = CallOutcome::Internal;
         self.details.structured = false;
+        self.details.attempts = 0;
         let details = &mut self.details;
         self.texts
             .rewrite(call_id, name, room, |content| call(content, details));
@@ -380,6 +381,27 @@ pub unsafe extern "C" fn tg_result_outcome(
                 tg_outcome::from(r.details.outcome) as RawOutcome
             })
         }
+    })
+}
+
+/// How many times the handler ran for this call: 0 when it did not (a refusal, a call
+/// not run), 1 for a `tg_registry_call` whose handler ran, and up to
+/// `tg_dispatch_options.max_attempts` for a dispatched call that was retried (a
+/// remembered call id given its recorded result again keeps the recorded count); on
+/// success writes it to `*value_out`.
+/// Errors: `TG_ERR_NULL`. Thread-safety: any thread.
+///
+/// # Safety
+/// `result` is NULL or a live `tg_result`; `value_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_result_attempts(
+    result: *const tg_result,
+    value_out: *mut u32,
+) -> tg_status {
+    ffi_boundary("tg_result_attempts", std::ptr::null_mut(), || {
+        // SAFETY: `result` is NULL or live, and the out-parameter NULL or writable, as
+        // this function's `# Safety` requires: what `value_accessor` needs.
+        unsafe { value_accessor(result, "result", value_out, |r| r.details.attempts) }
     })
 }
 

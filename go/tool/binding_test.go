@@ -157,7 +157,7 @@ func TestContentBytes(t *testing.T) {
 	if res := r.Call(ctx, types.ToolCall{Name: "big"}); res.Content != strings.Repeat("é", 1<<16) {
 		t.Errorf("big: %d bytes", len(res.Content))
 	}
-	if res := r.Call(ctx, types.ToolCall{Name: "empty"}); fields(res) != (Result{Name: "empty"}) {
+	if res := r.Call(ctx, types.ToolCall{Name: "empty"}); fields(res) != (Result{Name: "empty", Attempts: 1}) {
 		t.Errorf("empty: %#v", res)
 	}
 	if res := r.Call(ctx, types.ToolCall{Name: "empty_err"}); res.Content != "error: " || !res.IsError {

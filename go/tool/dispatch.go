@@ -392,6 +392,7 @@ func (r *Registry) Dispatch(ctx context.Context, calls []types.ToolCall, opts ..
 		res := &results[i]
 		res.Content, res.IsError = gostring(out.content, out.content_len), bool(out.is_error)
 		res.Outcome, res.Structured = Outcome(out.outcome), bool(out.structured)
+		res.Attempts = int(out.attempts)
 		if out.invalid != nil {
 			res.InvalidResult = gostring(out.invalid, out.invalid_len)
 		}

@@ -138,13 +138,9 @@ func TestDispatchVectors(t *testing.T) {
 			}
 			var log eventLog
 			opts = append(opts, WithDispatchObserver(log.add))
-			// A replayed call's attempts are those of the call recorded for its id.
-			recorded := map[string]int{}
 			if len(v.Earlier) > 0 {
 				r.Dispatch(context.Background(), toolCalls(v.Earlier), opts...)
-				for _, e := range log.take() {
-					recorded[e.CallID] = e.Attempts
-				}
+				log.take()
 			}
 			results := r.Dispatch(context.Background(), toolCalls(v.Batch), opts...)
 			events := log.take()
@@ -152,9 +148,15 @@ func TestDispatchVectors(t *testing.T) {
 				t.Fatalf("%d results, %d events, want %d", len(results), len(events), len(v.Contents))
 			}
 			for i, res := range results {
-				attempts := events[i].Attempts
+				// A replayed call's result keeps the attempts recorded for its id; its
+				// event counts the runs of this dispatch (none).
+				attempts := res.Attempts
+				want := attempts
 				if events[i].Replayed {
-					attempts = recorded[events[i].CallID]
+					want = 0
+				}
+				if events[i].Attempts != want {
+					t.Errorf("call %d: event attempts %d, result attempts %d", i, events[i].Attempts, attempts)
 				}
 				if res.Content != v.Contents[i] || res.Outcome.String() != v.Outcomes[i] ||
 					res.IsError != (v.Outcomes[i] != "answered") || attempts != v.Attempts[i] ||

@@ -445,6 +445,7 @@ func (r *Registry) Call(ctx context.Context, c types.ToolCall) Result {
 	}
 	res.Content, res.IsError = gostring(o.content, o.content_len), bool(o.is_error)
 	res.Outcome, res.Structured = Outcome(o.outcome), bool(o.structured)
+	res.Attempts = int(o.attempts)
 	if o.invalid != nil {
 		res.InvalidResult = gostring(o.invalid, o.invalid_len)
 	}

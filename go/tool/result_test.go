@@ -40,7 +40,7 @@ func TestOutputSchemaConformingAnswerIsStructured(t *testing.T) {
 	const answer = `{"high": 21, "sky": "sun"}`
 	r.MustRegister(replying("forecast", "", forecastOutput, answer, nil))
 	res := r.Call(context.Background(), types.ToolCall{ID: "c1", Name: "forecast", Arguments: "{}"})
-	want := Result{CallID: "c1", Name: "forecast", Content: answer, Outcome: OutcomeAnswered, Structured: true}
+	want := Result{CallID: "c1", Name: "forecast", Content: answer, Outcome: OutcomeAnswered, Structured: true, Attempts: 1}
 	if fields(res) != want {
 		t.Fatalf("got %#v\nwant %#v", res, want)
 	}
@@ -50,7 +50,7 @@ func TestOutputSchemaConformingAnswerIsStructured(t *testing.T) {
 	// A tool without an output schema answers free text, not structured.
 	r.MustRegister(replying("plain", "", "", "sunny", nil))
 	res = r.Call(context.Background(), types.ToolCall{ID: "c2", Name: "plain"})
-	if fields(res) != (Result{CallID: "c2", Name: "plain", Content: "sunny"}) {
+	if fields(res) != (Result{CallID: "c2", Name: "plain", Content: "sunny", Attempts: 1}) {
 		t.Errorf("plain: %#v", res)
 	}
 	// Get reports the output schema the tool was registered with.
@@ -71,7 +71,7 @@ func TestOutputSchemaRefusesANonConformingGoAnswer(t *testing.T) {
 		"$: unexpected property \"wnd\"\n$.high: expected integer, got string\n" +
 		"$.sky: \"snow\" is not one of [\"sun\",\"rain\"]"
 	want := Result{CallID: "c1", Name: "forecast", Content: content, IsError: true,
-		Outcome: OutcomeInvalidResult, InvalidResult: answer}
+		Outcome: OutcomeInvalidResult, InvalidResult: answer, Attempts: 1}
 	if fields(res) != want {
 		t.Fatalf("got %#v\nwant %#v", res, want)
 	}
@@ -109,7 +109,7 @@ func TestOutputSchemaHandlerError(t *testing.T) {
 	r.MustRegister(replying("forecast", "", forecastOutput, "", errors.New("weather service unavailable")))
 	res := r.Call(context.Background(), types.ToolCall{ID: "c1", Name: "forecast"})
 	want := Result{CallID: "c1", Name: "forecast", Content: "error: weather service unavailable",
-		IsError: true, Outcome: OutcomeHandlerFailed}
+		IsError: true, Outcome: OutcomeHandlerFailed, Attempts: 1}
 	if fields(res) != want || res.Violations() != nil {
 		t.Fatalf("got %#v\nwant %#v", res, want)
 	}

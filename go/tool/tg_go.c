@@ -310,6 +310,7 @@ static void read_result(tg_go_call_out *o) {
 	if (tg_result_is_error(o->result, &o->is_error) != TG_OK) o->is_error = true;
 	if (tg_result_outcome(o->result, &o->outcome) != TG_OK) o->outcome = TG_OUTCOME_INTERNAL;
 	if (tg_result_structured(o->result, &o->structured) != TG_OK) o->structured = false;
+	if (tg_result_attempts(o->result, &o->attempts) != TG_OK) o->attempts = 0;
 	if (tg_result_invalid_result(o->result, &o->invalid, &o->invalid_len) != TG_OK) {
 		o->invalid = NULL;
 		o->invalid_len = 0;

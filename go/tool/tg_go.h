@@ -182,6 +182,8 @@ typedef struct {
 	bool is_error;
 	bool structured;
 	tg_outcome outcome;
+	// How many times the handler ran (tg_result_attempts).
+	uint32_t attempts;
 	// The answer an output schema refused: invalid_len bytes at invalid (NULL when
 	// there is none).
 	const char *invalid;

@@ -105,6 +105,11 @@ type Result struct {
 	// InvalidResult is, for OutcomeInvalidResult, the tool's answer that its output
 	// schema refused (the content holds the refusal instead); "" otherwise.
 	InvalidResult string
+	// Attempts is how many times the tool ran for this call: 0 when it did not run,
+	// 1 for Registry.Call when it ran, up to WithMaxAttempts for a dispatched call
+	// that was retried (a remembered call id given its recorded result keeps its
+	// recorded count).
+	Attempts int
 
 	native *nativeResult
 }

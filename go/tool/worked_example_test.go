@@ -122,7 +122,7 @@ func TestHandWorkedExample(t *testing.T) {
 		t.Fatalf("corrected call refused: %v", errs)
 	}
 	res = r.Call(context.Background(), types.ToolCall{ID: "call_2", Name: "get_weather", Arguments: corrected})
-	if fields(res) != (Result{CallID: "call_2", Name: "get_weather", Content: "sunny"}) {
+	if fields(res) != (Result{CallID: "call_2", Name: "get_weather", Content: "sunny", Attempts: 1}) {
 		t.Fatalf("corrected Call = %#v", res)
 	}
 	if runs := rec.got(); !reflect.DeepEqual(runs, []string{corrected}) {

@@ -959,6 +959,7 @@ impl Registry {
             invalid_result: &mut details.invalid_result,
         };
         details.outcome = self.run(name, args, cx, out, side);
+        details.attempts = u32::from(details.outcome.handler_ran());
     }
 
     /// The one place every call, Rust or C, allocating or reusing, goes through: the
@@ -1093,6 +1094,8 @@ pub struct CallDetails {
     pub violations: Vec<ValidationError>,
     /// As [`CallResult::invalid_result`].
     pub invalid_result: Option<String>,
+    /// As [`CallResult::attempts`].
+    pub attempts: u32,
 }
 
 /// Where a call's details go beside its content: the fields of a [`CallResult`], or
