@@ -489,8 +489,9 @@ def test_close_during_a_dispatch_cancels_it_and_leaves_no_thread():
     reg.register("echo", None, lambda text: text, arguments="json")
 
     def run():
+        # One at a time: c1 has its answer before c2 starts, c3 waits for c2.
         box["results"] = reg.dispatch([("c1", "echo", "{}"), ("c2", "block", ""), ("c3", "block", "")],
-                                      max_concurrency=2)
+                                      max_concurrency=1)
 
     runner = threading.Thread(target=run)
     runner.start()
@@ -526,7 +527,9 @@ def test_close_during_adispatch_leaves_no_task_nor_thread():
         reg = ToolRegistry()
         reg.register("wait", None, waiting, arguments="json")
         reg.register("echo", None, lambda text: text, arguments="json")
-        task = asyncio.ensure_future(reg.adispatch([("c1", "wait", ""), ("c2", "echo", "{}")]))
+        # One at a time: c1 has its answer before c2 starts.
+        task = asyncio.ensure_future(
+            reg.adispatch([("c1", "echo", "{}"), ("c2", "wait", "")], max_concurrency=1))
         for _ in range(2000):
             if seen.get("started"):
                 break
@@ -541,8 +544,8 @@ def test_close_during_adispatch_leaves_no_task_nor_thread():
 
     results, tasks = asyncio.run(main())
     assert [(r.content, r.outcome) for r in results] == [
-        ("error: call cancelled", CallOutcome.CANCELLED),
         ("{}", CallOutcome.ANSWERED),
+        ("error: call cancelled", CallOutcome.CANCELLED),
     ]
     assert seen.get("cancelled") is True and tasks == 1
     settle(lambda: os_threads() <= os_before, "a thread outlived close")
