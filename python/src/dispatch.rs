@@ -48,6 +48,29 @@ impl Drop for Current {
     }
 }
 
+/// Gives this thread (one of the core's dispatch workers, attached now) a Python
+/// thread state that outlives the attachment, so that taking the GIL for the next
+/// handler does not make and free one again. It is left to the interpreter when the
+/// thread ends: freeing it would need the GIL, which whoever joins the thread may
+/// hold.
+pub(crate) fn keep_thread_state(_py: Python<'_>) {
+    thread_local! {
+        static KEPT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if KEPT.with(|k| k.replace(true)) || std::thread::current().name() != Some("toolgate-dispatch")
+    {
+        return;
+    }
+    // SAFETY: the thread is attached (`_py`), so this `PyGILState_Ensure` only counts
+    // one more use of its thread state (it returns "locked", which is never released):
+    // when pyo3's own attachment ends, the state's count stays above zero, so the GIL
+    // is let go but the state is kept, and every later attachment on this thread
+    // reuses it.
+    unsafe {
+        pyo3::ffi::PyGILState_Ensure();
+    }
+}
+
 /// `toolgate.running_call()` for a sync handler: the call this thread runs, or None.
 #[pyfunction]
 pub(crate) fn _running_call(py: Python<'_>) -> PyResult<Option<Py<PyRunningCall>>> {

@@ -143,6 +143,9 @@ impl Handler for PyHandler {
             .and_then(|data| data.event_loop.as_ref());
         let _current = dispatch::Current::enter(running.clone());
         let answer = Python::attach(|py| {
+            if running.is_some() {
+                dispatch::keep_thread_state(py);
+            }
             let outcome = invoke(py, &self.entry, args).and_then(|value| {
                 let value = match &running {
                     Some(running) if is_awaitable(py, &value)? => {
