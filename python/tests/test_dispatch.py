@@ -450,8 +450,10 @@ def test_adispatch_cancelled_by_its_caller_cancels_the_calls():
             seen["async_cancelled"] = True
             raise
 
+    events = []
+
     async def main():
-        with ToolRegistry() as reg:
+        with ToolRegistry(observer=events.append) as reg:
             reg.register("block", None, blocking, arguments="json")
             reg.register("wait", None, waiting, arguments="json")
             task = asyncio.ensure_future(reg.adispatch([("c1", "block", ""), ("c2", "wait", "")]))
@@ -472,6 +474,11 @@ def test_adispatch_cancelled_by_its_caller_cancels_the_calls():
     others = asyncio.run(main())
     assert seen["sync"] == "too late" and seen.get("async_cancelled") is True
     assert others == []
+    # The observer heard of both calls, cancelled.
+    assert [(e.call_id, e.outcome, e.error_type, e.result.content) for e in events] == [
+        ("c1", CallOutcome.CANCELLED, "cancelled", "error: call cancelled"),
+        ("c2", CallOutcome.CANCELLED, "cancelled", "error: call cancelled"),
+    ]
 
 
 def test_close_during_a_dispatch_cancels_it_and_leaves_no_thread():

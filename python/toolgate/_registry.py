@@ -152,8 +152,8 @@ class ToolRegistry(_native.Registry):
         call times out or is cancelled, so the handler sees ``CancelledError``), sync
         handlers on the core's worker threads. When the awaiting task is cancelled,
         the dispatch is cancelled (its running handlers see it), awaited until it has
-        returned, and ``CancelledError`` is raised. The observer is called in the
-        awaiting task once the batch is done.
+        returned (the observer is told of its calls), and ``CancelledError`` is
+        raised. The observer is called in the awaiting task once the batch is done.
         """
         calls = calls if isinstance(calls, (list, tuple)) else list(calls)
         if not calls:
@@ -194,6 +194,9 @@ class ToolRegistry(_native.Registry):
                 except asyncio.CancelledError:
                     pass
             thread.join()
+            ok, value = done.result()
+            if ok and value[1] is not None:  # the observer hears of the calls all the same
+                _tell(value[1], calls, value[0], value[2], started, masked)
             raise cancelled
         thread.join()
         if not ok:
