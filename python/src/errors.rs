@@ -470,7 +470,7 @@ fn expected_type(e: &toolgate_core::ValidationError) -> Option<&str> {
 }
 
 /// The fields of a `ToolRecord`, in its order: name, description, schema, handler,
-/// idempotent, timeout_ms, output_schema.
+/// idempotent, timeout_ms, output_schema, exclusive.
 pub(crate) type RecordFields<'a, 'py> = (
     &'a Bound<'py, PyAny>,
     &'a Bound<'py, PyAny>,
@@ -479,10 +479,11 @@ pub(crate) type RecordFields<'a, 'py> = (
     bool,
     &'a Bound<'py, PyAny>,
     &'a Bound<'py, PyAny>,
+    bool,
 );
 
 /// `ToolRecord(name, description, schema, handler, idempotent, timeout_ms,
-/// output_schema)`.
+/// output_schema, exclusive)`.
 pub(crate) fn tool_record<'py>(
     py: Python<'py>,
     fields: RecordFields<'_, 'py>,

@@ -927,8 +927,8 @@ impl Registry {
     /// schema every answer of the handler is checked against; see `ToolRegistry`.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(
-        signature = (name, schema, handler, *, description = None, idempotent = None, timeout_ms = None, r#override = None, arguments = None, output_schema = None),
-        text_signature = "(self, name, schema, handler, *, description='', idempotent=False, timeout_ms=None, override=False, arguments='kwargs', output_schema=None)"
+        signature = (name, schema, handler, *, description = None, idempotent = None, timeout_ms = None, r#override = None, arguments = None, output_schema = None, exclusive = None),
+        text_signature = "(self, name, schema, handler, *, description='', idempotent=False, timeout_ms=None, override=False, arguments='kwargs', output_schema=None, exclusive=False)"
     )]
     fn register<'py>(
         &self,
@@ -942,6 +942,7 @@ impl Registry {
         r#override: Option<&Bound<'py, PyAny>>,
         arguments: Option<&Bound<'py, PyAny>>,
         output_schema: Option<&Bound<'py, PyAny>>,
+        exclusive: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let core = self.core()?;
         let allow_override = match r#override {
@@ -964,6 +965,7 @@ impl Registry {
                 timeout_ms,
                 arguments,
                 output_schema,
+                exclusive,
             },
         )?;
         let records = self.records.bind(py);
@@ -995,8 +997,8 @@ impl Registry {
 
     /// Registers every tool of `tools` (an iterable of dicts holding `register`'s
     /// arguments: `name`, `schema`, `handler`, and optionally `description`,
-    /// `idempotent`, `timeout_ms`, `arguments`), or none of them, for one copy of the
-    /// registry's tool set. A name listed twice is refused; the error is the one
+    /// `idempotent`, `timeout_ms`, `arguments`, `output_schema`, `exclusive`), or none
+    /// of them, for one copy of the registry's tool set. A name listed twice is refused; the error is the one
     /// `register` raises for the first tool refused. Returns the tools' records.
     #[pyo3(
         signature = (tools, *, r#override = None),
@@ -1371,7 +1373,7 @@ struct Pending<'py> {
 }
 
 /// The fields a tool of `register_all` may have.
-const TOOL_FIELDS: [&str; 8] = [
+const TOOL_FIELDS: [&str; 9] = [
     "name",
     "schema",
     "handler",
@@ -1380,6 +1382,7 @@ const TOOL_FIELDS: [&str; 8] = [
     "timeout_ms",
     "arguments",
     "output_schema",
+    "exclusive",
 ];
 
 /// The optional arguments of `register` (the optional fields of a `register_all` tool).
@@ -1389,6 +1392,7 @@ struct Extras<'a, 'py> {
     timeout_ms: Option<&'a Bound<'py, PyAny>>,
     arguments: Option<&'a Bound<'py, PyAny>>,
     output_schema: Option<&'a Bound<'py, PyAny>>,
+    exclusive: Option<&'a Bound<'py, PyAny>>,
 }
 
 /// A schema argument as the core reads it (`None` for none given) and the value a
@@ -1447,12 +1451,13 @@ impl Registry {
             let (name, schema, handler) =
                 (required("name")?, required("schema")?, required("handler")?);
             let optional = |k: &str| fields.get_item(k);
-            let (description, idempotent, timeout_ms, arguments, output_schema) = (
+            let (description, idempotent, timeout_ms, arguments, output_schema, exclusive) = (
                 optional("description")?,
                 optional("idempotent")?,
                 optional("timeout_ms")?,
                 optional("arguments")?,
                 optional("output_schema")?,
+                optional("exclusive")?,
             );
             pending.push(self.pending(
                 py,
@@ -1465,6 +1470,7 @@ impl Registry {
                     timeout_ms: timeout_ms.as_ref(),
                     arguments: arguments.as_ref(),
                     output_schema: output_schema.as_ref(),
+                    exclusive: exclusive.as_ref(),
                 },
             )?);
         }
@@ -1488,6 +1494,7 @@ impl Registry {
             timeout_ms,
             arguments,
             output_schema,
+            exclusive,
         } = extras;
         if !handler.is_callable() {
             return Err(PyTypeError::new_err(format!(
@@ -1534,6 +1541,10 @@ impl Registry {
             Some(flag) => flag.is_truthy()?,
             None => false,
         };
+        let exclusive = match exclusive {
+            Some(flag) => flag.is_truthy()?,
+            None => false,
+        };
 
         // The parameters as the core reads them, and the value the record keeps: the
         // schema given (the same object), or for JSON text its value.
@@ -1570,6 +1581,7 @@ impl Registry {
                 idempotent,
                 &timeout_value,
                 &output_value,
+                exclusive,
             ),
         )?;
 
@@ -1597,7 +1609,7 @@ impl Registry {
             output_schema: output,
             idempotent,
             timeout_ms: timeout,
-            exclusive: false,
+            exclusive,
         };
         // The key is an exact str: a subclass's __hash__ would run Python code under the lock.
         let key = PyString::new(py, name_text);

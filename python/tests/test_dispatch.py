@@ -234,6 +234,38 @@ def test_max_concurrency_one_runs_the_calls_in_order():
         assert order == [c[2] for c in calls]
 
 
+def test_an_exclusive_tool_runs_alone():
+    # Each handler notes which calls run while it starts: the exclusive one finds
+    # none but itself (the calls before it have finished, those after it wait).
+    running = []
+    lock = threading.Lock()
+    seen = []
+
+    def track(text):
+        with lock:
+            running.append(text)
+            seen.append(list(running))
+        time.sleep(0.001)
+        with lock:
+            running.remove(text)
+        return text
+
+    with ToolRegistry() as reg:
+        reg.register("plain", None, track, arguments="json")
+        record = reg.register("alone", None, track, arguments="json", exclusive=True)
+        assert record.exclusive is True and reg.get("plain").exclusive is False
+        calls = [("c1", "plain", '{"n":1}'), ("c2", "plain", '{"n":2}'), ("c3", "alone", '{"n":3}'),
+                 ("c4", "plain", '{"n":4}')]
+        results = reg.dispatch(calls)
+        assert [r.content for r in results] == [c[2] for c in calls]
+        assert ['{"n":3}'] in seen
+        (alone,) = [s for s in seen if '{"n":3}' in s]
+        assert alone == ['{"n":3}']
+        [batch] = reg.register_all([{"name": "alone2", "schema": None, "handler": track,
+                                     "arguments": "json", "exclusive": True}])
+        assert batch.exclusive is True
+
+
 # -- deadlines and cancellation --------------------------------------------------------
 
 

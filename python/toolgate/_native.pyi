@@ -167,6 +167,7 @@ class Registry:
         override: bool = False,
         arguments: Literal["kwargs", "dict", "json"] = "kwargs",
         output_schema: Any = None,
+        exclusive: bool = False,
     ) -> ToolRecord: ...
     def register_all(
         self, tools: Iterable[Mapping[str, Any]], *, override: bool = False

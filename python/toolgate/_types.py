@@ -121,7 +121,8 @@ class ToolRecord:
     schema given as JSON text, the parsed value; ``{"type": "object"}`` when none
     was given). ``timeout_ms`` is ``None`` when none was given. ``output_schema`` is
     the schema of the tool's answers as given (JSON text parsed, as for ``schema``),
-    ``None`` for a tool whose answers are free text.
+    ``None`` for a tool whose answers are free text. ``exclusive``: the tool runs
+    alone in a dispatch (the calls before it finish first, those after it wait).
     """
 
     name: str
@@ -131,6 +132,7 @@ class ToolRecord:
     idempotent: bool = False
     timeout_ms: Optional[int] = None
     output_schema: Any = None
+    exclusive: bool = False
 
 
 class _Outcome(str, enum.Enum):
