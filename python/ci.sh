@@ -13,11 +13,13 @@
 #   3. runs pytest on python/tests against that installed wheel (from outside the
 #      source tree, so the checkout's toolgate/ folder cannot shadow it) and fails
 #      when a test fails or none ran; the venv has the MCP Python SDK, with which the
-#      tests check every MCP result the module writes;
+#      tests check every MCP result the module writes, and the OpenTelemetry SDK, with
+#      which they check the spans of toolgate.otel;
 #   4. checks the type stubs against the installed module (mypy's stubtest), and runs
 #      the tests against the same wheel under each other CPython found
 #      ($TOOLGATE_PYTHONS, default 3.9 3.10 3.12 3.13: one abi3 wheel serves them all;
-#      a version not found is reported as SKIPPED; the MCP SDK is installed from 3.10 on);
+#      a version not found is reported as SKIPPED; the MCP SDK is installed from 3.10 on,
+#      the OpenTelemetry SDK in every venv);
 #   5. installs ./python from source with pip into a second venv, as a user with Rust
 #      would (one step: pip runs maturin, which builds the extension), and imports it.
 #
@@ -68,7 +70,10 @@ say "fresh venv $venv"
 rm -rf "$venv"
 "$PYTHON" -m venv "$venv"
 pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
-"${pip[@]}" "pytest>=7" "mypy>=1.10"
+# The OpenTelemetry SDK: toolgate.otel's spans are checked with its in-memory exporter
+# (test_otel.py, which fails under CI without it), and stubtest reads toolgate.otel.
+otel_sdk=("opentelemetry-api>=1.20" "opentelemetry-sdk>=1.20")
+"${pip[@]}" "pytest>=7" "mypy>=1.10" "${otel_sdk[@]}"
 # The MCP Python SDK, where it installs (Python 3.10 on): the tests check every MCP
 # result the module writes with its types (test_results.py), and so does
 # scripts/check-mcp-results.py below. Without it both say SKIPPED, or fail under CI.
@@ -150,7 +155,7 @@ for wanted in ${TOOLGATE_PYTHONS:-3.9 3.10 3.12 3.13}; do
     say "the same wheel under Python $wanted ($other)"
     rm -rf "$other_venv"
     "$other" -m venv "$other_venv"
-    "$other_venv/bin/python" -m pip install -q --disable-pip-version-check "pytest>=7"
+    "$other_venv/bin/python" -m pip install -q --disable-pip-version-check "pytest>=7" "${otel_sdk[@]}"
     mcp_sdk "$other_venv"
     PATH="$no_rust_path" "$other_venv/bin/python" -m pip install -q --disable-pip-version-check \
         --no-index --no-deps --only-binary :all: "$wheel"

@@ -144,35 +144,17 @@ struct Types {
     call_result: Class,
     tool_call: Class,
     tool_record: Py<PyType>,
-    /// The members of `CallOutcome`, in the order of [`outcome_index`].
+    /// The members of `CallOutcome` (built from the core's names, `OUTCOMES`), in the
+    /// order of `CallOutcome::ALL`.
     outcomes: Vec<Py<PyAny>>,
 }
 
-/// The `CallOutcome` members by the core's outcomes, in [`outcome_index`] order.
-const OUTCOME_NAMES: [&str; 9] = [
-    "ANSWERED",
-    "UNKNOWN_TOOL",
-    "INVALID_ARGUMENTS",
-    "HANDLER_FAILED",
-    "INVALID_RESULT",
-    "INTERNAL",
-    "TIMED_OUT",
-    "NOT_RUN",
-    "CANCELLED",
-];
-
+/// A core outcome's place in `CallOutcome::ALL` (and in [`Types::outcomes`]).
 fn outcome_index(outcome: CallOutcome) -> usize {
-    match outcome {
-        CallOutcome::Answered => 0,
-        CallOutcome::UnknownTool => 1,
-        CallOutcome::InvalidArguments => 2,
-        CallOutcome::HandlerFailed => 3,
-        CallOutcome::InvalidResult => 4,
-        CallOutcome::Internal => 5,
-        CallOutcome::TimedOut => 6,
-        CallOutcome::NotRun => 7,
-        CallOutcome::Cancelled => 8,
-    }
+    CallOutcome::ALL
+        .iter()
+        .position(|o| *o == outcome)
+        .unwrap_or_default()
 }
 
 static TYPES: PyOnceLock<Types> = PyOnceLock::new();
@@ -208,6 +190,7 @@ fn types(py: Python<'_>) -> PyResult<&Types> {
                     "structured",
                     "violations",
                     "invalid_result",
+                    "attempts",
                 ],
             )?,
             tool_call: Class::load(py, &module, "ToolCall", &["id", "name", "arguments"])?,
@@ -217,9 +200,9 @@ fn types(py: Python<'_>) -> PyResult<&Types> {
                 .unbind(),
             outcomes: {
                 let class = module.getattr("CallOutcome")?;
-                OUTCOME_NAMES
+                CallOutcome::ALL
                     .iter()
-                    .map(|name| Ok(class.getattr(*name)?.unbind()))
+                    .map(|o| Ok(class.call1((o.name(),))?.unbind()))
                     .collect::<PyResult<_>>()?
             },
         })
@@ -303,10 +286,13 @@ pub(crate) struct Settled<'py> {
     pub(crate) violations: Vec<toolgate_core::ValidationError>,
     /// The answer the output schema refused.
     pub(crate) invalid_result: Option<Bound<'py, PyAny>>,
+    /// How many times the handler ran.
+    pub(crate) attempts: u32,
 }
 
 impl<'py> Settled<'py> {
-    /// A call that ended with `content` and no violations.
+    /// A call that ended with `content` and no violations (its handler ran once when
+    /// the outcome says it ran).
     pub(crate) fn plain(content: Bound<'py, PyAny>, outcome: CallOutcome) -> Settled<'py> {
         Settled {
             content,
@@ -314,12 +300,13 @@ impl<'py> Settled<'py> {
             structured: false,
             violations: Vec::new(),
             invalid_result: None,
+            attempts: u32::from(outcome.handler_ran()),
         }
     }
 }
 
 /// `CallResult(call_id, name, content, is_error, outcome, structured, violations,
-/// invalid_result)`.
+/// invalid_result, attempts)`.
 pub(crate) fn call_result<'py>(
     py: Python<'py>,
     call_id: &Bound<'py, PyAny>,
@@ -340,6 +327,7 @@ pub(crate) fn call_result<'py>(
     let invalid = settled
         .invalid_result
         .unwrap_or_else(|| py.None().into_bound(py));
+    let attempts = settled.attempts.into_pyobject(py)?.into_any();
     types.call_result.make(
         py,
         &[
@@ -351,6 +339,7 @@ pub(crate) fn call_result<'py>(
             &structured,
             violations.as_any(),
             &invalid,
+            &attempts,
         ],
     )
 }
@@ -481,7 +470,7 @@ fn expected_type(e: &toolgate_core::ValidationError) -> Option<&str> {
 }
 
 /// The fields of a `ToolRecord`, in its order: name, description, schema, handler,
-/// idempotent, timeout_ms, output_schema.
+/// idempotent, timeout_ms, output_schema, exclusive.
 pub(crate) type RecordFields<'a, 'py> = (
     &'a Bound<'py, PyAny>,
     &'a Bound<'py, PyAny>,
@@ -490,10 +479,11 @@ pub(crate) type RecordFields<'a, 'py> = (
     bool,
     &'a Bound<'py, PyAny>,
     &'a Bound<'py, PyAny>,
+    bool,
 );
 
 /// `ToolRecord(name, description, schema, handler, idempotent, timeout_ms,
-/// output_schema)`.
+/// output_schema, exclusive)`.
 pub(crate) fn tool_record<'py>(
     py: Python<'py>,
     fields: RecordFields<'_, 'py>,

@@ -9,6 +9,7 @@
 
 mod convert;
 mod dialect;
+mod dispatch;
 mod errors;
 mod registry;
 mod results;
@@ -29,6 +30,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dialect::lint_schema, m)?)?;
     m.add_class::<registry::Registry>()?;
     m.add_class::<registry::Step>()?;
+    m.add_class::<dispatch::PyRunningCall>()?;
+    m.add_class::<dispatch::PyCanceller>()?;
+    m.add_function(wrap_pyfunction!(dispatch::_running_call, m)?)?;
     m.add_function(wrap_pyfunction!(results::result_json, m)?)?;
     m.add_function(wrap_pyfunction!(results::results_message_json, m)?)?;
     m.add_function(wrap_pyfunction!(results::read_calls, m)?)?;
@@ -51,5 +55,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .map(|s| (s.name(), s.code(), s.description()))
         .collect();
     m.add("STATUSES", statuses)?;
+    // The core's outcome names, in the order of its numbers: `toolgate.CallOutcome`
+    // is made from them, so that Python holds no list of its own.
+    let outcomes: Vec<&str> = toolgate_core::CallOutcome::ALL
+        .iter()
+        .map(|o| o.name())
+        .collect();
+    m.add("OUTCOMES", outcomes)?;
     Ok(())
 }

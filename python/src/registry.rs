@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use arc_swap::ArcSwapOption;
 use pyo3::exceptions::{PyException, PyTypeError};
@@ -30,7 +31,10 @@ use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
 };
 use pyo3::PyTraverseError;
-use toolgate_core::registry::{message, CallRefusal, CallRefusalKind};
+use toolgate_core::registry::{
+    message, Call, CallRefusal, CallRefusalKind, Canceller as CoreCanceller, DispatchOptions,
+    DispatchPolicy,
+};
 use toolgate_core::CallContext;
 use toolgate_core::{
     CallOutcome, Handler, HandlerFailure, NamePolicy, PreparedCall, RegisterErrorKind,
@@ -39,6 +43,7 @@ use toolgate_core::{
 use toolgate_dialect::{RegistryExt, RegistryOptionsExt};
 
 use crate::convert::{self, write_json, KnownStrings};
+use crate::dispatch;
 use crate::errors::{self, status, Settled};
 use crate::schema::{
     is_text, schema_error, schema_options, DraftName, FullSettings, MaxDepth, ProfileName,
@@ -119,12 +124,35 @@ impl Drop for PyHandler {
 }
 
 impl Handler for PyHandler {
-    /// The path of a core that runs the handler itself; this module never takes it
-    /// (it prepares calls and runs them from Python), but the answer would be the same.
-    fn call(&self, args: &[u8], _cx: &CallContext) -> Result<String, String> {
-        Python::attach(|py| {
+    /// The path of the core's own runs: `ToolRegistry.dispatch` (on the core's worker
+    /// threads, `cx` carrying the running call) and `_call_in_core`. A synchronous
+    /// `call` never takes it (it prepares calls and runs them from Python), but its
+    /// answer is the same.
+    ///
+    /// The GIL is taken for the call. While the handler runs, `toolgate.running_call()`
+    /// returns the call; an async handler's coroutine runs on the dispatch's event
+    /// loop (`adispatch`) or on a private one, its task cancelled with the call. A
+    /// handler that raises `RetryableError` marks the attempt retryable; one that
+    /// raises a `BaseException` that is no `Exception` (`KeyboardInterrupt`,
+    /// `SystemExit`, `asyncio.CancelledError`) fails as a panic does: no thread can
+    /// take it here.
+    fn call(&self, args: &[u8], cx: &CallContext) -> Result<String, String> {
+        let running = cx.running_call();
+        let event_loop = cx
+            .data::<dispatch::DispatchData>()
+            .and_then(|data| data.event_loop.as_ref());
+        let _current = dispatch::Current::enter(running.clone());
+        let answer = Python::attach(|py| {
+            if running.is_some() {
+                dispatch::keep_thread_state(py);
+            }
             let outcome = invoke(py, &self.entry, args).and_then(|value| {
-                let value = settle(py, value)?;
+                let value = match &running {
+                    Some(running) if is_awaitable(py, &value)? => {
+                        dispatch::await_dispatched(py, value, running, event_loop)?
+                    }
+                    _ => settle(py, value)?,
+                };
                 match content_of(py, &value)? {
                     Content::Text(text) => Ok(Ok(text.to_string_lossy().into_owned())),
                     Content::NotJson(type_name) => {
@@ -135,17 +163,29 @@ impl Handler for PyHandler {
                 }
             });
             match outcome {
-                Ok(answer) => answer,
+                Ok(answer) => Some(answer),
+                Err(e) if !e.is_instance_of::<PyException>(py) => None,
                 Err(e) => {
+                    if let Some(running) = &running {
+                        if dispatch::is_retryable(py, &e) {
+                            running.retry_later();
+                        }
+                    }
                     let mut text = exception_text(py, &e);
                     if text.is_empty() {
                         // As `PreparedCall::failure` words an error without a message.
                         message::write_tool_failed(&mut text, &self.entry.name);
                     }
-                    Err(text)
+                    Some(Err(text))
                 }
             }
-        })
+        });
+        match answer {
+            Some(answer) => answer,
+            // The core words it `tool NAME panicked`; `resume_unwind` runs no panic
+            // hook, so nothing is printed.
+            None => std::panic::resume_unwind(Box::new("the handler raised a BaseException")),
+        }
     }
 }
 
@@ -313,6 +353,7 @@ fn finish<'py>(
             structured: false,
             violations: refusal.violations,
             invalid_result: Some(text.into_any()),
+            attempts: 1,
         },
     })
 }
@@ -409,6 +450,13 @@ pub(crate) struct Registry {
     writer: Mutex<()>,
     policy: &'static str,
     next_id: AtomicU64,
+    /// The callable told about every dispatched call (`observer=`); `close` lets go of it.
+    observer: Mutex<Option<Py<PyAny>>>,
+    /// The dispatches running now, which `close` cancels.
+    active: dispatch::Active,
+    next_dispatch: AtomicU64,
+    remember_call_ids: usize,
+    default_timeout: Option<f64>,
 }
 
 impl Registry {
@@ -434,10 +482,24 @@ impl Registry {
         })
     }
 
-    /// Frees the core registry (the handlers no running call holds go with it) and
-    /// drops the records.
+    /// Frees the core registry (the handlers no running call holds go with it), cancels
+    /// the dispatches running on it and drops the records and the observer.
     fn shut(&self, py: Python<'_>) {
-        drop(self.core.swap(None));
+        let core = self.core.swap(None);
+        // After the swap: a dispatch that starts meanwhile either is in `active` now or
+        // finds the registry closed and cancels itself. The GIL is let go while the
+        // core is dropped: its workers may be finishing a handler.
+        let active = &self.active;
+        py.detach(move || {
+            active.cancel_all();
+            drop(core);
+        });
+        let observer = self
+            .observer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        drop(observer);
         let records = self.records.bind(py);
         // Released outside the dict: freeing a record may run a handler's `__del__`.
         let values: Vec<Bound<'_, PyAny>> = records.values().iter().collect();
@@ -445,6 +507,26 @@ impl Registry {
         drop(values);
         self.table.bury(py);
     }
+}
+
+/// One call of a batch: a `(call_id, name, arguments)` tuple or list, or a `ToolCall`
+/// (anything with `id`, `name` and `arguments`).
+fn call_parts<'py>(item: &Bound<'py, PyAny>) -> PyResult<[Bound<'py, PyAny>; 3]> {
+    if item.is_instance_of::<PyTuple>() || item.is_instance_of::<PyList>() {
+        if item.len()? == 3 {
+            return Ok([item.get_item(0)?, item.get_item(1)?, item.get_item(2)?]);
+        }
+    } else if let (Ok(id), Ok(name), Ok(arguments)) = (
+        item.getattr("id"),
+        item.getattr("name"),
+        item.getattr("arguments"),
+    ) {
+        return Ok([id, name, arguments]);
+    }
+    Err(PyTypeError::new_err(format!(
+        "each call must be a (call_id, name, arguments) tuple or a ToolCall, not {}",
+        type_name(item)
+    )))
 }
 
 /// The refusal of a registration as the exception of its kind, with the core's text.
@@ -530,10 +612,16 @@ impl Registry {
     /// `masked_values=True`: no value of a call's arguments or of a tool's answer
     /// appears in any refusal or violation (the schema's own values, paths and
     /// property names still do).
+    ///
+    /// For `dispatch`: `remember_call_ids=N` keeps the results of the last N call ids
+    /// (a call id sent again gets its recorded result, or a refusal when its tool or
+    /// arguments differ), `default_timeout` (seconds, rounded up to whole
+    /// milliseconds) is the deadline of a call whose tool has no `timeout_ms`, and
+    /// `observer` is called with a `CallEvent` for every dispatched call.
     #[new]
     #[pyo3(
-        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None, targets = None, masked_values = false),
-        text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None, targets=None, masked_values=False)"
+        signature = (names = None, *, max_argument_bytes = ArgumentLimit(Some(RegistryOptions::DEFAULT_MAX_ARGUMENT_BYTES)), max_depth = MaxDepth(0), profile = ProfileName(toolgate_core::Profile::Core), draft = None, resources = None, annotation_formats = None, targets = None, masked_values = false, remember_call_ids = 0, default_timeout = None, observer = None),
+        text_signature = "(names='dotted', *, max_argument_bytes=4194304, max_depth=0, profile='core', draft=None, resources=None, annotation_formats=None, targets=None, masked_values=False, remember_call_ids=0, default_timeout=None, observer=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
@@ -547,6 +635,9 @@ impl Registry {
         annotation_formats: Option<Vec<String>>,
         targets: Option<Vec<String>>,
         masked_values: bool,
+        remember_call_ids: usize,
+        default_timeout: Option<f64>,
+        observer: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Registry> {
         let (policy, names) = match names {
             None => ("dotted", NamePolicy::Dotted),
@@ -576,7 +667,35 @@ impl Registry {
             annotation_formats,
         };
         let schema = schema_options(py, max_depth, profile, full, masked_values)?;
-        let options = RegistryOptions::default()
+        let default_timeout_ms = match default_timeout {
+            None => 0,
+            Some(t) if t.is_finite() && t > 0.0 => ((t * 1000.0).ceil() as u64).max(1),
+            Some(t) => {
+                return Err(errors::invalid_argument(
+                    py,
+                    &format!("default_timeout must be None or a number of seconds > 0, got {t}"),
+                ))
+            }
+        };
+        let observer = observer.filter(|o| !o.is_none());
+        if let Some(o) = &observer {
+            if !o.is_callable() {
+                return Err(PyTypeError::new_err(format!(
+                    "observer must be callable, not {}",
+                    type_name(o)
+                )));
+            }
+        }
+        let mut options = RegistryOptions::default()
+            .with_remember_call_ids(remember_call_ids)
+            .with_default_timeout_ms(default_timeout_ms)
+            // Dropping the registry never waits for a handler that ignored its
+            // cancellation (it may hold the GIL meanwhile): the worker ends by itself.
+            .with_drop_grace(std::time::Duration::ZERO);
+        if observer.is_some() {
+            options = options.with_observer(Arc::new(dispatch::Buffer));
+        }
+        let options = options
             .with_names(names)
             .with_max_argument_bytes(max_argument_bytes.0.unwrap_or(usize::MAX))
             .with_schema_options(schema)
@@ -596,6 +715,11 @@ impl Registry {
             writer: Mutex::new(()),
             policy,
             next_id: AtomicU64::new(1),
+            observer: Mutex::new(observer.map(Bound::unbind)),
+            active: dispatch::Active::default(),
+            next_dispatch: AtomicU64::new(1),
+            remember_call_ids,
+            default_timeout: default_timeout.filter(|_| default_timeout_ms > 0),
         })
     }
 
@@ -624,13 +748,187 @@ impl Registry {
         Ok(self.core()?.options().schema_options().masked_values())
     }
 
+    /// How many call ids the registry remembers for `dispatch` (0: none).
+    #[getter]
+    fn remember_call_ids(&self) -> usize {
+        self.remember_call_ids
+    }
+
+    /// The deadline, in seconds, of a dispatched call whose tool has no `timeout_ms`;
+    /// None for none.
+    #[getter]
+    fn default_timeout(&self) -> Option<f64> {
+        self.default_timeout
+    }
+
+    /// The callable told about every dispatched call, or None.
+    #[getter]
+    fn observer(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.observer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map(|o| o.clone_ref(py))
+    }
+
+    /// The native half of `dispatch` and `adispatch`: runs the calls (each a
+    /// `(call_id, name, arguments)` tuple or list, or a `ToolCall`) on the core's
+    /// workers with the GIL released, and returns `(results, observer, events)`:
+    /// the `CallResult`s in the batch's order, the observer to tell (or None) and, with
+    /// one, the core's event of each call as
+    /// `(error_type, attempts, duration, argument_bytes, replayed)`. `event_loop` is
+    /// where async handlers run (None: a private loop per call); `canceller` a
+    /// `Canceller` that cancels this dispatch too.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (calls, policy, max_concurrency, max_batch, timeout, max_attempts, backoff, event_loop = None, canceller = None))]
+    fn _dispatch<'py>(
+        &self,
+        py: Python<'py>,
+        calls: &Bound<'py, PyAny>,
+        policy: &Bound<'py, PyAny>,
+        max_concurrency: usize,
+        max_batch: usize,
+        timeout: Option<f64>,
+        max_attempts: u32,
+        backoff: f64,
+        event_loop: Option<Bound<'py, PyAny>>,
+        canceller: Option<Bound<'py, dispatch::PyCanceller>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let policy = match policy.cast::<PyString>().ok().and_then(utf8_of) {
+            Some(b"isolate") => DispatchPolicy::Isolate,
+            Some(b"all-or-nothing") => DispatchPolicy::AllOrNothing,
+            _ => {
+                return Err(errors::invalid_argument(
+                    py,
+                    &format!(
+                        "unknown dispatch policy {}; expected 'isolate' or 'all-or-nothing'",
+                        policy.repr()?
+                    ),
+                ))
+            }
+        };
+        let seconds = |value: f64, what: &str| {
+            if value.is_finite() && value >= 0.0 {
+                Ok(Duration::from_secs_f64(value))
+            } else {
+                Err(errors::invalid_argument(
+                    py,
+                    &format!("{what} must be a number of seconds >= 0, got {value}"),
+                ))
+            }
+        };
+        if max_concurrency == 0 || max_attempts == 0 {
+            return Err(errors::invalid_argument(
+                py,
+                "max_concurrency and max_attempts must be at least 1",
+            ));
+        }
+        let mut options = DispatchOptions::default()
+            .with_policy(policy)
+            .with_max_concurrency(max_concurrency)
+            .with_max_batch(max_batch)
+            .with_max_attempts(max_attempts)
+            .with_backoff(seconds(backoff, "backoff")?)
+            .with_data(Arc::new(dispatch::DispatchData {
+                event_loop: event_loop.filter(|l| !l.is_none()).map(Bound::unbind),
+            }));
+        if let Some(timeout) = timeout {
+            options = options.with_timeout(seconds(timeout, "timeout")?);
+        }
+
+        // The calls, read before anything runs: their ids, names and argument bytes
+        // borrow from the objects `items` keeps.
+        let items: Vec<Bound<'py, PyAny>> = calls.try_iter()?.collect::<PyResult<_>>()?;
+        let mut parts: Vec<[Bound<'py, PyAny>; 3]> = Vec::with_capacity(items.len());
+        for item in &items {
+            parts.push(call_parts(item)?);
+        }
+        let mut read = Vec::with_capacity(parts.len());
+        for [id, name, arguments] in &parts {
+            let id_text = required_str(id, "call_id")?;
+            let name_text = required_str(name, "name")?;
+            read.push((id_text, name_text, json_input(arguments)?));
+        }
+        let batch: Vec<Call<'_>> = read
+            .iter()
+            .map(|(id, name, arguments)| Call::new(id, name, arguments.bytes()))
+            .collect();
+
+        let core = self.core()?;
+        let observer = self
+            .observer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map(|o| o.clone_ref(py));
+        let stop = CoreCanceller::new();
+        options = options.with_canceller(&stop);
+        let id = self.next_dispatch.fetch_add(1, Ordering::Relaxed);
+        self.active.enter(id, &stop);
+        if self.core.load().is_none() {
+            // Closed since `core()` above: `close` may not have seen this dispatch.
+            stop.cancel();
+        }
+        if let Some(canceller) = &canceller {
+            canceller.get().link(id, &stop);
+        }
+        let mark = dispatch::observed_len();
+        let results = py.detach(|| {
+            let results = core.dispatch(&batch, &options);
+            // The last reference, once the registry is closed: its workers stop.
+            drop(core);
+            results
+        });
+        self.active.leave(id);
+        if let Some(canceller) = &canceller {
+            canceller.get().unlink(id);
+        }
+        let observed = observer.is_some().then(|| dispatch::take_observed(mark));
+        drop(options);
+        self.table.bury(py);
+
+        let list = PyList::empty(py);
+        for (result, [id, name, _]) in results.into_iter().zip(&parts) {
+            let settled = Settled {
+                content: text(py, &result.content),
+                outcome: result.outcome,
+                structured: result.structured,
+                violations: result.violations,
+                invalid_result: result.invalid_result.map(|answer| text(py, &answer)),
+                attempts: result.attempts,
+            };
+            list.append(errors::call_result(py, id, name, settled)?)?;
+        }
+        let events = match observed {
+            None => py.None().into_bound(py),
+            Some(observed) => {
+                let events = PyList::empty(py);
+                for o in observed {
+                    events.append((
+                        o.error_type,
+                        o.attempts,
+                        o.duration.as_secs_f64(),
+                        o.argument_bytes,
+                        o.replayed,
+                    ))?;
+                }
+                events.into_any()
+            }
+        };
+        let observer = match observer {
+            Some(o) => o.into_bound(py),
+            None => py.None().into_bound(py),
+        };
+        PyTuple::new(py, [list.into_any(), observer, events])
+    }
+
     /// Registers `handler` as the tool `name` with the parameters `schema` (None: any
     /// object) and returns its `ToolRecord`. `output_schema` (None: free text) is the
     /// schema every answer of the handler is checked against; see `ToolRegistry`.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(
-        signature = (name, schema, handler, *, description = None, idempotent = None, timeout_ms = None, r#override = None, arguments = None, output_schema = None),
-        text_signature = "(self, name, schema, handler, *, description='', idempotent=False, timeout_ms=None, override=False, arguments='kwargs', output_schema=None)"
+        signature = (name, schema, handler, *, description = None, idempotent = None, timeout_ms = None, r#override = None, arguments = None, output_schema = None, exclusive = None),
+        text_signature = "(self, name, schema, handler, *, description='', idempotent=False, timeout_ms=None, override=False, arguments='kwargs', output_schema=None, exclusive=False)"
     )]
     fn register<'py>(
         &self,
@@ -644,6 +942,7 @@ impl Registry {
         r#override: Option<&Bound<'py, PyAny>>,
         arguments: Option<&Bound<'py, PyAny>>,
         output_schema: Option<&Bound<'py, PyAny>>,
+        exclusive: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let core = self.core()?;
         let allow_override = match r#override {
@@ -666,6 +965,7 @@ impl Registry {
                 timeout_ms,
                 arguments,
                 output_schema,
+                exclusive,
             },
         )?;
         let records = self.records.bind(py);
@@ -697,8 +997,8 @@ impl Registry {
 
     /// Registers every tool of `tools` (an iterable of dicts holding `register`'s
     /// arguments: `name`, `schema`, `handler`, and optionally `description`,
-    /// `idempotent`, `timeout_ms`, `arguments`), or none of them, for one copy of the
-    /// registry's tool set. A name listed twice is refused; the error is the one
+    /// `idempotent`, `timeout_ms`, `arguments`, `output_schema`, `exclusive`), or none
+    /// of them, for one copy of the registry's tool set. A name listed twice is refused; the error is the one
     /// `register` raises for the first tool refused. Returns the tools' records.
     #[pyo3(
         signature = (tools, *, r#override = None),
@@ -966,6 +1266,7 @@ impl Registry {
             structured: result.structured,
             violations: result.violations,
             invalid_result: result.invalid_result.map(|answer| text(py, &answer)),
+            attempts: result.attempts,
         };
         errors::call_result(py, call_id, name, settled)
     }
@@ -1030,6 +1331,11 @@ impl Registry {
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
         visit.call(&self.records)?;
+        if let Ok(observer) = self.observer.try_lock() {
+            if let Some(observer) = observer.as_ref() {
+                visit.call(observer)?;
+            }
+        }
         // Each entry holds its handler once, and only this table lists it. A lock held
         // elsewhere cannot be waited for here; not visiting only means the collector
         // takes those handlers as referenced from outside, which is safe.
@@ -1067,7 +1373,7 @@ struct Pending<'py> {
 }
 
 /// The fields a tool of `register_all` may have.
-const TOOL_FIELDS: [&str; 8] = [
+const TOOL_FIELDS: [&str; 9] = [
     "name",
     "schema",
     "handler",
@@ -1076,6 +1382,7 @@ const TOOL_FIELDS: [&str; 8] = [
     "timeout_ms",
     "arguments",
     "output_schema",
+    "exclusive",
 ];
 
 /// The optional arguments of `register` (the optional fields of a `register_all` tool).
@@ -1085,6 +1392,7 @@ struct Extras<'a, 'py> {
     timeout_ms: Option<&'a Bound<'py, PyAny>>,
     arguments: Option<&'a Bound<'py, PyAny>>,
     output_schema: Option<&'a Bound<'py, PyAny>>,
+    exclusive: Option<&'a Bound<'py, PyAny>>,
 }
 
 /// A schema argument as the core reads it (`None` for none given) and the value a
@@ -1143,12 +1451,13 @@ impl Registry {
             let (name, schema, handler) =
                 (required("name")?, required("schema")?, required("handler")?);
             let optional = |k: &str| fields.get_item(k);
-            let (description, idempotent, timeout_ms, arguments, output_schema) = (
+            let (description, idempotent, timeout_ms, arguments, output_schema, exclusive) = (
                 optional("description")?,
                 optional("idempotent")?,
                 optional("timeout_ms")?,
                 optional("arguments")?,
                 optional("output_schema")?,
+                optional("exclusive")?,
             );
             pending.push(self.pending(
                 py,
@@ -1161,6 +1470,7 @@ impl Registry {
                     timeout_ms: timeout_ms.as_ref(),
                     arguments: arguments.as_ref(),
                     output_schema: output_schema.as_ref(),
+                    exclusive: exclusive.as_ref(),
                 },
             )?);
         }
@@ -1184,6 +1494,7 @@ impl Registry {
             timeout_ms,
             arguments,
             output_schema,
+            exclusive,
         } = extras;
         if !handler.is_callable() {
             return Err(PyTypeError::new_err(format!(
@@ -1230,6 +1541,10 @@ impl Registry {
             Some(flag) => flag.is_truthy()?,
             None => false,
         };
+        let exclusive = match exclusive {
+            Some(flag) => flag.is_truthy()?,
+            None => false,
+        };
 
         // The parameters as the core reads them, and the value the record keeps: the
         // schema given (the same object), or for JSON text its value.
@@ -1266,6 +1581,7 @@ impl Registry {
                 idempotent,
                 &timeout_value,
                 &output_value,
+                exclusive,
             ),
         )?;
 
@@ -1293,7 +1609,7 @@ impl Registry {
             output_schema: output,
             idempotent,
             timeout_ms: timeout,
-            exclusive: false,
+            exclusive,
         };
         // The key is an exact str: a subclass's __hash__ would run Python code under the lock.
         let key = PyString::new(py, name_text);

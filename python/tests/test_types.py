@@ -59,6 +59,7 @@ def test_pickle_and_dataclass_functions(made):
         "structured": False,
         "violations": [],
         "invalid_result": None,
+        "attempts": 1,
     }
     assert dataclasses.replace(result, call_id="c2").call_id == "c2"
     assert [f.name for f in dataclasses.fields(error)] == [

@@ -11,6 +11,7 @@
     #                  expected_type='integer')]
     result = registry.call("call_1", "db.get_user", '{"id": 42}')
     result.message()   # {"role": "tool", "tool_call_id": "call_1", "content": ...}
+    results = registry.dispatch([("c1", "db.get_user", '{"id": 1}'), ("c2", ...)], timeout=30)
 
 and ``toolgate.compile(schema)`` for standalone validation. With a provider's
 response, ``toolgate.read_calls(dialect, response)`` reads the calls it asks for, and
@@ -28,12 +29,12 @@ from ._errors import (
     InvalidTextError,
     LibraryNotFoundError,
     NotObjectSchemaError,
+    RetryableError,
     SchemaError,
     Status,
     ToolgateError,
     ToolNotFoundError,
 )
-from ._types import OK, CallOutcome, CallResult, Ok, ToolCall, ToolRecord, ValidationError
 
 try:
     from . import _native
@@ -45,7 +46,18 @@ except ImportError as exc:  # pragma: no cover - a package without its native mo
         tried=[f"toolgate._native: {exc}"],
     ) from exc
 
-from ._native import Schema, compile, lint_schema, read_calls, results_message_json, strict_schema
+from ._types import OK, CallEvent, CallOutcome, CallResult, Ok, ToolCall, ToolRecord, ValidationError
+from ._dispatch import running_call
+from ._native import (
+    Canceller,
+    RunningCall,
+    Schema,
+    compile,
+    lint_schema,
+    read_calls,
+    results_message_json,
+    strict_schema,
+)
 from ._registry import ToolRegistry
 
 __version__ = "0.1.0"
@@ -61,8 +73,10 @@ DEFAULT_MAX_ARGUMENT_BYTES: int = _native.DEFAULT_MAX_ARGUMENT_BYTES
 DEFAULT_MAX_DEPTH: int = _native.DEFAULT_MAX_DEPTH
 
 __all__ = [
+    "CallEvent",
     "CallOutcome",
     "CallResult",
+    "Canceller",
     "DEFAULT_MAX_ARGUMENT_BYTES",
     "DEFAULT_MAX_DEPTH",
     "DuplicateToolError",
@@ -74,6 +88,8 @@ __all__ = [
     "NotObjectSchemaError",
     "OK",
     "Ok",
+    "RetryableError",
+    "RunningCall",
     "Schema",
     "SchemaError",
     "Status",
@@ -89,5 +105,6 @@ __all__ = [
     "lint_schema",
     "read_calls",
     "results_message_json",
+    "running_call",
     "strict_schema",
 ]

@@ -6,12 +6,16 @@ from ._errors import (
     InvalidTextError as InvalidTextError,
     LibraryNotFoundError as LibraryNotFoundError,
     NotObjectSchemaError as NotObjectSchemaError,
+    RetryableError as RetryableError,
     SchemaError as SchemaError,
     Status as Status,
     ToolgateError as ToolgateError,
     ToolNotFoundError as ToolNotFoundError,
 )
+from ._dispatch import running_call as running_call
 from ._native import (
+    Canceller as Canceller,
+    RunningCall as RunningCall,
     Schema as Schema,
     compile as compile,
     lint_schema as lint_schema,
@@ -22,6 +26,7 @@ from ._native import (
 from ._registry import ToolRegistry as ToolRegistry
 from ._types import (
     OK as OK,
+    CallEvent as CallEvent,
     CallOutcome as CallOutcome,
     CallResult as CallResult,
     JSONArgs as JSONArgs,
@@ -37,8 +42,10 @@ library_path: str
 DEFAULT_MAX_ARGUMENT_BYTES: int
 DEFAULT_MAX_DEPTH: int
 __all__ = [
+    "CallEvent",
     "CallOutcome",
     "CallResult",
+    "Canceller",
     "DEFAULT_MAX_ARGUMENT_BYTES",
     "DEFAULT_MAX_DEPTH",
     "DuplicateToolError",
@@ -50,6 +57,8 @@ __all__ = [
     "NotObjectSchemaError",
     "OK",
     "Ok",
+    "RetryableError",
+    "RunningCall",
     "Schema",
     "SchemaError",
     "Status",
@@ -65,5 +74,6 @@ __all__ = [
     "lint_schema",
     "read_calls",
     "results_message_json",
+    "running_call",
     "strict_schema",
 ]

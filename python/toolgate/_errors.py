@@ -12,6 +12,7 @@
     ├── InvalidArgumentError ValueError TG_ERR_NULL, TG_ERR_ARGUMENT, TG_ERR_RANGE
     └── InvalidResponseError ValueError TG_ERR_RESPONSE: read_calls found no calls' shape
     LibraryNotFoundError   ImportError the native module cannot be loaded
+    RetryableError         Exception   raised by a handler: a transient failure
 
 ``str(exc)`` is the core's message (for ``ToolNotFoundError`` too, unlike a
 plain ``KeyError`` which would show its ``repr``).
@@ -129,6 +130,16 @@ class InvalidResponseError(ToolgateError, ValueError):
 
     def __reduce__(self):
         return (type(self), (self.message, int(self.status), self.pointer, self.keyword, self.index))
+
+
+class RetryableError(Exception):
+    """Raised by a handler for a transient failure (a dropped connection, a busy
+    service): under ``ToolRegistry.dispatch`` the call runs again, after a backoff,
+    when its tool is registered ``idempotent=True`` and attempts are left
+    (``max_attempts``). The failure's text is ``str(exc)`` as for any exception
+    (``error: service busy``); a plain ``call`` does not retry.
+    ``toolgate.running_call().retry_later()`` marks any failure of the attempt so.
+    """
 
 
 class LibraryNotFoundError(ImportError):

@@ -5,7 +5,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Mappi
 
 from typing_extensions import disjoint_base
 
-from ._types import CallResult, JSONArgs, _Dialect, Ok, ToolCall, ToolRecord, ValidationError
+from ._types import CallEvent, CallResult, JSONArgs, _Dialect, Ok, ToolCall, ToolRecord, ValidationError
 
 #: Arguments up to this many bytes are validated with the GIL held; larger ones
 #: release it so other threads run meanwhile.
@@ -20,6 +20,8 @@ MAX_DEPTH_LIMIT: int
 version: str
 #: The core's statuses: (name, number, description), what toolgate.Status numbers.
 STATUSES: List[Tuple[str, int, str]]
+#: The core's outcome names, in the order of its numbers (toolgate.CallOutcome's values).
+OUTCOMES: List[str]
 
 __all__ = [
     "Schema",
@@ -36,6 +38,10 @@ __all__ = [
     "DEFAULT_MAX_DEPTH",
     "MAX_DEPTH_LIMIT",
     "STATUSES",
+    "OUTCOMES",
+    "RunningCall",
+    "Canceller",
+    "_running_call",
     "version",
 ]
 
@@ -119,6 +125,9 @@ class Registry:
         annotation_formats: Optional[List[str]] = None,
         targets: Optional[List[Literal["openai-strict", "anthropic-strict", "gemini"]]] = None,
         masked_values: bool = False,
+        remember_call_ids: int = 0,
+        default_timeout: Optional[float] = None,
+        observer: Optional[Callable[[CallEvent], Any]] = None,
     ) -> "Registry": ...
     @property
     def policy(self) -> str: ...
@@ -128,6 +137,24 @@ class Registry:
     def max_depth(self) -> int: ...
     @property
     def masked_values(self) -> bool: ...
+    @property
+    def remember_call_ids(self) -> int: ...
+    @property
+    def default_timeout(self) -> Optional[float]: ...
+    @property
+    def observer(self) -> Optional[Callable[[CallEvent], Any]]: ...
+    def _dispatch(
+        self,
+        calls: Iterable[Any],
+        policy: str,
+        max_concurrency: int,
+        max_batch: int,
+        timeout: Optional[float],
+        max_attempts: int,
+        backoff: float,
+        event_loop: Any = None,
+        canceller: Optional["Canceller"] = None,
+    ) -> Tuple[List[CallResult], Optional[Callable[[CallEvent], Any]], Optional[List[Tuple[Optional[str], int, float, int, bool]]]]: ...
     def register(
         self,
         name: str,
@@ -140,6 +167,7 @@ class Registry:
         override: bool = False,
         arguments: Literal["kwargs", "dict", "json"] = "kwargs",
         output_schema: Any = None,
+        exclusive: bool = False,
     ) -> ToolRecord: ...
     def register_all(
         self, tools: Iterable[Mapping[str, Any]], *, override: bool = False
@@ -171,3 +199,26 @@ class Registry:
         exc: Optional[BaseException],
         tb: Optional[TracebackType],
     ) -> None: ...
+
+@final
+class RunningCall:
+    """One dispatched call while its handler runs (``toolgate.running_call()``)."""
+
+    @property
+    def cancelled(self) -> bool: ...
+    @property
+    def deadline(self) -> Optional[float]: ...
+    def time_left(self) -> Optional[float]: ...
+    def retry_later(self) -> None: ...
+    def on_cancel(self, callback: Callable[[], Any]) -> None: ...
+
+@final
+class Canceller:
+    """Cancels the dispatches it is given to, from any thread."""
+
+    def __new__(cls) -> "Canceller": ...
+    def cancel(self) -> None: ...
+    @property
+    def cancelled(self) -> bool: ...
+
+def _running_call() -> Optional[RunningCall]: ...

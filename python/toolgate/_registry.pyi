@@ -1,11 +1,43 @@
-from typing import Any, Optional
+from typing import Any, Iterable, List, Literal, Optional, Sequence
 
-from ._native import Registry
+from ._native import Canceller, Registry
 from ._types import CallResult, JSONArgs
 
 class ToolRegistry(Registry):
     def __enter__(self) -> "ToolRegistry": ...
     async def acall(self, call_id: str, name: str, args: JSONArgs) -> CallResult: ...
+    def dispatch(
+        self,
+        calls: Iterable[Any],
+        *,
+        policy: Literal["isolate", "all-or-nothing"] = "isolate",
+        max_concurrency: int = 8,
+        max_batch: int = 128,
+        timeout: Optional[float] = None,
+        max_attempts: int = 3,
+        backoff: float = 0.1,
+        canceller: Optional[Canceller] = None,
+    ) -> List[CallResult]: ...
+    async def adispatch(
+        self,
+        calls: Iterable[Any],
+        *,
+        policy: Literal["isolate", "all-or-nothing"] = "isolate",
+        max_concurrency: int = 8,
+        max_batch: int = 128,
+        timeout: Optional[float] = None,
+        max_attempts: int = 3,
+        backoff: float = 0.1,
+    ) -> List[CallResult]: ...
 
+def _argument_text(call: Any) -> str: ...
+def _tell(
+    observer: Any,
+    calls: Sequence[Any],
+    results: Sequence[CallResult],
+    events: Sequence[Any],
+    started: int,
+    masked: bool,
+) -> None: ...
 def _await_blocking(awaitable: Any) -> Any: ...
 def _unaccepted_property(handler: Any, schema: Any) -> Optional[str]: ...

@@ -1,5 +1,5 @@
 """Plain value types of the package: Ok, ValidationError, ToolRecord, CallOutcome,
-CallResult, ToolCall.
+CallResult, ToolCall, CallEvent.
 
 The native module builds ValidationError, CallResult and ToolCall instances directly
 (as ``object.__new__`` plus ``object.__setattr__`` per field, what the frozen
@@ -121,7 +121,8 @@ class ToolRecord:
     schema given as JSON text, the parsed value; ``{"type": "object"}`` when none
     was given). ``timeout_ms`` is ``None`` when none was given. ``output_schema`` is
     the schema of the tool's answers as given (JSON text parsed, as for ``schema``),
-    ``None`` for a tool whose answers are free text.
+    ``None`` for a tool whose answers are free text. ``exclusive``: the tool runs
+    alone in a dispatch (the calls before it finish first, those after it wait).
     """
 
     name: str
@@ -131,12 +132,24 @@ class ToolRecord:
     idempotent: bool = False
     timeout_ms: Optional[int] = None
     output_schema: Any = None
+    exclusive: bool = False
 
 
-class CallOutcome(str, enum.Enum):
-    """What became of a call (``CallResult.outcome``). A ``str`` enum: each member
+class _Outcome(str, enum.Enum):
+    """The base of :class:`CallOutcome` (a ``str`` enum written as its value)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    if TYPE_CHECKING:
+        # What Enum.__new__ takes (a member's value), not str's arguments.
+        def __new__(cls, value: str) -> "_Outcome": ...
+
+
+_OUTCOME_DOC = """What became of a call (``CallResult.outcome``). A ``str`` enum: each member
     equals its value (``result.outcome == "invalid_result"``) and is written as that
-    string by ``json.dumps``.
+    string by ``json.dumps``. The members are the core's outcome names
+    (``toolgate._native.OUTCOMES``), upper-cased.
 
     * ``ANSWERED``: the handler answered (and its answer passed the tool's output
       schema, if it has one); the only outcome that is not an error.
@@ -152,25 +165,38 @@ class CallOutcome(str, enum.Enum):
     * ``NOT_RUN``: a dispatched call that was not run though nothing is wrong with it
       alone (the batch over its limit, a call id used twice, or another call of an
       all-or-nothing batch refused).
-    * ``CANCELLED``: the host cancelled the dispatch before the call answered.
+    * ``CANCELLED``: the host cancelled the dispatch (or closed the registry) before
+      the call answered.
     """
 
-    ANSWERED = "answered"
-    UNKNOWN_TOOL = "unknown_tool"
-    INVALID_ARGUMENTS = "invalid_arguments"
-    HANDLER_FAILED = "handler_failed"
-    INVALID_RESULT = "invalid_result"
-    INTERNAL = "internal"
-    TIMED_OUT = "timed_out"
-    NOT_RUN = "not_run"
-    CANCELLED = "cancelled"
+if TYPE_CHECKING:
+    # The members as type checkers see them; at run time they are the core's names
+    # (a test checks that the two agree).
+    class CallOutcome(_Outcome):
+        ANSWERED = "answered"
+        UNKNOWN_TOOL = "unknown_tool"
+        INVALID_ARGUMENTS = "invalid_arguments"
+        HANDLER_FAILED = "handler_failed"
+        INVALID_RESULT = "invalid_result"
+        INTERNAL = "internal"
+        TIMED_OUT = "timed_out"
+        NOT_RUN = "not_run"
+        CANCELLED = "cancelled"
 
-    if TYPE_CHECKING:
-        # What Enum.__new__ takes (a member's value), not str's arguments.
         def __new__(cls, value: str) -> "CallOutcome": ...
 
-    def __str__(self) -> str:
-        return str(self.value)
+else:
+    # The package imports the native module before this one (and says so when it
+    # cannot be loaded).
+    from ._native import OUTCOMES as _OUTCOMES
+
+    CallOutcome = _Outcome(
+        "CallOutcome",
+        [(name.upper(), name) for name in _OUTCOMES],
+        module=__name__,
+        qualname="CallOutcome",
+    )
+    CallOutcome.__doc__ = _OUTCOME_DOC
 
 
 #: The provider dialects a result is written in and calls are read from (a Union of
@@ -200,6 +226,10 @@ class CallResult:
       :class:`ValidationError`, in the order the content lists them; else empty.
     * ``invalid_result``: for ``INVALID_RESULT``, the handler's answer as JSON text
       (which the content does not hold), to log or inspect; else ``None``.
+    * ``attempts``: how many times the handler ran: 1 when it ran (answered, failed
+      or answered invalidly), 0 when it did not; a dispatched call retried after
+      ``RetryableError`` counts each run, and a replayed one (``remember_call_ids``)
+      the runs of the call it repeats.
 
     Equality and hash are those of the first four fields, what the model reads: the
     others follow from the call (the content names every failure).
@@ -213,6 +243,7 @@ class CallResult:
     structured: bool = field(default=False, compare=False)
     violations: List[ValidationError] = field(default_factory=list, compare=False)
     invalid_result: Optional[str] = field(default=None, compare=False)
+    attempts: int = field(default=0, compare=False)
 
     def message(self) -> Dict[str, str]:
         """The tool message answering the call:
@@ -260,6 +291,47 @@ class ToolCall:
     id: str
     name: str
     arguments: str
+
+
+@_slotted
+@dataclass(frozen=True)
+class CallEvent:
+    """What an observer (``ToolRegistry(observer=...)``) is told of one dispatched
+    call, refused ones included: once the batch is done, in the batch's order, on
+    the thread that called ``dispatch`` (for ``adispatch``, in the awaiting task).
+
+    * ``call_id``, ``tool``: the call's id and the tool name it asked for (even when
+      unknown).
+    * ``outcome``: the result's :class:`CallOutcome`; ``error_type``: ``None`` for an
+      answer, else a short fixed name of the failure: ``unknown_tool``,
+      ``invalid_arguments``, ``tool_error``, ``panic``, ``invalid_result``,
+      ``timeout``, ``internal``, ``not_run``, ``batch_too_large``,
+      ``duplicate_call_id``, ``call_id_reused``, ``call_id_running``, ``cancelled``.
+    * ``attempts``: how many times the handler ran now (0 for a replay).
+    * ``duration``: seconds from the call's start to its result (for a refused call,
+      its validation); ``start_time_ns``: when the batch started (``time.time_ns()``),
+      so the call ran within ``[start_time_ns, start_time_ns + duration]`` when it
+      started with the batch.
+    * ``argument_bytes``: the length of the argument bytes; ``replayed``: the result is
+      the one recorded for this call id and the tool did not run again.
+    * ``arguments``: the argument text as sent; ``result``: the call's
+      :class:`CallResult`. Both hold the call's values: ``masked_values`` says the
+      registry keeps values out of its texts, and an observer that records them
+      should not then (``toolgate.otel`` does not).
+    """
+
+    call_id: str
+    tool: str
+    outcome: CallOutcome
+    error_type: Optional[str]
+    attempts: int
+    duration: float
+    argument_bytes: int
+    replayed: bool
+    arguments: str
+    result: CallResult
+    start_time_ns: int
+    masked_values: bool
 
 
 #: What validation and calls accept as arguments: raw JSON text, or a JSON value.
