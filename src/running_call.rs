@@ -32,12 +32,16 @@ thread_local! {
 }
 
 /// Runs `f` (a C handler's call) with `cx`'s running call as this thread's current
-/// one, and puts back what was there before (a handler may call another tool).
+/// one (none for a plain `tg_registry_call`), and puts back what was there before (a
+/// handler may call another tool: a tool that a dispatched handler calls through
+/// `tg_registry_call` is not that dispatched call, and must not see it).
 pub(crate) fn with_current<R>(cx: &CallContext<'_>, f: impl FnOnce() -> R) -> R {
-    let Some(call) = cx.running_call() else {
+    let call = cx.running_call();
+    // The common case, a plain call outside any dispatched handler: nothing to swap.
+    if call.is_none() && CURRENT.with(|current| current.borrow().is_none()) {
         return f();
-    };
-    let before = CURRENT.with(|current| current.replace(Some(call)));
+    }
+    let before = CURRENT.with(|current| current.replace(call));
     /// Puts the previous call back even if `f` unwinds.
     struct Restore(Option<RunningCall>);
     impl Drop for Restore {
