@@ -61,7 +61,9 @@ pub(crate) fn with_current<R>(cx: &CallContext<'_>, f: impl FnOnce() -> R) -> R 
 ///
 /// Call it on the thread the handler was called on, before the handler returns (a
 /// Go or Rust handler that hands its work to another thread takes the handle first
-/// and passes it along). Thread-safety: any thread; each thread sees its own call.
+/// and passes it along). A tool that a dispatched handler calls through
+/// `tg_registry_call` sees NULL; the dispatched handler sees its own call again once
+/// that call has returned. Thread-safety: any thread; each thread sees its own call.
 #[no_mangle]
 pub extern "C" fn tg_running_call_current() -> *mut tg_running_call {
     ffi_boundary_value(std::ptr::null_mut(), || {
@@ -141,12 +143,20 @@ struct CancelData(*mut c_void);
 // thread.
 unsafe impl Send for CancelData {}
 
-/// Calls `on_cancel(data)` once when the call is cancelled, on the thread that cancels
-/// it (a dispatch's, or the one calling `tg_canceller_cancel`), or at once, on this
-/// thread, if it already is. A call that ends without being cancelled never calls it.
-/// It should be quick and must not block: it is how a host wakes what runs the call
-/// (cancels a Go `context`, signals a condition variable). `data` must stay valid
-/// until the callback has run or the call has ended.
+/// Calls `on_cancel(data)` once when the call is cancelled, or at once, on this
+/// thread, if it already is. The dispatch cancels the call (at its deadline, or once
+/// it sees its `tg_canceller` cancelled) on the thread that called
+/// `tg_registry_dispatch`, before that function returns; that is where the callback
+/// runs, not on the thread calling `tg_canceller_cancel`. A call answered in time
+/// never calls it. It should be quick and must not block (the dispatch waits for it):
+/// it is how a host wakes what runs the call (cancels a Go `context`, signals a
+/// condition variable).
+///
+/// Lifetime of `data`: until the callback has run or `tg_registry_dispatch` has
+/// returned. Not only until the handler returns: a handler that answers just as its
+/// deadline passes may have returned when the dispatch cancels its call and runs the
+/// callback, so `data` must not point into the handler's stack frame unless the
+/// handler waits for the cancellation before it returns. Nothing frees `data`.
 ///
 /// Errors: `TG_ERR_NULL` (`call` or `on_cancel` NULL).
 ///
@@ -217,7 +227,10 @@ pub extern "C" fn tg_canceller_new() -> *mut tg_canceller {
     })
 }
 
-/// Cancels every dispatch given `canceller`, running or to come.
+/// Cancels every dispatch given `canceller`, running or to come. It only marks the
+/// canceller and wakes the dispatches waiting on it: each dispatch then cancels its
+/// calls, and runs their `tg_running_call_on_cancel` callbacks, on its own thread.
+/// It does not wait for them, nor for any handler.
 ///
 /// Errors: `TG_ERR_NULL` (`canceller` NULL).
 ///
