@@ -102,7 +102,12 @@ TEST(deadline_seen_by_a_polling_tool) {
     auto flags = std::make_shared<Flags>();
     {
         toolgate::Registry reg;
-        reg.add({"slow"}, [flags](std::string_view) {
+        // The tool's deadline counts from the call's start, so the tool always runs (a
+        // dispatch's counts from the dispatch's start: on a slow machine the call could
+        // time out before it started, and `done` would never be set).
+        toolgate::ToolDef slow{"slow"};
+        slow.timeout_ms = 30;
+        reg.add(slow, [flags](std::string_view) {
             const toolgate::RunningCall call = toolgate::RunningCall::current();
             flags->saw_call = static_cast<bool>(call);
             flags->ms_left = call.ms_left();
@@ -111,9 +116,7 @@ TEST(deadline_seen_by_a_polling_tool) {
             flags->done = true;
             return std::string("late");
         });
-        toolgate::DispatchOptions options;
-        options.timeout_ms = 30;
-        const std::vector<toolgate::Result> results = reg.dispatch({{"c0", "slow", "{}"}}, options);
+        const std::vector<toolgate::Result> results = reg.dispatch({{"c0", "slow", "{}"}});
         CHECK_EQ(results.size(), 1u);
         if (!results.empty()) {
             CHECK_EQ(results[0].content(), "error: tool slow timed out after 30 ms");
@@ -205,8 +208,11 @@ TEST(running_call_inside_tools) {
         }
         return toolgate::Reply::ok("done");
     });
-    // Registers a callback, then waits for the cancellation.
-    reg.add({"waits"}, [waits](std::string_view) {
+    // Registers a callback, then waits for the cancellation (its deadline, 20 ms from
+    // its start).
+    toolgate::ToolDef waits_def{"waits"};
+    waits_def.timeout_ms = 20;
+    reg.add(waits_def, [waits](std::string_view) {
         const toolgate::RunningCall call = toolgate::RunningCall::current();
         CHECK(call.on_cancel(&count_cancel, nullptr));
         CHECK(!call.on_cancel(nullptr, nullptr));
@@ -232,7 +238,6 @@ TEST(running_call_inside_tools) {
     CHECK_EQ(flaky->runs.load(), 2);
 
     // on_cancel: once, at the deadline.
-    options.timeout_ms = 20;
     const std::vector<toolgate::Result> late = reg.dispatch({{"c3", "waits", "{}"}}, options);
     CHECK(late.size() == 1 && late[0].outcome() == TG_OUTCOME_TIMED_OUT);
     wait_for(waits->done);

@@ -225,9 +225,9 @@ fn c_result(result: CallResult) -> tg_result {
 /// failure transient there (`tg_running_call_retry_later`) so that an idempotent tool
 /// is retried. The host cancels the whole dispatch from another thread with
 /// `options->canceller`: the calls not yet answered get `error: call cancelled`
-/// (outcome `TG_OUTCOME_CANCELLED`), a call not yet started never runs, and this
-/// function returns without waiting for the handlers still running (as past a
-/// deadline). The callbacks of `tg_running_call_on_cancel` run on the thread that
+/// (outcome `TG_OUTCOME_CANCELLED`), a call still waiting for its turn
+/// (`options->max_concurrency`, an exclusive tool) never runs, and this function
+/// returns without waiting for the handlers still running (as past a deadline). The callbacks of `tg_running_call_on_cancel` run on the thread that
 /// called this function, before it returns, when it cancels a call (at the call's
 /// deadline, or once it sees the canceller cancelled).
 ///
