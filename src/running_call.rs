@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::boundary::{arg_ref, ffi_boundary, ffi_boundary_value, ffi_free, into_handle, Failure};
@@ -37,22 +38,36 @@ thread_local! {
 /// `tg_registry_call` is not that dispatched call, and must not see it).
 pub(crate) fn with_current<R>(cx: &CallContext<'_>, f: impl FnOnce() -> R) -> R {
     let call = cx.running_call();
-    // The common case, a plain call outside any dispatched handler: nothing to swap.
-    if call.is_none() && CURRENT.with(|current| current.borrow().is_none()) {
+    // The common case, a plain call while no dispatched C handler runs anywhere: this
+    // thread's current call is none already, and the thread-local (a call through
+    // `__tls_get_addr` in a shared library) is not touched. A thread inside a
+    // dispatched handler always sees its own increment below.
+    let dispatched = call.is_some();
+    if !dispatched && DISPATCHED_RUNNING.load(Ordering::Relaxed) == 0 {
         return f();
+    }
+    if dispatched {
+        DISPATCHED_RUNNING.fetch_add(1, Ordering::Relaxed);
     }
     let before = CURRENT.with(|current| current.replace(call));
     /// Puts the previous call back even if `f` unwinds.
-    struct Restore(Option<RunningCall>);
+    struct Restore(Option<RunningCall>, bool);
     impl Drop for Restore {
         fn drop(&mut self) {
             let before = self.0.take();
             CURRENT.with(|current| *current.borrow_mut() = before);
+            if self.1 {
+                DISPATCHED_RUNNING.fetch_sub(1, Ordering::Relaxed);
+            }
         }
     }
-    let _restore = Restore(before);
+    let _restore = Restore(before, dispatched);
     f()
 }
+
+/// How many dispatched C handlers are running, on every thread: while none is, a plain
+/// call leaves the thread-local alone.
+static DISPATCHED_RUNNING: AtomicUsize = AtomicUsize::new(0);
 
 /// The call the calling thread's handler is running, when the handler was called by
 /// `tg_registry_dispatch`; NULL otherwise (a handler called by `tg_registry_call`,
