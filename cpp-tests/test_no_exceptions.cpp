@@ -11,6 +11,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #if TOOLGATE_THROWING_API
 #error "the throwing API must not be declared here"
@@ -41,6 +42,12 @@ struct has_throwing_call<T, std::void_t<decltype(std::declval<const T&>().call(
                                 std::string_view(), std::string_view(), std::string_view()))>>
     : std::true_type {};
 static_assert(!has_throwing_call<toolgate::Registry>::value, "no throwing Registry::call");
+template <class T, class = void>
+struct has_throwing_dispatch : std::false_type {};
+template <class T>
+struct has_throwing_dispatch<T, std::void_t<decltype(std::declval<const T&>().dispatch(
+                                    std::vector<toolgate::ToolCall>()))>> : std::true_type {};
+static_assert(!has_throwing_dispatch<toolgate::Registry>::value, "no throwing Registry::dispatch");
 static_assert(!std::is_default_constructible_v<toolgate::Registry>,
               "no throwing constructor: registries come from Registry::create");
 
@@ -123,6 +130,29 @@ int main() {
     CHECK(names && names->size() == 1 && (*names)[0] == "lookup");
     std::optional<std::string> defs = reg->definitions(err);
     CHECK(defs && defs->find("\"lookup\"") != std::string::npos);
+
+    // Dispatch, a Canceller, RunningCall and outcome_name without exceptions.
+    {
+        const std::vector<toolgate::ToolCall> calls{{"d1", "lookup", R"({"id":"b"})"},
+                                                    {"d2", "nope", "{}"}};
+        std::optional<std::vector<toolgate::Result>> rs = reg->dispatch(calls, err);
+        CHECK(rs && !err && rs->size() == 2);
+        if (rs && rs->size() == 2) {
+            CHECK((*rs)[0].call_id() == "d1" && (*rs)[0].content() == R"(found {"id":"b"})");
+            CHECK((*rs)[1].outcome() == TG_OUTCOME_UNKNOWN_TOOL);
+        }
+        const toolgate::Canceller stop;
+        CHECK(stop.cancel());
+        toolgate::DispatchOptions options_d;
+        options_d.canceller = &stop;
+        rs = reg->dispatch({calls[0]}, options_d, err);
+        CHECK(rs && rs->size() == 1 && (*rs)[0].outcome() == TG_OUTCOME_CANCELLED &&
+              (*rs)[0].content() == "error: call cancelled");
+        options_d.policy = 9;
+        CHECK(!reg->dispatch(calls, options_d, err) && err.status() == TG_ERR_ARGUMENT);
+        CHECK(!toolgate::RunningCall::current());
+        CHECK(std::string_view(toolgate::outcome_name(TG_OUTCOME_CANCELLED)) == "cancelled");
+    }
 
     reg.reset();  // destroys the registry and its tool
     CHECK(destroyed == 2);

@@ -930,14 +930,16 @@ typedef struct tg_tool_def {
 } tg_tool_def;
 
 /**
- * A tool's handler, called by `tg_registry_call` for a call whose arguments passed
- * the tool's schema.
+ * A tool's handler, called by `tg_registry_call` (and `tg_registry_dispatch`) for a
+ * call whose arguments passed the tool's schema.
  *
  * - `user_data`: the pointer given to `tg_registry_register`, unchanged.
- * - `call_ctx`: the `call_ctx` given to `tg_registry_call`, unchanged (e.g. a Go
- *   `context.Context` handle).
+ * - `call_ctx`: the `call_ctx` given to `tg_registry_call` or `tg_registry_dispatch`,
+ *   unchanged (e.g. a Go `context.Context` handle).
  * - `args[0..args_len)`: the exact argument bytes of the call (`{}` when the call
- *   sent empty arguments); not NUL-terminated; borrowed until the handler returns.
+ *   sent empty arguments); not NUL-terminated; borrowed until the handler returns
+ *   (for a dispatched call, the library's own copy, valid that long even when the
+ *   dispatch has returned).
  * - `reply`: where the handler writes its answer (`tg_reply_ok`) or its error
  *   message (`tg_reply_error`); valid only until the handler returns.
  *
@@ -949,10 +951,20 @@ typedef struct tg_tool_def {
  * to `tg_reply_ok` is then discarded).
  *
  * Thread-safety: the handler is called from every thread that calls the registry,
- * and from the registry's worker threads for `tg_registry_dispatch`, several at once
- * with the same `user_data`: it must be thread-safe. It may call into
- * the registry (register, unregister, call another tool) but must not free it. It
- * must not unwind (C++ exception, longjmp) out of the call.
+ * and from the registry's worker threads for `tg_registry_dispatch` (never on the
+ * thread that called it), several at once with the same `user_data`: it must be
+ * thread-safe. It may call into the registry (register, unregister, call another
+ * tool, dispatch) but must not free it. It must not unwind (C++ exception, longjmp)
+ * out of the call.
+ *
+ * Deadlines: a dispatched handler is never stopped. Past its call's deadline (or
+ * once the host cancelled the dispatch) its result is already written and
+ * `tg_registry_dispatch` may have returned, but the handler keeps running on its
+ * worker until it returns; what it replies then is dropped. Until it returns, its
+ * `user_data` stays valid (the tool's destructor waits for it, even when the tool is
+ * unregistered or its registry freed), and the host must keep `call_ctx` valid. A
+ * handler that may block should learn of its deadline and cancellation through
+ * `tg_running_call_current` (on the thread it was called on) and return early.
  */
 typedef tg_status (*tg_handler_fn)(void *user_data,
                                    void *call_ctx,
@@ -964,8 +976,10 @@ typedef tg_status (*tg_handler_fn)(void *user_data,
  * Releases a tool's `user_data`. Called exactly once per registration: when the tool
  * is replaced, unregistered or its registry freed (always after every call still
  * running on it has returned), or when `tg_registry_register` fails (whatever the
- * reason, even a NULL argument). It may run on any thread; it must not call into the
- * registry the tool belonged to.
+ * reason, even a NULL argument). It may run on any thread (for a dispatched handler
+ * still running past its deadline when the tool went away: on that handler's worker
+ * thread, when the handler returns, possibly after `tg_registry_free` has returned);
+ * it must not call into the registry the tool belonged to.
  */
 typedef void (*tg_destroy_fn)(void *user_data);
 
@@ -1356,14 +1370,21 @@ tg_status tg_schema_lint(tg_lint_target target,
  * not stopped: it keeps running on its worker after this function has returned,
  * with `call_ctx`, its `user_data` and its own copy of the arguments, and what it
  * replies is dropped. So `call_ctx` must stay valid until every handler of the
- * dispatch has returned, not only until the dispatch returns.
+ * dispatch has returned, not only until the dispatch returns (the library keeps
+ * `user_data` valid that long: the tool's destructor waits for its handlers). The
+ * registry must not be freed while this function runs (from any thread);
+ * `tg_registry_free` after it has returned waits a while for such late handlers.
  *
  * Cancellation: a handler learns of its call's deadline and cancellation through
  * `tg_running_call_current` (called on the thread it was called on), and may mark a
  * failure transient there (`tg_running_call_retry_later`) so that an idempotent tool
  * is retried. The host cancels the whole dispatch from another thread with
  * `options->canceller`: the calls not yet answered get `error: call cancelled`
- * (outcome `TG_OUTCOME_CANCELLED`) and this function returns at once.
+ * (outcome `TG_OUTCOME_CANCELLED`), a call still waiting for its turn
+ * (`options->max_concurrency`, an exclusive tool) never runs, and this function
+ * returns without waiting for the handlers still running (as past a deadline). The callbacks of `tg_running_call_on_cancel` run on the thread that
+ * called this function, before it returns, when it cancels a call (at the call's
+ * deadline, or once it sees the canceller cancelled).
  *
  * Only the caller's own mistakes fail the call, and then no handler ran and
  * `results_out` is untouched: `TG_ERR_NULL` (`registry` NULL, `calls` or
@@ -1688,9 +1709,16 @@ tg_status tg_registry_new_with(const struct tg_registry_options *options,
  * Frees a registry and every tool in it: each tool's destructor runs once, here.
  * NULL is a no-op.
  *
+ * Dispatched handlers still running past their deadlines (a `tg_registry_dispatch`
+ * that has returned does not wait for them): this function stops the registry's idle
+ * worker threads, waits up to 5 seconds for those handlers to return, then returns
+ * without them; each such handler's tool is destroyed on its worker thread when the
+ * handler returns, and the worker then ends.
+ *
  * Ownership: takes ownership of `registry`. Results, lists and texts obtained from it
  * are independent and stay valid. Thread-safety: no other call on `registry` may be
- * running or start (in particular not from inside a handler).
+ * running or start (in particular not from inside a handler): a `tg_registry_dispatch`
+ * on it, from any thread, must have returned first.
  *
  * # Safety
  * `registry` is NULL or a live `tg_registry` not freed before, not in use by another
@@ -2274,7 +2302,9 @@ void tg_result_free(struct tg_result *result);
  *
  * Call it on the thread the handler was called on, before the handler returns (a
  * Go or Rust handler that hands its work to another thread takes the handle first
- * and passes it along). Thread-safety: any thread; each thread sees its own call.
+ * and passes it along). A tool that a dispatched handler calls through
+ * `tg_registry_call` sees NULL; the dispatched handler sees its own call again once
+ * that call has returned. Thread-safety: any thread; each thread sees its own call.
  */
 struct tg_running_call *tg_running_call_current(void);
 
@@ -2313,12 +2343,20 @@ int64_t tg_running_call_ms_left(const struct tg_running_call *call);
 tg_status tg_running_call_retry_later(const struct tg_running_call *call);
 
 /**
- * Calls `on_cancel(data)` once when the call is cancelled, on the thread that cancels
- * it (a dispatch's, or the one calling `tg_canceller_cancel`), or at once, on this
- * thread, if it already is. A call that ends without being cancelled never calls it.
- * It should be quick and must not block: it is how a host wakes what runs the call
- * (cancels a Go `context`, signals a condition variable). `data` must stay valid
- * until the callback has run or the call has ended.
+ * Calls `on_cancel(data)` once when the call is cancelled, or at once, on this
+ * thread, if it already is. The dispatch cancels the call (at its deadline, or once
+ * it sees its `tg_canceller` cancelled) on the thread that called
+ * `tg_registry_dispatch`, before that function returns; that is where the callback
+ * runs, not on the thread calling `tg_canceller_cancel`. A call answered in time
+ * never calls it. It should be quick and must not block (the dispatch waits for it):
+ * it is how a host wakes what runs the call (cancels a Go `context`, signals a
+ * condition variable).
+ *
+ * Lifetime of `data`: until the callback has run or `tg_registry_dispatch` has
+ * returned. Not only until the handler returns: a handler that answers just as its
+ * deadline passes may have returned when the dispatch cancels its call and runs the
+ * callback, so `data` must not point into the handler's stack frame unless the
+ * handler waits for the cancellation before it returns. Nothing frees `data`.
  *
  * Errors: `TG_ERR_NULL` (`call` or `on_cancel` NULL).
  *
@@ -2345,7 +2383,10 @@ void tg_running_call_free(struct tg_running_call *call);
 struct tg_canceller *tg_canceller_new(void);
 
 /**
- * Cancels every dispatch given `canceller`, running or to come.
+ * Cancels every dispatch given `canceller`, running or to come. It only marks the
+ * canceller and wakes the dispatches waiting on it: each dispatch then cancels its
+ * calls, and runs their `tg_running_call_on_cancel` callbacks, on its own thread.
+ * It does not wait for them, nor for any handler.
  *
  * Errors: `TG_ERR_NULL` (`canceller` NULL).
  *

@@ -14,6 +14,14 @@
  *     // The calls of a provider's response, answered in its shape:
  *     std::vector<toolgate::ToolCall> calls = toolgate::read_calls(TG_DIALECT_ANTHROPIC, body);
  *
+ *     // ... or run together on worker threads, under a deadline, stoppable:
+ *     toolgate::Canceller stop;                    // stop.cancel() from any thread
+ *     toolgate::DispatchOptions d;
+ *     d.timeout_ms = 30000;
+ *     d.canceller = &stop;
+ *     std::vector<toolgate::Result> results = reg.dispatch(calls, d);
+ *     // inside a tool: toolgate::RunningCall::current().cancelled(), .ms_left()
+ *
  *     toolgate::RegistryOptions options;           // JSON Schema draft 2020-12 / draft-07
  *     options.schema.profile = TG_PROFILE_FULL;    // (the core profile is the default)
  *     toolgate::Registry full(options);
@@ -47,10 +55,12 @@
  *   registry is destroyed (after the calls still running on it have returned), or
  *   right away when the registration fails. That destructor may run on any thread
  *   and must not call into the registry (so a tool must not own its registry).
- * - A tool runs on every thread that calls the registry, several at once: that is why
- *   it is called as const (a `mutable` lambda does not compile); guard mutable state
- *   with a mutex or atomics. It may call into its registry (call, add, remove), but
- *   must not destroy it.
+ * - A tool runs on every thread that calls the registry, and on the registry's worker
+ *   threads for Registry::dispatch, several at once: that is why it is called as const
+ *   (a `mutable` lambda does not compile); guard mutable state with a mutex or
+ *   atomics. It may call into its registry (call, add, remove), but must not destroy
+ *   it. A dispatched tool past its deadline keeps running after dispatch() returned
+ *   (see Registry::dispatch): what it captures must outlive it, not only the dispatch.
  * - An exception thrown by a tool never reaches the library (its frames are Rust): it
  *   is caught in the trampoline and the call's result is the error
  *   `error: <what()>` (for an exception not derived from std::exception,
@@ -224,6 +234,9 @@ struct ToolDef {
     /// TG_OUTCOME_INVALID_RESULT (Result::invalid_result() keeps the answer). A schema
     /// that does not compile refuses the registration (TG_ERR_SCHEMA).
     std::string_view output_schema{};
+    /// The tool runs alone in a Registry::dispatch: the calls before it finish first,
+    /// and the calls after it wait for it.
+    bool exclusive = false;
 };
 
 /// One registered tool as Registry::describe saw it (a copy).
@@ -314,7 +327,8 @@ inline ValidationErrors take_errors(tg_errors* list) {
 /// The C spec of a tool: it points at the texts it is given (valid while they are).
 inline tg_tool_spec spec_of(std::string_view name, std::string_view description,
                             std::string_view parameters, bool idempotent,
-                            std::uint64_t timeout_ms, std::string_view output_schema) noexcept {
+                            std::uint64_t timeout_ms, std::string_view output_schema,
+                            bool exclusive = false) noexcept {
     tg_tool_spec s{};
     s.size = sizeof s;
     s.name = name.data();
@@ -327,6 +341,7 @@ inline tg_tool_spec spec_of(std::string_view name, std::string_view description,
     s.output_schema_len = output_schema.size();
     s.idempotent = idempotent ? 1u : 0u;
     s.timeout_ms = timeout_ms;
+    s.exclusive = exclusive ? 1u : 0u;
     return s;
 }
 
@@ -757,7 +772,8 @@ public:
 
     /// What became of the call: TG_OUTCOME_ANSWERED, or the kind of failure
     /// (TG_OUTCOME_UNKNOWN_TOOL, _INVALID_ARGUMENTS, _HANDLER_FAILED, _INVALID_RESULT,
-    /// _INTERNAL). TG_OUTCOME_INTERNAL for an empty Result.
+    /// _INTERNAL; for Registry::dispatch also _TIMED_OUT, _NOT_RUN, _CANCELLED).
+    /// TG_OUTCOME_INTERNAL for an empty Result (outcome_name() spells each).
     tg_outcome outcome() const noexcept {
         tg_outcome v = TG_OUTCOME_INTERNAL;
         return tg_result_outcome(h_.get(), &v) == TG_OK ? v : TG_OUTCOME_INTERNAL;
@@ -1087,7 +1103,8 @@ public:
         Item item{std::string(def.name),       std::string(def.description),
                   std::string(def.parameters), std::string(def.output_schema),
                   def.idempotent,              def.timeout_ms,
-                  &detail::Trampoline<Fn>::call, nullptr,
+                  def.exclusive,               &detail::Trampoline<Fn>::call,
+                  nullptr,
                   &detail::Trampoline<Fn>::destroy};
         items_.reserve(items_.size() + 1);  // the one step that may throw comes first
         item.user_data = new Fn(std::forward<F>(fn));
@@ -1115,6 +1132,7 @@ private:
         std::string name, description, parameters, output_schema;
         bool idempotent;
         std::uint64_t timeout_ms;
+        bool exclusive;
         tg_handler_fn handler;
         void* user_data;
         tg_destroy_fn destroy;
@@ -1128,7 +1146,7 @@ private:
         for (std::size_t i = 0; i < items_.size(); ++i) {
             const Item& it = items_[i];
             specs[i] = detail::spec_of(it.name, it.description, it.parameters, it.idempotent,
-                                       it.timeout_ms, it.output_schema);
+                                       it.timeout_ms, it.output_schema, it.exclusive);
             tools[i].spec = &specs[i];
             tools[i].handler = it.handler;
             tools[i].user_data = it.user_data;
@@ -1145,6 +1163,134 @@ private:
     }
 
     std::vector<Item> items_;
+};
+
+/// The name of `outcome` as every host spells it ("answered", "unknown_tool",
+/// "invalid_arguments", "handler_failed", "invalid_result", "internal", "timed_out",
+/// "not_run", "cancelled"); nullptr for a value that is not a tg_outcome
+/// (tg_outcome_name()). Static text.
+inline const char* outcome_name(tg_outcome outcome) noexcept { return tg_outcome_name(outcome); }
+
+/// The host's way to stop dispatches from another thread (a user who pressed stop):
+/// given in DispatchOptions::canceller, cancel() makes the calls of those dispatches not
+/// yet answered end with `error: call cancelled` (TG_OUTCOME_CANCELLED), tells their
+/// tools (RunningCall::cancelled()), and makes Registry::dispatch return at once. One
+/// Canceller may serve several dispatches; once cancelled it stays so.
+///
+/// Move-only RAII over tg_canceller. It must outlive every dispatch given it (destroy
+/// it only after they have returned). cancel() may be called from any thread, while
+/// dispatches use it.
+class Canceller {
+public:
+    /// A new canceller, not cancelled (tg_canceller_new never fails).
+    Canceller() noexcept : h_(tg_canceller_new()) {}
+    /// Takes over a canceller from the C API.
+    explicit Canceller(tg_canceller* owned) noexcept : h_(owned) {}
+
+    /// Cancels every dispatch given this canceller, running or to come. It does not
+    /// wait: each dispatch cancels its calls on its own thread. False only for an empty
+    /// (moved-from) Canceller.
+    bool cancel() const noexcept { return tg_canceller_cancel(h_.get()) == TG_OK; }
+
+    explicit operator bool() const noexcept { return h_.get() != nullptr; }
+    const tg_canceller* get() const noexcept { return h_.get(); }
+    tg_canceller* release() noexcept { return h_.release(); }
+
+private:
+    detail::Handle<tg_canceller, &tg_canceller_free> h_;
+};
+
+/// How one Registry::dispatch runs its calls. Every field's zero value means its
+/// default (tg_dispatch_options).
+struct DispatchOptions {
+    /// What a refused call does to the rest of the batch: TG_DISPATCH_ISOLATE (the
+    /// default: the valid calls run) or TG_DISPATCH_ALL_OR_NOTHING (no call runs; the
+    /// others get `error: not run: ...`, TG_OUTCOME_NOT_RUN). Another value fails the
+    /// dispatch with TG_ERR_ARGUMENT.
+    std::uint32_t policy = TG_DISPATCH_ISOLATE;
+    /// How many calls run at once; 0: the default, 8.
+    std::uint32_t max_concurrency = 0;
+    /// The most calls one batch may hold (a longer batch runs none); 0: the default, 128.
+    std::uint32_t max_batch = 0;
+    /// A deadline for the whole dispatch, in ms from its start; 0: none. The earliest
+    /// of it and the tool's timeout_ms applies: a call still running then gets
+    /// `error: tool NAME timed out after N ms` (TG_OUTCOME_TIMED_OUT).
+    std::uint64_t timeout_ms = 0;
+    /// How many times a call may run, the first included (only an idempotent tool whose
+    /// handler failed after RunningCall::retry_later() runs again); 0: the default, 3.
+    std::uint32_t max_attempts = 0;
+    /// The pause before the first retry in ms, doubled before each next one; 0: the
+    /// default, 100.
+    std::uint64_t backoff_ms = 0;
+    /// The host's canceller, or nullptr; borrowed for the dispatch (it must outlive it).
+    const Canceller* canceller = nullptr;
+
+    /// The C struct (its `size` set, the canceller's handle lent).
+    tg_dispatch_options c_options() const noexcept {
+        tg_dispatch_options o{};
+        o.size = sizeof o;
+        o.policy = policy;
+        o.max_concurrency = max_concurrency;
+        o.max_batch = max_batch;
+        o.timeout_ms = timeout_ms;
+        o.max_attempts = max_attempts;
+        o.backoff_ms = backoff_ms;
+        o.canceller = canceller != nullptr ? canceller->get() : nullptr;
+        return o;
+    }
+};
+
+/// The dispatched call a tool is running, as the tool sees it: whether the call is
+/// cancelled (its deadline passed, or the host cancelled the dispatch), how long it
+/// has left, and a way to mark a failure transient so that an idempotent tool is run
+/// again. Get it with RunningCall::current() inside the tool, on the thread the tool
+/// was called on; it is empty (`explicit operator bool` false) for a tool called by
+/// Registry::call and outside tools. Move-only RAII over tg_running_call; it stays
+/// valid after the call has ended (never cancelled then), and every member may be
+/// used from any thread, so a tool may hand it to the threads doing its work.
+///
+/// A tool past its deadline is not stopped: its result is already the timeout's and
+/// Registry::dispatch may have returned, but the tool keeps running until it returns
+/// (what it answers is dropped). A tool that may block should poll cancelled().
+class RunningCall {
+public:
+    /// An empty RunningCall.
+    RunningCall() noexcept = default;
+    /// Takes over a running call from the C API (nullptr: empty).
+    explicit RunningCall(tg_running_call* owned) noexcept : h_(owned) {}
+
+    /// The dispatched call the calling thread's tool is running; empty when there is
+    /// none (a tool called by Registry::call, a thread not inside a tool).
+    static RunningCall current() noexcept { return RunningCall(tg_running_call_current()); }
+
+    /// True once the call's answer is no longer wanted: its deadline passed or the
+    /// host cancelled the dispatch. False for an empty RunningCall.
+    bool cancelled() const noexcept { return tg_running_call_cancelled(h_.get()); }
+    /// The milliseconds left before the call's deadline (0 once it has passed), or -1
+    /// when it has none (and for an empty RunningCall).
+    std::int64_t ms_left() const noexcept { return tg_running_call_ms_left(h_.get()); }
+    /// Marks the current attempt's failure as transient: when the tool then fails
+    /// (throws, or returns Reply::error), an idempotent tool runs again after a backoff
+    /// if attempts are left. False only for an empty RunningCall.
+    bool retry_later() const noexcept { return tg_running_call_retry_later(h_.get()) == TG_OK; }
+    /// Calls `fn(data)` once when the call is cancelled (tg_running_call_on_cancel):
+    /// on the thread that called Registry::dispatch, before it returns, or at once, on
+    /// this thread, if the call already is cancelled; never for a call answered in
+    /// time. `fn` must be quick, must not block and must not throw. Nothing is owned:
+    /// `data` must stay valid until `fn` has run or the dispatch has returned (the
+    /// callback may run after the tool has returned, when it answered just as its
+    /// deadline passed), so it must not point into the tool's stack frame unless the
+    /// tool waits for the cancellation. False for an empty RunningCall or a null `fn`.
+    bool on_cancel(tg_cancel_fn fn, void* data) const noexcept {
+        return tg_running_call_on_cancel(h_.get(), fn, data) == TG_OK;
+    }
+
+    explicit operator bool() const noexcept { return h_.get() != nullptr; }
+    const tg_running_call* get() const noexcept { return h_.get(); }
+    tg_running_call* release() noexcept { return h_.release(); }
+
+private:
+    detail::Handle<tg_running_call, &tg_running_call_free> h_;
 };
 
 class Registry {
@@ -1366,6 +1512,60 @@ public:
         return done(st, e, err);
     }
 
+    /// Runs the calls of one model turn together (tg_registry_dispatch) and gives one
+    /// Result per call, in the order of `calls`. Each call is checked as call() checks
+    /// it (a refused call gets the same error Result, byte for byte; a call id used
+    /// twice is refused); what a refusal does to the others is `options.policy`'s. The
+    /// valid calls run on the registry's worker threads (never on this one), at most
+    /// `options.max_concurrency` at once, an exclusive tool alone; an answered call has
+    /// the Result call() gives. A call still running at its deadline gets
+    /// `error: tool NAME timed out after N ms` (TG_OUTCOME_TIMED_OUT); a call of a
+    /// dispatch whose canceller is cancelled, `error: call cancelled`
+    /// (TG_OUTCOME_CANCELLED). Tools learn of both through RunningCall::current().
+    ///
+    /// Lifetimes: a tool past its deadline (or cancelled) is not stopped; this returns
+    /// without waiting for it and it keeps running, its callable kept alive by the
+    /// registry until it returns. `call_ctx` (handed to a tool that takes it) must stay
+    /// valid until every tool of the dispatch has returned, not only until this
+    /// returns. The Registry must not be destroyed while a dispatch on it runs.
+    ///
+    /// Fails, running nothing, only for the caller's own mistakes: TG_ERR_UTF8 (an id
+    /// or a name not UTF-8), TG_ERR_ARGUMENT (an unknown policy), TG_ERR_NULL (an
+    /// empty Registry).
+    [[nodiscard]] std::optional<std::vector<Result>> dispatch(const std::vector<ToolCall>& calls,
+                                                              const DispatchOptions& options,
+                                                              void* call_ctx,
+                                                              Error& err) const noexcept {
+        std::vector<tg_call> c(calls.size());
+        for (std::size_t i = 0; i < calls.size(); ++i) {
+            c[i].id = calls[i].id.data();
+            c[i].id_len = calls[i].id.size();
+            c[i].name = calls[i].name.data();
+            c[i].name_len = calls[i].name.size();
+            c[i].args = calls[i].arguments.data();
+            c[i].args_len = calls[i].arguments.size();
+        }
+        std::vector<tg_result*> out(calls.size(), nullptr);
+        const tg_dispatch_options o = options.c_options();
+        tg_error* e = nullptr;
+        const tg_status st =
+            tg_registry_dispatch(h_.get(), c.data(), c.size(), &o, call_ctx, out.data(), &e);
+        if (!done(st, e, err)) return std::nullopt;
+        std::vector<Result> results;
+        results.reserve(out.size());
+        for (tg_result* r : out) results.emplace_back(r);
+        return results;
+    }
+    [[nodiscard]] std::optional<std::vector<Result>> dispatch(const std::vector<ToolCall>& calls,
+                                                              const DispatchOptions& options,
+                                                              Error& err) const noexcept {
+        return dispatch(calls, options, nullptr, err);
+    }
+    [[nodiscard]] std::optional<std::vector<Result>> dispatch(const std::vector<ToolCall>& calls,
+                                                              Error& err) const noexcept {
+        return dispatch(calls, DispatchOptions(), nullptr, err);
+    }
+
 #if TOOLGATE_THROWING_API
     /// A new registry, without tools, whose tool names follow `policy`; throws Error.
     /// (Without exceptions, use create().)
@@ -1452,6 +1652,14 @@ public:
         Error err;
         if (!call_into(call_id, name, args, call_ctx, into, err)) throw err;
     }
+    /// Runs the calls of one model turn together (see the Error& overload); throws
+    /// Error only for the caller's own mistakes.
+    std::vector<Result> dispatch(const std::vector<ToolCall>& calls,
+                                 const DispatchOptions& options = DispatchOptions(),
+                                 void* call_ctx = nullptr) const {
+        Error err;
+        return value(dispatch(calls, options, call_ctx, err), err);
+    }
 #endif
 
     explicit operator bool() const noexcept { return h_.get() != nullptr; }
@@ -1489,7 +1697,7 @@ private:
         Fn* box = new Fn(std::forward<F>(fn));
         const tg_tool_spec spec =
             detail::spec_of(def.name, def.description, def.parameters, def.idempotent,
-                            def.timeout_ms, def.output_schema);
+                            def.timeout_ms, def.output_schema, def.exclusive);
         tg_error* e = nullptr;
         // From here the library owns `box`: it runs Trampoline<Fn>::destroy exactly once,
         // before returning if the registration fails.

@@ -217,14 +217,21 @@ fn c_result(result: CallResult) -> tg_result {
 /// not stopped: it keeps running on its worker after this function has returned,
 /// with `call_ctx`, its `user_data` and its own copy of the arguments, and what it
 /// replies is dropped. So `call_ctx` must stay valid until every handler of the
-/// dispatch has returned, not only until the dispatch returns.
+/// dispatch has returned, not only until the dispatch returns (the library keeps
+/// `user_data` valid that long: the tool's destructor waits for its handlers). The
+/// registry must not be freed while this function runs (from any thread);
+/// `tg_registry_free` after it has returned waits a while for such late handlers.
 ///
 /// Cancellation: a handler learns of its call's deadline and cancellation through
 /// `tg_running_call_current` (called on the thread it was called on), and may mark a
 /// failure transient there (`tg_running_call_retry_later`) so that an idempotent tool
 /// is retried. The host cancels the whole dispatch from another thread with
 /// `options->canceller`: the calls not yet answered get `error: call cancelled`
-/// (outcome `TG_OUTCOME_CANCELLED`) and this function returns at once.
+/// (outcome `TG_OUTCOME_CANCELLED`), a call still waiting for its turn
+/// (`options->max_concurrency`, an exclusive tool) never runs, and this function
+/// returns without waiting for the handlers still running (as past a deadline). The callbacks of `tg_running_call_on_cancel` run on the thread that
+/// called this function, before it returns, when it cancels a call (at the call's
+/// deadline, or once it sees the canceller cancelled).
 ///
 /// Only the caller's own mistakes fail the call, and then no handler ran and
 /// `results_out` is untouched: `TG_ERR_NULL` (`registry` NULL, `calls` or

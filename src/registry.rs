@@ -422,9 +422,16 @@ pub unsafe extern "C" fn tg_registry_new_with(
 /// Frees a registry and every tool in it: each tool's destructor runs once, here.
 /// NULL is a no-op.
 ///
+/// Dispatched handlers still running past their deadlines (a `tg_registry_dispatch`
+/// that has returned does not wait for them): this function stops the registry's idle
+/// worker threads, waits up to 5 seconds for those handlers to return, then returns
+/// without them; each such handler's tool is destroyed on its worker thread when the
+/// handler returns, and the worker then ends.
+///
 /// Ownership: takes ownership of `registry`. Results, lists and texts obtained from it
 /// are independent and stay valid. Thread-safety: no other call on `registry` may be
-/// running or start (in particular not from inside a handler).
+/// running or start (in particular not from inside a handler): a `tg_registry_dispatch`
+/// on it, from any thread, must have returned first.
 ///
 /// # Safety
 /// `registry` is NULL or a live `tg_registry` not freed before, not in use by another

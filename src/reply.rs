@@ -6,14 +6,16 @@ use super::boundary::{arg_bytes, arg_mut, ffi_boundary};
 use super::status::{tg_status, RawStatus};
 use toolgate_core::registry::{message, CallContext, Handler, Written};
 
-/// A tool's handler, called by `tg_registry_call` for a call whose arguments passed
-/// the tool's schema.
+/// A tool's handler, called by `tg_registry_call` (and `tg_registry_dispatch`) for a
+/// call whose arguments passed the tool's schema.
 ///
 /// - `user_data`: the pointer given to `tg_registry_register`, unchanged.
-/// - `call_ctx`: the `call_ctx` given to `tg_registry_call`, unchanged (e.g. a Go
-///   `context.Context` handle).
+/// - `call_ctx`: the `call_ctx` given to `tg_registry_call` or `tg_registry_dispatch`,
+///   unchanged (e.g. a Go `context.Context` handle).
 /// - `args[0..args_len)`: the exact argument bytes of the call (`{}` when the call
-///   sent empty arguments); not NUL-terminated; borrowed until the handler returns.
+///   sent empty arguments); not NUL-terminated; borrowed until the handler returns
+///   (for a dispatched call, the library's own copy, valid that long even when the
+///   dispatch has returned).
 /// - `reply`: where the handler writes its answer (`tg_reply_ok`) or its error
 ///   message (`tg_reply_error`); valid only until the handler returns.
 ///
@@ -25,10 +27,20 @@ use toolgate_core::registry::{message, CallContext, Handler, Written};
 /// to `tg_reply_ok` is then discarded).
 ///
 /// Thread-safety: the handler is called from every thread that calls the registry,
-/// and from the registry's worker threads for `tg_registry_dispatch`, several at once
-/// with the same `user_data`: it must be thread-safe. It may call into
-/// the registry (register, unregister, call another tool) but must not free it. It
-/// must not unwind (C++ exception, longjmp) out of the call.
+/// and from the registry's worker threads for `tg_registry_dispatch` (never on the
+/// thread that called it), several at once with the same `user_data`: it must be
+/// thread-safe. It may call into the registry (register, unregister, call another
+/// tool, dispatch) but must not free it. It must not unwind (C++ exception, longjmp)
+/// out of the call.
+///
+/// Deadlines: a dispatched handler is never stopped. Past its call's deadline (or
+/// once the host cancelled the dispatch) its result is already written and
+/// `tg_registry_dispatch` may have returned, but the handler keeps running on its
+/// worker until it returns; what it replies then is dropped. Until it returns, its
+/// `user_data` stays valid (the tool's destructor waits for it, even when the tool is
+/// unregistered or its registry freed), and the host must keep `call_ctx` valid. A
+/// handler that may block should learn of its deadline and cancellation through
+/// `tg_running_call_current` (on the thread it was called on) and return early.
 pub type tg_handler_fn = Option<
     unsafe extern "C" fn(
         user_data: *mut c_void,
@@ -42,8 +54,10 @@ pub type tg_handler_fn = Option<
 /// Releases a tool's `user_data`. Called exactly once per registration: when the tool
 /// is replaced, unregistered or its registry freed (always after every call still
 /// running on it has returned), or when `tg_registry_register` fails (whatever the
-/// reason, even a NULL argument). It may run on any thread; it must not call into the
-/// registry the tool belonged to.
+/// reason, even a NULL argument). It may run on any thread (for a dispatched handler
+/// still running past its deadline when the tool went away: on that handler's worker
+/// thread, when the handler returns, possibly after `tg_registry_free` has returned);
+/// it must not call into the registry the tool belonged to.
 pub type tg_destroy_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
 
 /// Where a handler writes its answer or error. Owned by the library; valid only

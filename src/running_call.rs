@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::boundary::{arg_ref, ffi_boundary, ffi_boundary_value, ffi_free, into_handle, Failure};
@@ -32,23 +33,41 @@ thread_local! {
 }
 
 /// Runs `f` (a C handler's call) with `cx`'s running call as this thread's current
-/// one, and puts back what was there before (a handler may call another tool).
+/// one (none for a plain `tg_registry_call`), and puts back what was there before (a
+/// handler may call another tool: a tool that a dispatched handler calls through
+/// `tg_registry_call` is not that dispatched call, and must not see it).
 pub(crate) fn with_current<R>(cx: &CallContext<'_>, f: impl FnOnce() -> R) -> R {
-    let Some(call) = cx.running_call() else {
+    let call = cx.running_call();
+    // The common case, a plain call while no dispatched C handler runs anywhere: this
+    // thread's current call is none already, and the thread-local (a call through
+    // `__tls_get_addr` in a shared library) is not touched. A thread inside a
+    // dispatched handler always sees its own increment below.
+    let dispatched = call.is_some();
+    if !dispatched && DISPATCHED_RUNNING.load(Ordering::Relaxed) == 0 {
         return f();
-    };
-    let before = CURRENT.with(|current| current.replace(Some(call)));
+    }
+    if dispatched {
+        DISPATCHED_RUNNING.fetch_add(1, Ordering::Relaxed);
+    }
+    let before = CURRENT.with(|current| current.replace(call));
     /// Puts the previous call back even if `f` unwinds.
-    struct Restore(Option<RunningCall>);
+    struct Restore(Option<RunningCall>, bool);
     impl Drop for Restore {
         fn drop(&mut self) {
             let before = self.0.take();
             CURRENT.with(|current| *current.borrow_mut() = before);
+            if self.1 {
+                DISPATCHED_RUNNING.fetch_sub(1, Ordering::Relaxed);
+            }
         }
     }
-    let _restore = Restore(before);
+    let _restore = Restore(before, dispatched);
     f()
 }
+
+/// How many dispatched C handlers are running, on every thread: while none is, a plain
+/// call leaves the thread-local alone.
+static DISPATCHED_RUNNING: AtomicUsize = AtomicUsize::new(0);
 
 /// The call the calling thread's handler is running, when the handler was called by
 /// `tg_registry_dispatch`; NULL otherwise (a handler called by `tg_registry_call`,
@@ -57,7 +76,9 @@ pub(crate) fn with_current<R>(cx: &CallContext<'_>, f: impl FnOnce() -> R) -> R 
 ///
 /// Call it on the thread the handler was called on, before the handler returns (a
 /// Go or Rust handler that hands its work to another thread takes the handle first
-/// and passes it along). Thread-safety: any thread; each thread sees its own call.
+/// and passes it along). A tool that a dispatched handler calls through
+/// `tg_registry_call` sees NULL; the dispatched handler sees its own call again once
+/// that call has returned. Thread-safety: any thread; each thread sees its own call.
 #[no_mangle]
 pub extern "C" fn tg_running_call_current() -> *mut tg_running_call {
     ffi_boundary_value(std::ptr::null_mut(), || {
@@ -137,12 +158,20 @@ struct CancelData(*mut c_void);
 // thread.
 unsafe impl Send for CancelData {}
 
-/// Calls `on_cancel(data)` once when the call is cancelled, on the thread that cancels
-/// it (a dispatch's, or the one calling `tg_canceller_cancel`), or at once, on this
-/// thread, if it already is. A call that ends without being cancelled never calls it.
-/// It should be quick and must not block: it is how a host wakes what runs the call
-/// (cancels a Go `context`, signals a condition variable). `data` must stay valid
-/// until the callback has run or the call has ended.
+/// Calls `on_cancel(data)` once when the call is cancelled, or at once, on this
+/// thread, if it already is. The dispatch cancels the call (at its deadline, or once
+/// it sees its `tg_canceller` cancelled) on the thread that called
+/// `tg_registry_dispatch`, before that function returns; that is where the callback
+/// runs, not on the thread calling `tg_canceller_cancel`. A call answered in time
+/// never calls it. It should be quick and must not block (the dispatch waits for it):
+/// it is how a host wakes what runs the call (cancels a Go `context`, signals a
+/// condition variable).
+///
+/// Lifetime of `data`: until the callback has run or `tg_registry_dispatch` has
+/// returned. Not only until the handler returns: a handler that answers just as its
+/// deadline passes may have returned when the dispatch cancels its call and runs the
+/// callback, so `data` must not point into the handler's stack frame unless the
+/// handler waits for the cancellation before it returns. Nothing frees `data`.
 ///
 /// Errors: `TG_ERR_NULL` (`call` or `on_cancel` NULL).
 ///
@@ -213,7 +242,10 @@ pub extern "C" fn tg_canceller_new() -> *mut tg_canceller {
     })
 }
 
-/// Cancels every dispatch given `canceller`, running or to come.
+/// Cancels every dispatch given `canceller`, running or to come. It only marks the
+/// canceller and wakes the dispatches waiting on it: each dispatch then cancels its
+/// calls, and runs their `tg_running_call_on_cancel` callbacks, on its own thread.
+/// It does not wait for them, nor for any handler.
 ///
 /// Errors: `TG_ERR_NULL` (`canceller` NULL).
 ///
