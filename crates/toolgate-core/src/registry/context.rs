@@ -203,8 +203,8 @@ impl RunningCall {
     /// also when a [`Canceller`](super::Canceller) woke it), or at once, on this
     /// thread, if it already is. `f` should be quick and must not block: it is how a
     /// host wakes what it runs the call on (cancels a task, a context). A panic inside
-    /// it is caught and ignored. A call that ends without being cancelled drops `f`
-    /// unrun.
+    /// it is caught and ignored. A call whose handler returns without being cancelled
+    /// drops `f` unrun.
     pub fn on_cancel<F: FnOnce() + Send + 'static>(&self, f: F) {
         let mut waiting = self.0.lock();
         if self.0.is_cancelled() {
@@ -281,6 +281,14 @@ impl CallRun {
         for f in callbacks {
             run_quietly(f);
         }
+    }
+
+    /// The handler has returned for good: the callbacks still waiting for a
+    /// cancellation are dropped unrun (a later `on_cancel` keeps its callback, which
+    /// runs only if the call is cancelled after all).
+    pub(super) fn end(&self) {
+        let waiting = std::mem::take(&mut *self.lock());
+        drop(waiting);
     }
 
     /// Waits `pause` unless the call is cancelled first; true when it was not.

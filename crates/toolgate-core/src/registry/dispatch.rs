@@ -748,6 +748,8 @@ struct Work {
 impl Work {
     fn run(mut self) {
         let (result, panicked) = self.attempts();
+        // The callbacks waiting for a cancellation are not needed any more.
+        self.run.end();
         self.report(result, panicked);
     }
 
@@ -759,6 +761,13 @@ impl Work {
             ..CallResult::default()
         };
         let data = self.options.data.as_deref().map(|data| data as &dyn Any);
+        if self.run.is_cancelled() {
+            // Cancelled while it waited for a worker: its result is already given
+            // (timed out, cancelled) and this one is dropped, so the tool does not run.
+            result.outcome = CallOutcome::Cancelled;
+            result.is_error = true;
+            return (result, false);
+        }
         loop {
             result.attempts += 1;
             self.run
