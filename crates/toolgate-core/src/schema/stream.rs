@@ -559,15 +559,22 @@ impl Engine {
         }
         let node = self.value_node();
         let res = node.and_then(|n| resolve(prog, n));
-        if let (Some(n), Some(r), Some(bit)) = (node, res, bit) {
-            if r.types & bit == 0 {
+        if let (Some(n), Some(r)) = (node, res) {
+            // A number's type is decided when it closes (`integer` or `number`), but
+            // `false` refuses any value at once.
+            let refused = match bit {
+                Some(bit) => r.types & bit == 0,
+                None => Program::is_never(&r),
+            };
+            if refused {
                 let synth: &[u8] = match b {
                     b'"' => b"\"\"",
                     b'{' => b"{}",
                     b'[' => b"[]",
                     b't' => b"true",
                     b'f' => b"false",
-                    _ => b"null",
+                    b'n' => b"null",
+                    _ => b"0",
                 };
                 errors.extend(self.walk_errors(s, synth, 0, &n, depth)?);
             }
@@ -1033,5 +1040,266 @@ impl Engine {
                 self.step(s, pos, b)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Options, Profile};
+
+    /// Feeds `input` byte by byte; the bytes read when refused, and the first error.
+    fn refusal(schema: &str, full: bool, input: &str) -> Option<(usize, ValidationError)> {
+        let opts = if full {
+            Options::default().with_profile(Profile::Full)
+        } else {
+            Options::default()
+        };
+        let schema = Schema::compile_with(schema.as_bytes(), &opts).unwrap();
+        let mut stream = schema.stream();
+        for b in input.as_bytes().chunks(1) {
+            if let Feed::Refused(errors) = stream.feed(b) {
+                let first = errors[0].clone();
+                let at = stream.bytes_before_refusal().unwrap();
+                // Final: more bytes, and finish, say the same.
+                assert!(matches!(stream.feed(b"]}"), Feed::Refused(e) if e[0] == first));
+                let errors = stream.finish();
+                assert_eq!(errors[0], first);
+                return Some((at, first));
+            }
+        }
+        None
+    }
+
+    fn at(schema: &str, input: &str, byte: usize, keyword: &str, message: &str) {
+        at_in(schema, false, input, byte, keyword, message);
+    }
+
+    fn at_in(schema: &str, full: bool, input: &str, byte: usize, keyword: &str, message: &str) {
+        let (got, e) = refusal(schema, full, input)
+            .unwrap_or_else(|| panic!("{input} is not refused under {schema}"));
+        assert_eq!(
+            (got, e.keyword, e.message.as_str()),
+            (byte, keyword, message),
+            "{input} under {schema}"
+        );
+    }
+
+    const N_INT: &str = r#"{"type":"object","properties":{"n":{"type":"integer","minimum":3}},"additionalProperties":false,"required":["n"]}"#;
+
+    #[test]
+    fn malformed_json_at_its_byte() {
+        at(
+            N_INT,
+            r#"{"n":3,}"#,
+            8,
+            "json",
+            "malformed JSON at line 1 column 8: trailing comma",
+        );
+        at(
+            N_INT,
+            r#"{"n":03"#,
+            7,
+            "json",
+            "malformed JSON at line 1 column 6: leading zero in a number",
+        );
+        at(
+            N_INT,
+            r#"{"n":3} x"#,
+            9,
+            "json",
+            "malformed JSON at line 1 column 9: unexpected data after the value, found 'x'",
+        );
+        at(
+            "{}",
+            "\"\u{1}",
+            2,
+            "json",
+            "malformed JSON at line 1 column 2: unescaped control character in string",
+        );
+        assert!(refusal(N_INT, false, r#"{"n":3"#).is_none());
+    }
+
+    #[test]
+    fn a_duplicate_name_at_its_closing_quote() {
+        at(
+            N_INT,
+            r#"{"n":3,"n""#,
+            10,
+            "json",
+            "malformed JSON at line 1 column 8: duplicate property \"n\"",
+        );
+    }
+
+    #[test]
+    fn a_wrong_type_at_the_first_byte_and_a_number_when_it_closes() {
+        at(
+            N_INT,
+            r#"{"n":""#,
+            6,
+            "type",
+            "expected integer, got string",
+        );
+        at(N_INT, r#"{"n":["#, 6, "type", "expected integer, got array");
+        at(
+            N_INT,
+            r#"{"n":t"#,
+            6,
+            "type",
+            "expected integer, got boolean",
+        );
+        at(N_INT, r#"["#, 1, "type", "expected object, got array");
+        at(
+            N_INT,
+            r#"{"n":4.5}"#,
+            9,
+            "type",
+            "expected integer, got number",
+        );
+        at(
+            r#"{"properties":{"a":false}}"#,
+            r#"{"a":1"#,
+            6,
+            "false",
+            "no value is allowed here",
+        );
+    }
+
+    #[test]
+    fn an_unexpected_property_at_its_closing_quote() {
+        at(
+            N_INT,
+            r#"{"x""#,
+            4,
+            "additionalProperties",
+            "unexpected property \"x\"; did you mean \"n\"?",
+        );
+        let patterned = r#"{"patternProperties":{"^a":{}},"additionalProperties":false}"#;
+        assert!(refusal(patterned, true, r#"{"ab":1"#).is_none());
+        at_in(
+            patterned,
+            true,
+            r#"{"ab":1,"b""#,
+            11,
+            "additionalProperties",
+            "unexpected property \"b\"",
+        );
+    }
+
+    #[test]
+    fn enum_and_const_once_no_member_can_match() {
+        let colours = r#"{"enum":["red","green"]}"#;
+        at(
+            colours,
+            r#""gx"#,
+            3,
+            "enum",
+            r#""gx" is not one of ["red","green"]"#,
+        );
+        assert!(refusal(colours, false, r#""gree"#).is_none());
+        at(
+            colours,
+            r#""greens""#,
+            7,
+            "enum",
+            r#""greens" is not one of ["red","green"]"#,
+        );
+        at(
+            r#"{"const":"on"}"#,
+            r#""of"#,
+            3,
+            "const",
+            r#""of" is not equal to "on""#,
+        );
+        at(
+            r#"{"enum":[1,2]}"#,
+            "3 ",
+            2,
+            "enum",
+            "3 is not one of [1,2]",
+        );
+        // An escape stops the prefix check: the string is decided when it closes.
+        assert!(refusal(colours, false, r#""\u0067x"#).is_none());
+    }
+
+    #[test]
+    fn counts_on_overflow() {
+        at(
+            r#"{"maxLength":3}"#,
+            r#""abcdef""#,
+            5,
+            "maxLength",
+            "expected at most 3 characters, got 4",
+        );
+        at(
+            r#"{"maxLength":1}"#,
+            "\"\u{e9}\u{e9}",
+            5,
+            "maxLength",
+            "expected at most 1 character, got 2",
+        );
+        at(
+            r#"{"maxItems":1}"#,
+            "[1, 2, 3]",
+            5,
+            "maxItems",
+            "expected at most 1 item, got 2",
+        );
+        at_in(
+            r#"{"maxProperties":1}"#,
+            true,
+            r#"{"a":1,"b":2}"#,
+            10,
+            "maxProperties",
+            "expected at most 1 property, got 2",
+        );
+    }
+
+    #[test]
+    fn bounds_and_closing_rules_when_their_value_closes() {
+        at(
+            N_INT,
+            r#"{"n":2}"#,
+            7,
+            "minimum",
+            "2 is less than the minimum 3",
+        );
+        at(
+            N_INT,
+            r#"{}"#,
+            2,
+            "required",
+            "missing required property \"n\"",
+        );
+        at(
+            r#"{"minItems":2}"#,
+            "[1]",
+            3,
+            "minItems",
+            "expected at least 2 items, got 1",
+        );
+        at(
+            r#"{"minLength":2}"#,
+            r#""a""#,
+            3,
+            "minLength",
+            "expected at least 2 characters, got 1",
+        );
+        let choice = r#"{"anyOf":[{"type":"string"},{"type":"integer"}]}"#;
+        assert!(refusal(choice, false, "[1").is_none());
+        assert_eq!(refusal(choice, false, "[1]").unwrap().0, 3);
+    }
+
+    #[test]
+    fn prefixes_of_valid_instances_are_never_refused() {
+        let schema = Schema::compile(N_INT.as_bytes()).unwrap();
+        let valid = br#" { "n" : 30 } "#;
+        let mut stream = schema.stream();
+        for b in valid.chunks(1) {
+            assert_eq!(stream.feed(b), Feed::Incomplete);
+        }
+        assert!(stream.finish().is_empty());
+        // Empty input is malformed for validate_json: decided at finish.
+        assert_eq!(schema.stream().finish(), schema.validate_json(b""));
     }
 }
