@@ -35,6 +35,7 @@ pub mod reply;
 pub mod result;
 pub mod schema;
 pub mod status;
+pub mod stream;
 pub mod text;
 pub mod tool_info;
 pub mod tool_spec;
