@@ -58,9 +58,9 @@ use crate::json::{Reader, SyntaxError, SyntaxErrorKind};
 use super::keywords::choice::Choices;
 use super::keywords::count::{self, Bounds};
 use super::keywords::object::{self, Marks, Seen};
-use super::keywords::types::{T_ALL, T_ARRAY, T_BOOLEAN, T_NULL, T_OBJECT, T_STRING};
+use super::keywords::types::{T_ARRAY, T_BOOLEAN, T_NULL, T_NUMBER, T_OBJECT, T_STRING};
 use super::path::Seg;
-use super::program::{Node, Program, SpecialKind};
+use super::program::{Node, Program, SpecialKind, NONE};
 use super::sink::{Collect, FirstError, Sink};
 use super::walk::{walk_value, Cx};
 use super::{sort_errors, syntax_error, Schema, ValidationError};
@@ -235,8 +235,9 @@ struct Text {
     /// Bytes of content read, while plain (no escape).
     plain_len: usize,
     /// The `enum` and `const` strings still possible, while the string is plain.
-    enum_alive: Option<Vec<u32>>,
-    const_alive: Option<Vec<u32>>,
+    /// (A bit per listed string, for lists of up to 64.)
+    enum_alive: Option<u64>,
+    const_alive: Option<u64>,
 }
 
 struct Frame {
@@ -248,7 +249,11 @@ struct Frame {
     /// The opening quote of the current member's name.
     key: usize,
     child: Option<Node>,
-    keys: HashSet<Vec<u8>>,
+    /// The members' names so far, for the duplicate check: their spans in the bytes
+    /// (between the quotes) and whether they hold an escape; past [`KEYS_LISTED`]
+    /// names, the set of them decoded instead.
+    keys: Vec<(usize, usize, bool)>,
+    key_set: Option<HashSet<Box<[u8]>>>,
     seen: Option<Seen>,
 }
 
@@ -277,15 +282,59 @@ fn resolve(prog: &Program, mut node: Node) -> Option<Node> {
     Some(node)
 }
 
-/// True for a node that checks nothing but the value's well-formedness.
-fn trivial(n: &Node) -> bool {
-    !n.special
-        && !n.rereads
-        && n.types == T_ALL
-        && n.string == u32::MAX
-        && n.number == u32::MAX
-        && n.object == u32::MAX
-        && n.array == u32::MAX
+/// True when a closed scalar (whose first byte is `first`) has more to check against
+/// `node` than its type, which its first byte decided (a number's waits for its close).
+fn needs_walk(n: &Node, first: u8) -> bool {
+    if n.special || n.rereads {
+        return true;
+    }
+    match first {
+        b'"' => n.string != NONE,
+        b't' | b'f' | b'n' => false,
+        _ => n.number != NONE || n.types & T_NUMBER == 0,
+    }
+}
+
+/// How many names an object's duplicate check compares one by one before it keeps
+/// them in a set.
+const KEYS_LISTED: usize = 16;
+
+/// Whether the name `key`, read from `buf[start..=end]` (its quotes), repeats one of
+/// `keys` (or `set`); else it joins them.
+fn repeated(
+    buf: &[u8],
+    keys: &mut Vec<(usize, usize, bool)>,
+    set: &mut Option<HashSet<Box<[u8]>>>,
+    start: usize,
+    end: usize,
+    key: crate::json::JsonStr<'_>,
+) -> bool {
+    let decode = |s: usize| {
+        Reader::new(buf, 1)
+            .at(s - 1)
+            .read_string()
+            .map(|k| k.to_cow().into_owned().into_bytes().into_boxed_slice())
+            .unwrap_or_default()
+    };
+    if let Some(set) = set {
+        return !set.insert(key.to_cow().as_bytes().into());
+    }
+    let raw = &buf[start + 1..end];
+    let escaped = key.has_escapes();
+    for &(s, e, other_escaped) in keys.iter() {
+        let same = match escaped || other_escaped {
+            false => &buf[s..e] == raw,
+            true => *decode(s) == *key.to_cow().as_bytes(),
+        };
+        if same {
+            return true;
+        }
+    }
+    keys.push((start + 1, end, escaped));
+    if keys.len() > KEYS_LISTED {
+        *set = Some(keys.drain(..).map(|(s, _, _)| decode(s)).collect());
+    }
+    false
 }
 
 impl Engine {
@@ -343,6 +392,9 @@ impl Engine {
             return;
         }
         let from = self.buf.len();
+        if self.buf.capacity() == 0 {
+            self.buf.reserve(bytes.len().max(256));
+        }
         self.buf.extend_from_slice(bytes);
         self.fed += bytes.len();
         if self.off {
@@ -599,7 +651,8 @@ impl Engine {
                     count: 0,
                     key: 0,
                     child: None,
-                    keys: HashSet::new(),
+                    keys: Vec::new(),
+                    key_set: None,
                     seen,
                 });
                 self.state = if obj {
@@ -660,7 +713,11 @@ impl Engine {
             .and_then(|r| prog.choices.get(r.choice as usize));
         let alive = |c: Option<&Choices>| {
             c.and_then(|c| c.strings())
-                .map(|list| (0..list.len() as u32).collect::<Vec<u32>>())
+                .filter(|list| list.len() <= 64)
+                .map(|list| match list.len() {
+                    0 => 0,
+                    n => u64::MAX >> (64 - n),
+                })
         };
         self.text = Text {
             key,
@@ -810,9 +867,16 @@ impl Engine {
         else {
             return;
         };
-        let keep = |alive: &mut Option<Vec<u32>>, choices: Option<&Choices>| {
+        let keep = |alive: &mut Option<u64>, choices: Option<&Choices>| {
             if let (Some(alive), Some(list)) = (alive.as_mut(), choices.and_then(|c| c.strings())) {
-                alive.retain(|&i| list[i as usize].as_bytes().get(at) == Some(&b));
+                let mut rest = *alive;
+                while rest != 0 {
+                    let i = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if list[i].as_bytes().get(at) != Some(&b) {
+                        *alive &= !(1u64 << i);
+                    }
+                }
             }
         };
         keep(&mut t.enum_alive, c.enum_.as_ref());
@@ -849,7 +913,7 @@ impl Engine {
             }
         }
         let t = &self.text;
-        let gone = |alive: &Option<Vec<u32>>| alive.as_ref().is_some_and(|a| a.is_empty());
+        let gone = |alive: &Option<u64>| *alive == Some(0);
         let (no_enum, no_const) = (gone(&t.enum_alive), gone(&t.const_alive));
         if no_enum || no_const {
             let node = self.tok_node.expect("a string with choices has a node");
@@ -882,9 +946,8 @@ impl Engine {
             .at(start)
             .read_string()
             .map_err(|_| Halt::Off)?;
-        let decoded = key.to_cow().into_owned().into_bytes();
         let f = self.frames.last_mut().expect("an object");
-        if !f.keys.insert(decoded) {
+        if repeated(&self.buf, &mut f.keys, &mut f.key_set, start, pos, key) {
             let e = SyntaxError::new(SyntaxErrorKind::DuplicateKey, start);
             let error = syntax_error(&e, &self.buf, prog.masked);
             return self.refuse(vec![error]);
@@ -949,8 +1012,9 @@ impl Engine {
     /// A string, number or literal closed: `end` is just past it.
     fn scalar_done(&mut self, s: &Schema, end: usize) -> Step {
         self.value_done();
+        let first = self.buf[self.tok_start];
         match self.tok_node {
-            Some(node) if !trivial(&node) => {
+            Some(node) if needs_walk(&node, first) => {
                 let depth = self.frames.len();
                 self.check_value(s, self.tok_start, end, &node, depth)
             }
@@ -1129,6 +1193,38 @@ mod tests {
             "json",
             "malformed JSON at line 1 column 8: duplicate property \"n\"",
         );
+    }
+
+    #[test]
+    fn a_duplicate_name_by_value_and_past_the_listed_names() {
+        at(
+            "{}",
+            r#"{"a":1,"\u0061""#,
+            15,
+            "json",
+            "malformed JSON at line 1 column 8: duplicate property \"a\"",
+        );
+        let mut many = String::from("{");
+        for i in 0..40 {
+            many.push_str(&format!("\"k{i}\":{i},"));
+        }
+        let first = many.len();
+        many.push_str("\"k\\u0033\"");
+        let (byte, e) = refusal("{}", false, &many).expect("refused");
+        assert_eq!((byte, e.keyword), (many.len(), "json"));
+        assert!(
+            e.message.ends_with("duplicate property \"k3\""),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.contains(&format!("column {}", first + 1)),
+            "{}",
+            e.message
+        );
+        many.truncate(first);
+        many.push_str("\"k40\":1}");
+        assert!(refusal("{}", false, &many).is_none());
     }
 
     #[test]
