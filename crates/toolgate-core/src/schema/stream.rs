@@ -253,7 +253,7 @@ struct Frame {
     /// (between the quotes) and whether they hold an escape; past [`KEYS_LISTED`]
     /// names, the set of them decoded instead.
     keys: Vec<(usize, usize, bool)>,
-    key_set: Option<HashSet<Box<[u8]>>>,
+    key_set: Option<Box<HashSet<Box<[u8]>>>>,
     seen: Option<Seen>,
 }
 
@@ -304,7 +304,7 @@ const KEYS_LISTED: usize = 16;
 fn repeated(
     buf: &[u8],
     keys: &mut Vec<(usize, usize, bool)>,
-    set: &mut Option<HashSet<Box<[u8]>>>,
+    set: &mut Option<Box<HashSet<Box<[u8]>>>>,
     start: usize,
     end: usize,
     key: crate::json::JsonStr<'_>,
@@ -332,7 +332,9 @@ fn repeated(
     }
     keys.push((start + 1, end, escaped));
     if keys.len() > KEYS_LISTED {
-        *set = Some(keys.drain(..).map(|(s, _, _)| decode(s)).collect());
+        *set = Some(Box::new(
+            keys.drain(..).map(|(s, _, _)| decode(s)).collect(),
+        ));
     }
     false
 }
@@ -400,9 +402,19 @@ impl Engine {
         if self.off {
             return;
         }
-        for pos in from..self.buf.len() {
+        let end = self.buf.len();
+        let mut pos = from;
+        while pos < end {
+            let run = self.plain_run(pos, end);
+            if run > 0 {
+                self.scanned += run as u64;
+                pos += run;
+                continue;
+            }
             self.scanned += 1;
             let b = self.buf[pos];
+            pos += 1;
+            let pos = pos - 1;
             match self.step(s, pos, b) {
                 Ok(()) => {}
                 Err(Halt::Refused) => {
@@ -416,6 +428,31 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// Inside a string with nothing to decide per character (no escape or UTF-8
+    /// sequence under way, no `enum` prefix to follow, the length bound not reached):
+    /// how many of the bytes from `pos` are plain printable ASCII, read at once.
+    #[inline]
+    fn plain_run(&mut self, pos: usize, end: usize) -> usize {
+        let t = &mut self.text;
+        if self.state != State::Text
+            || t.esc != Esc::None
+            || t.need != 0
+            || t.enum_alive.is_some()
+            || t.const_alive.is_some()
+        {
+            return 0;
+        }
+        let room = usize::try_from(t.max.saturating_sub(t.chars)).unwrap_or(usize::MAX);
+        let run = self.buf[pos..end]
+            .iter()
+            .take(room)
+            .take_while(|&&b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\')
+            .count();
+        t.chars += run as u64;
+        t.plain_len += run;
+        run
     }
 
     fn refuse(&mut self, mut errors: Vec<ValidationError>) -> Step {
