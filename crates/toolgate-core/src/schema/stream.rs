@@ -253,7 +253,7 @@ struct Frame {
     /// (between the quotes) and whether they hold an escape; past [`KEYS_LISTED`]
     /// names, the set of them decoded instead.
     keys: Vec<(usize, usize, bool)>,
-    key_set: Option<Box<HashSet<Box<[u8]>>>>,
+    key_set: Option<HashSet<Box<[u8]>>>,
     seen: Option<Seen>,
 }
 
@@ -304,7 +304,7 @@ const KEYS_LISTED: usize = 16;
 fn repeated(
     buf: &[u8],
     keys: &mut Vec<(usize, usize, bool)>,
-    set: &mut Option<Box<HashSet<Box<[u8]>>>>,
+    set: &mut Option<HashSet<Box<[u8]>>>,
     start: usize,
     end: usize,
     key: crate::json::JsonStr<'_>,
@@ -332,9 +332,7 @@ fn repeated(
     }
     keys.push((start + 1, end, escaped));
     if keys.len() > KEYS_LISTED {
-        *set = Some(Box::new(
-            keys.drain(..).map(|(s, _, _)| decode(s)).collect(),
-        ));
+        *set = Some(keys.drain(..).map(|(s, _, _)| decode(s)).collect());
     }
     false
 }
