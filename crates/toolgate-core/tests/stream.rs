@@ -206,10 +206,14 @@ fn mutate(v: &Value) -> Vec<Value> {
 fn variants(bytes: &[u8]) -> Vec<Vec<u8>> {
     let mut out = vec![bytes.to_vec()];
     let n = bytes.len();
-    for cut in [n / 3, n / 2, n.saturating_sub(1)] {
-        if cut < n {
-            out.push(bytes[..cut].to_vec());
-        }
+    // Every prefix of a short instance (a stream decides at each byte), three of a
+    // longer one.
+    let cuts: Vec<usize> = match n {
+        0..=48 => (0..n).collect(),
+        _ => vec![n / 3, n / 2, n - 1],
+    };
+    for cut in cuts {
+        out.push(bytes[..cut].to_vec());
     }
     // A byte that no JSON allows there, and a trailing comma.
     if n > 2 {

@@ -19,7 +19,7 @@
 //! | Rule | Refused at |
 //! |------|------------|
 //! | malformed JSON (bad byte, trailing comma, nesting over the limit, data after the value) | that byte |
-//! | duplicate property | the closing quote of its second name |
+//! | duplicate property | the `:` after its second name |
 //! | `type` of a string, object, array, boolean or null; `false` | the value's first byte |
 //! | `type` of a number (`integer` or `number`) | when the number closes |
 //! | `additionalProperties: false` (no `properties` name, no `patternProperties` match) | the closing quote of the name |
@@ -170,6 +170,8 @@ pub(crate) struct Engine {
     tok_start: usize,
     tok_node: Option<Node>,
     tok_res: Option<Node>,
+    /// The opening quote of a name just read that repeats another of its object.
+    dup_key: Option<usize>,
     text: Text,
     num: Num,
     lit: (&'static [u8], usize),
@@ -350,6 +352,7 @@ impl Engine {
             tok_start: 0,
             tok_node: None,
             tok_res: None,
+            dup_key: None,
             text: Text {
                 key: false,
                 esc: Esc::None,
@@ -499,7 +502,14 @@ impl Engine {
             }
             State::Colon if b == b':' => {
                 self.state = State::Value;
-                Ok(())
+                match self.dup_key {
+                    Some(start) => {
+                        let e = SyntaxError::new(SyntaxErrorKind::DuplicateKey, start);
+                        let error = syntax_error(&e, &self.buf[..=pos], s.prog.masked);
+                        self.refuse(vec![error])
+                    }
+                    None => Ok(()),
+                }
             }
             State::After => {
                 let obj = self.frames.last().is_some_and(|f| f.obj);
@@ -983,9 +993,10 @@ impl Engine {
             .map_err(|_| Halt::Off)?;
         let f = self.frames.last_mut().expect("an object");
         if repeated(&self.buf, &mut f.keys, &mut f.key_set, start, pos, key) {
-            let e = SyntaxError::new(SyntaxErrorKind::DuplicateKey, start);
-            let error = syntax_error(&e, &self.buf, prog.masked);
-            return self.refuse(vec![error]);
+            // The reader reads a name's `:` before it looks for the name among the
+            // others: the duplicate is reported there (and a missing `:` first).
+            self.dup_key = Some(start);
+            return Ok(());
         }
         f.key = start;
         f.count += 1;
@@ -1220,11 +1231,20 @@ mod tests {
     }
 
     #[test]
-    fn a_duplicate_name_at_its_closing_quote() {
+    fn a_duplicate_name_at_the_colon_after_it() {
+        // Without the colon, the reader's error is the missing colon.
+        assert!(refusal(N_INT, false, r#"{"n":3,"n""#).is_none());
         at(
             N_INT,
-            r#"{"n":3,"n""#,
-            10,
+            r#"{"n":3,"n"}"#,
+            11,
+            "json",
+            "malformed JSON at line 1 column 11: expected ':', found '}'",
+        );
+        at(
+            N_INT,
+            r#"{"n":3,"n":"#,
+            11,
             "json",
             "malformed JSON at line 1 column 8: duplicate property \"n\"",
         );
@@ -1234,8 +1254,8 @@ mod tests {
     fn a_duplicate_name_by_value_and_past_the_listed_names() {
         at(
             "{}",
-            r#"{"a":1,"\u0061""#,
-            15,
+            r#"{"a":1,"\u0061" :"#,
+            17,
             "json",
             "malformed JSON at line 1 column 8: duplicate property \"a\"",
         );
@@ -1244,7 +1264,7 @@ mod tests {
             many.push_str(&format!("\"k{i}\":{i},"));
         }
         let first = many.len();
-        many.push_str("\"k\\u0033\"");
+        many.push_str("\"k\\u0033\":");
         let (byte, e) = refusal("{}", false, &many).expect("refused");
         assert_eq!((byte, e.keyword), (many.len(), "json"));
         assert!(
