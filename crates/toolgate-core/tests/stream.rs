@@ -345,10 +345,22 @@ fn realworld() -> Option<Vec<(String, Value, Vec<u8>)>> {
 
 #[test]
 fn realworld_calls_and_mutants() {
+    realworld_with(Options::default().with_profile(Profile::Full), "full");
+}
+
+/// Values left out of messages: the refusals' texts are the masked ones too.
+#[test]
+fn realworld_calls_and_mutants_with_masked_values() {
+    realworld_with(
+        Options::default().with_masked_values(true),
+        "core, masked values",
+    );
+}
+
+fn realworld_with(options: Options, label: &str) {
     let Some(tools) = realworld() else { return };
     let tally = Tally::default();
     let mut rng = Rng(42);
-    let options = Options::default().with_profile(Profile::Full);
     for (i, (name, value, bytes)) in tools.iter().enumerate() {
         let Ok(schema) = Schema::compile_with(bytes, &options) else {
             continue;
@@ -382,7 +394,7 @@ fn realworld_calls_and_mutants() {
         }
     }
     test_data::say(&format!(
-        "stream on real-world calls: {} instances, {} refused early",
+        "stream on real-world calls ({label}): {} instances, {} refused early",
         tally.instances.load(Ordering::Relaxed),
         tally.early.load(Ordering::Relaxed)
     ));

@@ -30,6 +30,11 @@ impl CallFeed<'_> {
 
 /// A tool call whose arguments are fed in chunks. Its handler runs only in
 /// [`CallStream::finish`]: a stream dropped unfinished runs nothing.
+///
+/// The early checks use the tool the name reached when the stream started (it is kept
+/// alive meanwhile); `finish` runs the call as [`Registry::call`] runs it then, on the
+/// tool registered under the name at that moment. Bytes past the registry's argument
+/// size limit are refused, not kept.
 pub struct CallStream<'r> {
     registry: &'r Registry,
     call_id: String,

@@ -50,6 +50,16 @@
 //! location are the whole value's. One more case: bytes after a refusal can make the
 //! whole malformed, and then `validate_json` reports only the malformed JSON: the
 //! whole is invalid all the same.
+//!
+//! # Work
+//!
+//! Each byte fed is examined once, whatever the chunks (plain string content a run at
+//! a time). A scalar is walked again when it closes if its schema checks more than its
+//! type; an object or array when it closes only if its schema has rules the stream
+//! does not count as it reads (the in-place applicators, `enum`/`const`, the full
+//! profile's object and array keywords), so the extra work is at most the bytes times
+//! the nesting of such schemas. A stream keeps the bytes fed (its `finish` validates
+//! them), up to a refusal.
 
 use std::collections::HashSet;
 
