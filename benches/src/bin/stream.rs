@@ -59,6 +59,8 @@ fn main() {
     );
 
     let mut ratios = Vec::new();
+    let (mut whole_ns, mut stream_ns) = (Vec::new(), Vec::new());
+    let per_call = (PASSES * calls.len()) as f64;
     for _ in 0..ROUNDS {
         let t = Instant::now();
         for _ in 0..PASSES {
@@ -75,7 +77,14 @@ fn main() {
         }
         let stream = t.elapsed().as_secs_f64();
         ratios.push(stream / whole);
+        whole_ns.push(whole * 1e9 / per_call);
+        stream_ns.push(stream * 1e9 / per_call);
     }
+    println!(
+        "validate_json: {:.0} ns per call; stream in {CHUNK}-byte chunks + finish: {:.0} ns per call",
+        median(whole_ns),
+        median(stream_ns)
+    );
     println!(
         "cost: stream in {CHUNK}-byte chunks + finish / validate_json on the whole call: {:.2}x (median of {ROUNDS} rounds)",
         median(ratios)
