@@ -19,6 +19,7 @@
 //! | Rule | Refused at |
 //! |------|------------|
 //! | malformed JSON (bad byte, trailing comma, nesting over the limit, data after the value) | that byte |
+//! | invalid UTF-8 in a string (the reader judges a string's UTF-8 once it has read it) | the string's closing quote |
 //! | duplicate property | the `:` after its second name |
 //! | `type` of a string, object, array, boolean or null; `false` | the value's first byte |
 //! | `type` of a number (`integer` or `number`) | when the number closes |
@@ -247,6 +248,12 @@ struct Text {
     /// Bytes of content read, while plain (no escape).
     plain_len: usize,
     /// The `enum` and `const` strings still possible, while the string is plain.
+    /// Where the string's first invalid UTF-8 sequence starts: the reader reads a string
+    /// to its end before it judges its UTF-8, so that is refused at the closing quote
+    /// (an error found before it, a control character, a bad escape, comes first).
+    bad_utf8: Option<usize>,
+    /// Where the UTF-8 sequence being read starts.
+    seq_start: usize,
     /// (A bit per listed string, for lists of up to 64.)
     enum_alive: Option<u64>,
     const_alive: Option<u64>,
@@ -267,6 +274,17 @@ struct Frame {
     keys: Vec<(usize, usize, bool)>,
     key_set: Option<HashSet<Box<[u8]>>>,
     seen: Option<Seen>,
+}
+
+impl Text {
+    /// The sequence at `seq_start` is not UTF-8: the string is malformed, which its
+    /// closing quote decides; until then nothing else about it is decided early.
+    fn invalid_utf8(&mut self) {
+        self.bad_utf8.get_or_insert(self.seq_start);
+        self.enum_alive = None;
+        self.const_alive = None;
+        self.max = u64::MAX;
+    }
 }
 
 /// Why a step stopped reading.
@@ -373,6 +391,8 @@ impl Engine {
                 chars: 0,
                 max: u64::MAX,
                 plain_len: 0,
+                bad_utf8: None,
+                seq_start: 0,
                 enum_alive: None,
                 const_alive: None,
             },
@@ -784,6 +804,8 @@ impl Engine {
             chars: 0,
             max: strings.and_then(|g| g.length.max).unwrap_or(u64::MAX),
             plain_len: 0,
+            bad_utf8: None,
+            seq_start: 0,
             enum_alive: alive(choices.and_then(|c| c.enum_.as_ref())),
             const_alive: alive(choices.and_then(|c| c.const_.as_ref())),
         };
@@ -791,10 +813,12 @@ impl Engine {
 
     fn text_byte(&mut self, s: &Schema, pos: usize, b: u8) -> Step {
         let t = &mut self.text;
+        if t.need > 0 && (b < t.lo || b > t.hi) {
+            // Not a continuation: the sequence is invalid, and this byte is read anew.
+            t.need = 0;
+            t.invalid_utf8();
+        }
         if t.need > 0 {
-            if b < t.lo || b > t.hi {
-                return self.malformed(s, pos);
-            }
             t.need -= 1;
             t.lo = 0x80;
             t.hi = 0xBF;
@@ -866,6 +890,11 @@ impl Engine {
         match b {
             b'"' => {
                 self.state = State::After;
+                if let Some(at) = self.text.bad_utf8 {
+                    let e = SyntaxError::new(SyntaxErrorKind::InvalidUtf8, at);
+                    let error = syntax_error(&e, &self.buf[..=pos], s.prog.masked);
+                    return self.refuse(vec![error]);
+                }
                 if self.text.key {
                     self.key_done(s, pos)
                 } else {
@@ -885,7 +914,9 @@ impl Engine {
                 self.plain_byte(s, b);
                 self.char_done(s, pos)
             }
+            _ if t.bad_utf8.is_some() => Ok(()),
             _ => {
+                t.seq_start = pos;
                 let (need, lo, hi) = match b {
                     0xC2..=0xDF => (1, 0x80, 0xBF),
                     0xE0 => (2, 0xA0, 0xBF),
@@ -894,7 +925,10 @@ impl Engine {
                     0xF0 => (3, 0x90, 0xBF),
                     0xF1..=0xF3 => (3, 0x80, 0xBF),
                     0xF4 => (3, 0x80, 0x8F),
-                    _ => return self.malformed(s, pos),
+                    _ => {
+                        t.invalid_utf8();
+                        return Ok(());
+                    }
                 };
                 let t = &mut self.text;
                 t.need = need;
@@ -1238,6 +1272,39 @@ mod tests {
             "malformed JSON at line 1 column 2: unescaped control character in string",
         );
         assert!(refusal(N_INT, false, r#"{"n":3"#).is_none());
+    }
+
+    /// Feeds raw bytes one at a time: the bytes read when refused, and the errors.
+    fn refused_bytes(schema: &str, input: &[u8]) -> Option<(usize, Vec<ValidationError>)> {
+        let schema = Schema::compile(schema.as_bytes()).unwrap();
+        let mut stream = schema.stream();
+        for b in input.chunks(1) {
+            if let Feed::Refused(errors) = stream.feed(b) {
+                let errors = errors.to_vec();
+                return Some((stream.bytes_before_refusal().unwrap(), errors));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn invalid_utf8_when_its_string_closes() {
+        // The reader judges a string's UTF-8 once it has read the string: a control
+        // character or a bad escape later in it is the error, and the end of input.
+        for (input, byte) in [
+            (&b"[\"a\xc3(b\""[..], 7),
+            (b"[\"\xff\"", 4),
+            (b"{\"\xe2\x82\":1}", 5),
+            (b"[\"\xc3\x01", 4),
+            (b"[\"\xc3\\x", 5),
+        ] {
+            let (at, errors) = refused_bytes("{}", input).expect("refused");
+            assert_eq!(at, byte, "{input:x?}");
+            let schema = Schema::compile(b"{}").unwrap();
+            assert_eq!(errors, schema.validate_json(input), "{input:x?}");
+        }
+        assert!(refused_bytes("{}", b"[\"\xc3(").is_none());
+        assert!(refused_bytes("{}", b"[\"\xc3\xa9").is_none());
     }
 
     #[test]
