@@ -1288,6 +1288,19 @@ mod tests {
     }
 
     #[test]
+    fn nesting_past_the_limit_at_the_bracket_that_passes_it() {
+        let opts = Options::default().with_max_depth(2);
+        let schema = Schema::compile_with(b"{}", &opts).unwrap();
+        let mut stream = schema.stream();
+        assert_eq!(stream.feed(b"[["), Feed::Incomplete);
+        let Feed::Refused(errors) = stream.feed(b"{") else {
+            panic!("too deep");
+        };
+        assert_eq!(errors, schema.validate_json(b"[[{}]]"));
+        assert_eq!(stream.bytes_before_refusal(), Some(3));
+    }
+
+    #[test]
     fn invalid_utf8_when_its_string_closes() {
         // The reader judges a string's UTF-8 once it has read the string: a control
         // character or a bad escape later in it is the error, and the end of input.
