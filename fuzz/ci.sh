@@ -18,7 +18,7 @@ cd "$(dirname "$0")"
 root="$(cd .. && pwd)"
 
 seconds="${FUZZ_SECONDS:-60}"
-targets=(${FUZZ_TARGETS:-reader compile validate validate_full ffi pattern equality refs})
+targets=(${FUZZ_TARGETS:-reader compile validate validate_full ffi pattern equality refs stream})
 cargo_fuzz_version="${CARGO_FUZZ_VERSION:-0.13.2}"
 
 if ! cargo +nightly --version >/dev/null 2>&1; then

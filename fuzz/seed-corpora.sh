@@ -40,9 +40,11 @@ def put(target, data):
 def compact(v):
     return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
 
-for v in json.loads(pathlib.Path("../tests/vectors.json").read_text()):
+for i, v in enumerate(json.loads(pathlib.Path("../tests/vectors.json").read_text())):
     put("compile", compact(v["schema"]))
     put("reader", v["instance"])
+    # stream: a schema pick, two chunk sizes, then the instance.
+    put("stream", bytes([i % 8, 1 + i % 5, 1 + i % 17]) + v["instance"].encode())
 
 parsing = testdata / "json-test-suite" / "test_parsing"
 if parsing.is_dir():
@@ -75,7 +77,7 @@ for target in ("validate", "validate_full", "ffi", "pattern", "equality", "refs"
         stream = b"".join(hashlib.sha256(f"{target}/{i}/{k}".encode()).digest() for k in range(8 + i))
         put(target, stream)
 
-for target in ("reader", "compile", "validate", "validate_full", "ffi", "pattern", "equality", "refs"):
+for target in ("reader", "compile", "validate", "validate_full", "ffi", "pattern", "equality", "refs", "stream"):
     (pathlib.Path("corpus") / target).mkdir(parents=True, exist_ok=True)
     print(f"corpus/{target}: {counts.get(target, 0)} new seeds")
 EOF

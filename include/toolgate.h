@@ -472,6 +472,18 @@ typedef struct tg_running_call tg_running_call;
 typedef struct tg_schema tg_schema;
 
 /**
+ * A stream: an instance of a schema (`tg_schema_stream_new`) or the arguments of a
+ * tool call (`tg_registry_stream_call_new`) fed in chunks with `tg_stream_feed`, which
+ * says as soon as no continuation can be valid; `tg_stream_finish` (schema) or
+ * `tg_stream_finish_call` (call) gives the verdict on the whole bytes. A call's tool
+ * runs only in `tg_stream_finish_call`: a stream freed unfinished runs nothing.
+ *
+ * The schema or registry it was made from must stay alive until the stream is freed.
+ * Thread-safety: one thread at a time.
+ */
+typedef struct tg_stream tg_stream;
+
+/**
  * A string allocated by the library for the caller (`tg_registry_definitions`,
  * `tg_registry_names`). The caller owns it and frees it with `tg_text_free`.
  *
@@ -2610,6 +2622,122 @@ const char *tg_status_str(tg_status status);
  * Thread-safety: may be called from any thread at any time.
  */
 const char *tg_call_cancelled_content(void);
+
+/**
+ * Starts a stream of an instance of `schema`.
+ *
+ * On success writes a new stream to `*stream_out`; the caller owns it and frees it with
+ * `tg_stream_free`. Errors: `TG_ERR_NULL`.
+ *
+ * Ownership: `schema` is borrowed until the stream is freed. Thread-safety: any thread.
+ *
+ * # Safety
+ * `schema` is NULL or a live `tg_schema` that outlives the stream; `stream_out` and
+ * `error_out` are NULL or writable.
+ */
+tg_status tg_schema_stream_new(const struct tg_schema *schema,
+                               struct tg_stream **stream_out,
+                               struct tg_error **error_out);
+
+/**
+ * Starts a stream of the call `call_id[0..call_id_len)` of the tool
+ * `name[0..name_len)`, whose arguments will be fed in chunks. An unknown tool is
+ * refused at once: the first `tg_stream_feed` says so, and `tg_stream_finish_call`
+ * gives the result `tg_registry_call` gives.
+ *
+ * On success writes a new stream to `*stream_out`; the caller owns it and frees it with
+ * `tg_stream_free`. Errors: `TG_ERR_NULL`, `TG_ERR_UTF8`.
+ *
+ * Ownership: `registry` is borrowed until the stream is freed; the texts for the call.
+ * Thread-safety: any thread.
+ *
+ * # Safety
+ * `registry` is NULL or a live `tg_registry` that outlives the stream; each text
+ * pointer is NULL or points to its length in readable bytes; `stream_out` and
+ * `error_out` are NULL or writable.
+ */
+tg_status tg_registry_stream_call_new(const struct tg_registry *registry,
+                                      const char *call_id,
+                                      size_t call_id_len,
+                                      const char *name,
+                                      size_t name_len,
+                                      struct tg_stream **stream_out,
+                                      struct tg_error **error_out);
+
+/**
+ * Feeds `bytes[0..len)`, the next part of the stream's instance or arguments, and
+ * writes to `*refused_out` whether no continuation can be valid any more. A refusal is
+ * final: later feeds say the same, and `tg_stream_finish` / `tg_stream_finish_call`
+ * give its errors or result (a refused call never runs its tool).
+ *
+ * Errors: `TG_ERR_NULL`, `TG_ERR_ARGUMENT` (the stream is finished).
+ * Ownership: `bytes` is borrowed for the call. Thread-safety: not concurrently with
+ * other uses of `stream`.
+ *
+ * # Safety
+ * `stream` is NULL or a live `tg_stream` nothing else uses during the call; `bytes`
+ * is NULL or points to `len` readable bytes; `refused_out` and `error_out` are NULL or
+ * writable.
+ */
+tg_status tg_stream_feed(struct tg_stream *stream,
+                         const char *bytes,
+                         size_t len,
+                         bool *refused_out,
+                         struct tg_error **error_out);
+
+/**
+ * Finishes a schema stream: writes to `*errors_out` a new list of the violations of
+ * the whole bytes fed, exactly what `tg_schema_validate` lists for them (count 0 when
+ * valid), or the refusal's errors when the stream was refused. The stream is spent:
+ * free it with `tg_stream_free`.
+ *
+ * Errors: `TG_ERR_NULL`, `TG_ERR_ARGUMENT` (a call stream, or finished already).
+ * Ownership: the list is the caller's (`tg_errors_free`). Thread-safety: not
+ * concurrently with other uses of `stream`.
+ *
+ * # Safety
+ * `stream` is NULL or a live `tg_stream` nothing else uses during the call;
+ * `errors_out` and `error_out` are NULL or writable.
+ */
+tg_status tg_stream_finish(struct tg_stream *stream,
+                           struct tg_errors **errors_out,
+                           struct tg_error **error_out);
+
+/**
+ * Finishes a call stream: runs the call with every byte fed, exactly as
+ * `tg_registry_call` runs it (`call_ctx` passed to the handler), and writes the new
+ * result to `*result_out`; a refused stream's result is its refusal, and no tool runs.
+ * The stream is spent: free it with `tg_stream_free`.
+ *
+ * Errors: `TG_ERR_NULL`, `TG_ERR_ARGUMENT` (a schema stream, or finished already).
+ * Ownership: the result is the caller's (`tg_result_free`). Thread-safety: not
+ * concurrently with other uses of `stream`; no lock is held while the handler runs.
+ *
+ * # Safety
+ * `stream` is NULL or a live `tg_stream` nothing else uses during the call;
+ * `result_out` and `error_out` are NULL or writable.
+ */
+tg_status tg_stream_finish_call(struct tg_stream *stream,
+                                void *call_ctx,
+                                struct tg_result **result_out,
+                                struct tg_error **error_out);
+
+/**
+ * How many bytes were fed to `stream`, or 0 for NULL.
+ *
+ * # Safety
+ * `stream` is NULL or a live `tg_stream`.
+ */
+size_t tg_stream_bytes_read(const struct tg_stream *stream);
+
+/**
+ * Frees a stream, finished or not; an unfinished call stream runs nothing. NULL is a
+ * no-op.
+ *
+ * # Safety
+ * `stream` is NULL or a live `tg_stream` not freed before.
+ */
+void tg_stream_free(struct tg_stream *stream);
 
 /**
  * The text's bytes: on success writes pointer and length (in bytes, without the

@@ -37,6 +37,7 @@ pub mod result;
 pub mod running_call;
 pub mod schema;
 pub mod status;
+pub mod stream;
 pub mod text;
 pub mod tool_info;
 pub mod tool_spec;

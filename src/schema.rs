@@ -29,6 +29,13 @@ pub struct tg_schema {
     json: CText,
 }
 
+impl tg_schema {
+    /// The schema behind the handle, for the other C modules.
+    pub(crate) fn core(&self) -> &Schema {
+        &self.schema
+    }
+}
+
 pub(crate) fn compile_failure(error: CompileError) -> Failure {
     let message = error.to_string();
     Failure::new(tg_status::TG_ERR_SCHEMA, message).at(&error.pointer, &error.keyword)

@@ -13,6 +13,8 @@
 //!   `const`, against a reference comparison of canonical decimals;
 //! - [`refs`]: a generated graph of `$ref`/`$dynamicRef` schemas and nested
 //!   instances, the validation's work bounded;
+//! - [`stream`]: an instance fed to a stream in chunks, against `validate_json` on the
+//!   whole bytes;
 //! - [`errors`]: the invariants of every list of violations.
 
 pub mod compile;
@@ -23,6 +25,7 @@ pub mod generate;
 pub mod pattern;
 pub mod reader;
 pub mod refs;
+pub mod stream;
 
 /// `n` pseudo-random bytes from xorshift64 (Marsaglia, "Xorshift RNGs", 2003: shifts
 /// 13, 7, 17) advancing `seed`: fixed inputs for the unit tests that run a target's

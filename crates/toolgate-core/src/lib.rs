@@ -6,6 +6,12 @@
 //! C library (`toolgate`), the provider dialects (`toolgate-dialect`), the command and
 //! the Python module are built on this crate, so every host sees identical bytes.
 //!
+//! Arguments a model streams can be checked as they arrive: [`Schema::stream`] and
+//! [`Registry::stream_call`] refuse a value at the first byte after which no
+//! continuation can be valid, and their `finish` gives what [`Schema::validate_json`]
+//! and [`Registry::call`] give for the whole bytes. When each rule refuses is in
+//! [`schema::stream`] (and `docs/streaming.md`).
+//!
 //! The reader is private to the crate: its fast paths trust what the crate has checked
 //! (that a key equal to a known name is valid UTF-8, for one), and nothing outside the
 //! crate can reach them to make them trust anything else.
@@ -79,12 +85,13 @@ pub mod fuzz_internals {
 #[doc(hidden)]
 pub use registry::CallDetails;
 pub use registry::{
-    CallContext, CallOutcome, CallResult, Handler, HandlerFailure, NamePolicy, PreparedCall,
-    RegisterError, RegisterErrorKind, Registry, RegistryOptions, ToolInfo, ToolSpec, Written,
+    CallContext, CallFeed, CallOutcome, CallResult, CallStream, Handler, HandlerFailure,
+    NamePolicy, PreparedCall, RegisterError, RegisterErrorKind, Registry, RegistryOptions,
+    ToolInfo, ToolSpec, Written,
 };
 pub use schema::{
-    CompileError, Draft, Options, Profile, Schema, SchemaDialect, SchemaProblem, UnknownName,
-    ValidationError,
+    CompileError, Draft, Feed, Options, Profile, Schema, SchemaDialect, SchemaProblem,
+    SchemaStream, UnknownName, ValidationError,
 };
 pub use status::Status;
 

@@ -38,6 +38,7 @@ pub mod message;
 mod names;
 mod prepared;
 mod snapshot;
+mod stream;
 
 mod text;
 
@@ -51,6 +52,7 @@ pub use dispatch::{
 pub use names::dotted_spelling;
 pub use prepared::{HandlerFailure, PreparedCall, ResultRefusal};
 use snapshot::{Snapshot, Tool};
+pub use stream::{CallFeed, CallStream};
 
 // The C ABI hands one registry to many threads; keep that a compile-time fact.
 const _: () = {

@@ -36,6 +36,7 @@ mod pattern;
 mod program;
 pub(crate) mod resolve;
 mod sink;
+pub mod stream;
 mod walk;
 #[cfg(test)]
 mod work_tests;
@@ -45,6 +46,7 @@ pub use options::{Draft, Options, Profile, SchemaDialect, UnknownName};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use pattern::{every_matcher, Matcher};
 pub use resolve::positions::{subschemas_of, Holds};
+pub use stream::{Feed, SchemaStream};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use walk::VISITS;
 
@@ -123,13 +125,7 @@ impl Schema {
         let outcome =
             walk(&mut cx, &self.root, &mut r, 0, &mut sink).and_then(|()| Ok(r.finish()?));
         match outcome {
-            Err(Stop::Syntax(e)) => vec![ValidationError {
-                path: "$".to_string(),
-                pointer: String::new(),
-                keyword: "json",
-                message: e.message_masked(instance, self.prog.masked),
-                schema_location: "#".to_string(),
-            }],
+            Err(Stop::Syntax(e)) => vec![syntax_error(&e, instance, self.prog.masked)],
             _ => {
                 sort_errors(&mut sink.errors);
                 sink.errors
@@ -211,6 +207,21 @@ fn compile_full(value: Value, opts: &Options) -> Result<(Program, Node), Compile
     let mut root = compiler.root(root_value);
     let prog = compiler.finish(&mut root)?;
     Ok((prog, root))
+}
+
+/// The one error of malformed input: at `$`, keyword `json`, schema location `#`.
+pub(crate) fn syntax_error(
+    e: &crate::json::SyntaxError,
+    input: &[u8],
+    masked: bool,
+) -> ValidationError {
+    ValidationError {
+        path: "$".to_string(),
+        pointer: String::new(),
+        keyword: "json",
+        message: e.message_masked(input, masked),
+        schema_location: "#".to_string(),
+    }
 }
 
 /// The argument rule: empty tool-call arguments (no bytes, or only whitespace) mean

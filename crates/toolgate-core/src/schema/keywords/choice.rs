@@ -33,6 +33,13 @@ impl ChoiceGroup {
     }
 }
 
+impl Choices {
+    /// The allowed values when every one is a string.
+    pub(crate) fn strings(&self) -> Option<&[String]> {
+        self.strings.as_deref()
+    }
+}
+
 fn choices(values: Vec<Value>, text: String) -> Choices {
     let strings = values
         .iter()

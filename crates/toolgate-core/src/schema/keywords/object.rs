@@ -347,7 +347,7 @@ impl<'v> ObjectBuilder<'v> {
 /// Which known names an object had: their duplicate check, `required` and the
 /// dependencies. Two kinds, chosen per object so that the common one costs a word and
 /// no dispatch: [`u64`] bits for up to 64 names, [`Seen`] beyond.
-trait Marks {
+pub(crate) trait Marks {
     fn with_room(n: usize) -> Self;
     /// Marks `i`; false when it was already marked (a duplicate key).
     fn set(&mut self, i: usize) -> bool;
@@ -373,7 +373,7 @@ impl Marks for u64 {
 }
 
 /// Marks for more than 64 names, without allocating for up to 256.
-enum Seen {
+pub(crate) enum Seen {
     Wide([u64; 4]),
     Heap(Vec<bool>),
 }
@@ -471,7 +471,7 @@ const DID_YOU_MEAN: &str = "; did you mean ";
 /// `unexpected property "x"` at the object, pointing at the member; with
 /// `; did you mean "y"?` when one property the group declares (in `properties`) is
 /// closer to the key than any other, by the rule tool names are suggested by.
-fn unexpected<'a, S: Sink<'a>>(
+pub(crate) fn unexpected<'a, S: Sink<'a>>(
     o: &ObjectGroup,
     keyword: &'static str,
     key: JsonStr<'a>,
@@ -561,7 +561,11 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
     check_required(o, &seen, sink)
 }
 
-fn check_required<'a, S: Sink<'a>>(o: &ObjectGroup, seen: &impl Marks, sink: &mut S) -> W {
+pub(crate) fn check_required<'a, S: Sink<'a>>(
+    o: &ObjectGroup,
+    seen: &impl Marks,
+    sink: &mut S,
+) -> W {
     for required in o.required.iter() {
         if !seen.get(required.index) {
             let name = o.names.name(required.index);

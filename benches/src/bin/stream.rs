@@ -1,0 +1,135 @@
+//! What streaming costs and what it saves, on the real-world tool mix
+//! (`realworld-tools/tools.jsonl`, one generated valid call per tool, core profile):
+//!
+//! - cost: the time of a stream fed each call in 16-byte chunks and finished, over the
+//!   time of `validate_json` on the whole call (the median of the rounds' ratios, the
+//!   two run moments apart in each round);
+//! - saving: for invalid calls (the generator's mutants of each call: wrong type,
+//!   missing required, extra property, out of bounds, bad enum, ...), the share of the
+//!   call's bytes read when the stream refused it (1 when only `finish` did): the
+//!   median over all invalid calls, the share refused before their last byte, and the
+//!   median per kind of mutant.
+//!
+//! `cargo run -p toolgate-bench --release --bin stream`
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::time::Instant;
+
+use serde_json::Value;
+use toolgate_bench::instances::{generate, mutants, Rng, Strings};
+use toolgate_bench::mix::{build_mix, realworld_or_skip};
+use toolgate_core::schema::Feed;
+use toolgate_core::{Options, Schema};
+
+const ROUNDS: usize = 21;
+const PASSES: usize = 200;
+const CHUNK: usize = 16;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn streamed(schema: &Schema, call: &[u8]) -> usize {
+    let mut stream = schema.stream();
+    for chunk in call.chunks(CHUNK) {
+        if let Feed::Refused(_) = stream.feed(chunk) {
+            break;
+        }
+    }
+    stream.finish().len()
+}
+
+fn main() {
+    let Some(tools) = realworld_or_skip() else {
+        return;
+    };
+    let opts = Options::default();
+    let mix = build_mix(&tools, &opts, Strings::Ascii);
+    let calls: Vec<(&Schema, &[u8])> = mix
+        .tools
+        .iter()
+        .map(|t| (&t.toolgate, &t.call[..]))
+        .collect();
+    println!(
+        "mix: {} tools, mean call {:.0} bytes",
+        calls.len(),
+        mix.mean_call_bytes()
+    );
+
+    let mut ratios = Vec::new();
+    let (mut whole_ns, mut stream_ns) = (Vec::new(), Vec::new());
+    let per_call = (PASSES * calls.len()) as f64;
+    for _ in 0..ROUNDS {
+        let t = Instant::now();
+        for _ in 0..PASSES {
+            for (s, call) in &calls {
+                black_box(s.validate_json(black_box(call)));
+            }
+        }
+        let whole = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        for _ in 0..PASSES {
+            for (s, call) in &calls {
+                black_box(streamed(s, black_box(call)));
+            }
+        }
+        let stream = t.elapsed().as_secs_f64();
+        ratios.push(stream / whole);
+        whole_ns.push(whole * 1e9 / per_call);
+        stream_ns.push(stream * 1e9 / per_call);
+    }
+    println!(
+        "validate_json: {:.0} ns per call; stream in {CHUNK}-byte chunks + finish: {:.0} ns per call",
+        median(whole_ns),
+        median(stream_ns)
+    );
+    println!(
+        "cost: stream in {CHUNK}-byte chunks + finish / validate_json on the whole call: {:.2}x (median of {ROUNDS} rounds)",
+        median(ratios)
+    );
+
+    let mut shares = Vec::new();
+    let mut early = 0usize;
+    let mut by_kind: BTreeMap<&'static str, Vec<f64>> = BTreeMap::new();
+    for (i, t) in mix.tools.iter().enumerate() {
+        let schema_value: Value = serde_json::from_slice(&t.schema_bytes).expect("schema");
+        let g = generate(&schema_value, i as u64 + 1, Strings::Ascii);
+        let mut rng = Rng::new(i as u64 + 11);
+        for m in mutants(&g, &mut rng) {
+            if t.toolgate.validate_json(&m.bytes).is_empty() {
+                continue;
+            }
+            let mut stream = t.toolgate.stream();
+            for b in m.bytes.chunks(1) {
+                if stream.feed(b).is_refused() {
+                    break;
+                }
+            }
+            let share = match stream.bytes_before_refusal() {
+                Some(n) => n as f64 / m.bytes.len() as f64,
+                None => 1.0,
+            };
+            if share < 1.0 {
+                early += 1;
+            }
+            shares.push(share);
+            by_kind.entry(m.kind.label()).or_default().push(share);
+        }
+    }
+    println!(
+        "saving: {} invalid calls, {} ({:.0}%) refused before their last byte; median share of bytes read before the refusal: {:.2}",
+        shares.len(),
+        early,
+        100.0 * early as f64 / shares.len().max(1) as f64,
+        median(shares.clone())
+    );
+    for (kind, v) in by_kind {
+        println!(
+            "  {kind:<18} {:>5} calls, median share {:.2}",
+            v.len(),
+            median(v)
+        );
+    }
+}

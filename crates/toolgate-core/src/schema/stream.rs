@@ -1,0 +1,1546 @@
+//! Streamed instances: a value validated as its bytes arrive in chunks (a model's
+//! tool-call arguments, as the provider streams them), refused as soon as no
+//! continuation of the bytes read so far can be valid.
+//!
+//! [`Schema::stream`] gives a [`SchemaStream`]: each [`SchemaStream::feed`] says
+//! [`Feed::Incomplete`] or [`Feed::Refused`], and [`SchemaStream::finish`] returns
+//! exactly what [`Schema::validate_json`] returns for the whole bytes. A refusal is
+//! final: later feeds, and `finish`, give the same one. Each byte fed is read once by
+//! an incremental reader; the values it completes are checked against their schemas
+//! with the same walk `validate_json` runs, so a refusal's errors are the validator's
+//! own (same texts, paths and schema locations).
+//!
+//! # When a rule refuses
+//!
+//! A refusal comes before `finish` only when no continuation can be valid. Each rule is
+//! decided at the earliest byte below; what is not listed (and everything under the
+//! in-place applicators) is decided when its value closes or at `finish`.
+//!
+//! | Rule | Refused at |
+//! |------|------------|
+//! | malformed JSON (bad byte, trailing comma, nesting over the limit, data after the value) | that byte |
+//! | invalid UTF-8 in a string (the reader judges a string's UTF-8 once it has read it) | the string's closing quote |
+//! | duplicate property | the `:` after its second name |
+//! | `type` of a string, object, array, boolean or null; `false` | the value's first byte |
+//! | `type` of a number (`integer` or `number`) | when the number closes |
+//! | `additionalProperties: false` (no `properties` name, no `patternProperties` match) | the closing quote of the name |
+//! | `enum`/`const` of strings only | the first character no listed string continues with (while the string has no escape), else at its close |
+//! | `enum`/`const` of other values | when the value closes |
+//! | `maxLength` | the character past the bound |
+//! | `maxItems` | the first byte of the element past the bound |
+//! | `maxProperties` | the closing quote of the name past the bound |
+//! | `minimum`, `maximum`, `exclusive*`, `multipleOf` | when the number closes |
+//! | `minLength`, `pattern`, `format` | when the string closes |
+//! | `required`, `minItems`, `minProperties`, `contains`, `uniqueItems`, `dependent*`, `propertyNames` | when the object or array closes |
+//! | `anyOf`, `oneOf`, `allOf`, `not`, `if`, `$ref` beside other keywords | when the value they apply to closes |
+//! | `unevaluatedProperties`, `unevaluatedItems`, a dynamic `$dynamicRef` | when the enclosing value closes, or at `finish` |
+//!
+//! The keywords under an in-place applicator (a branch of `anyOf`, the target of a
+//! `$ref` that sits beside other keywords) are never decided on their own: their value
+//! is checked whole, when it closes.
+//!
+//! # What a refusal says
+//!
+//! A refusal lists the validator's errors for the value it is about. Most rules are
+//! decided on a complete value (a closed string, number or object), and then these
+//! errors are exactly among those [`Schema::validate_json`] reports for the whole
+//! bytes. A few are decided on a value still open, and say what is known when they
+//! are: `maxLength`, `maxItems` and `maxProperties` count what was read (`expected at
+//! most 3 items, got 4` where the whole array may have 9), and a string refused by
+//! `enum` or `const` quotes the characters read so far; their path, keyword and schema
+//! location are the whole value's. One more case: bytes after a refusal can make the
+//! whole malformed, and then `validate_json` reports only the malformed JSON: the
+//! whole is invalid all the same.
+//!
+//! # Work
+//!
+//! Each byte fed is examined once, whatever the chunks (plain string content a run at
+//! a time). A scalar is walked again when it closes if its schema checks more than its
+//! type; an object or array when it closes only if its schema has rules the stream
+//! does not count as it reads (the in-place applicators, `enum`/`const`, the full
+//! profile's object and array keywords), so the extra work is at most the bytes times
+//! the nesting of such schemas. A stream keeps the bytes fed (its `finish` validates
+//! them), up to a refusal.
+
+use std::collections::HashSet;
+
+use crate::json::{Reader, SyntaxError, SyntaxErrorKind};
+
+use super::keywords::choice::Choices;
+use super::keywords::count::{self, Bounds};
+use super::keywords::object::{self, Marks, Seen};
+use super::keywords::types::{T_ARRAY, T_BOOLEAN, T_NULL, T_NUMBER, T_OBJECT, T_STRING};
+use super::path::Seg;
+use super::program::{Node, Program, SpecialKind, NONE};
+use super::sink::{Collect, FirstError, Sink};
+use super::walk::{walk_value, Cx};
+use super::{sort_errors, syntax_error, Schema, ValidationError};
+
+/// What a stream says after a feed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feed<'s> {
+    /// No rule is broken yet by every continuation: feed more, or finish.
+    Incomplete,
+    /// No continuation can be valid: the errors (sorted as `validate_json` sorts
+    /// them). Final: later feeds and `finish` give the same.
+    Refused(&'s [ValidationError]),
+}
+
+impl Feed<'_> {
+    /// True for [`Feed::Refused`].
+    pub fn is_refused(&self) -> bool {
+        matches!(self, Feed::Refused(_))
+    }
+}
+
+/// An instance validated as its bytes arrive: see the [module](self) for when each
+/// rule refuses. Dropping it does nothing.
+pub struct SchemaStream<'s> {
+    schema: &'s Schema,
+    engine: Engine,
+}
+
+impl Schema {
+    /// A stream of this schema: feed it an instance's bytes in chunks of any size.
+    ///
+    /// ```
+    /// use toolgate_core::schema::Feed;
+    /// use toolgate_core::Schema;
+    /// let schema = Schema::compile(br#"{"type":"object","properties":{"n":{"type":"integer"}},"additionalProperties":false}"#).unwrap();
+    /// let mut stream = schema.stream();
+    /// assert_eq!(stream.feed(br#"{"n":"#), Feed::Incomplete);
+    /// let Feed::Refused(errors) = stream.feed(br#" "five"}"#) else { panic!() };
+    /// assert_eq!(errors[0].message, "expected integer, got string");
+    /// assert_eq!(stream.bytes_before_refusal(), Some(7));
+    /// ```
+    pub fn stream(&self) -> SchemaStream<'_> {
+        SchemaStream {
+            schema: self,
+            engine: Engine::new(self),
+        }
+    }
+}
+
+impl<'s> SchemaStream<'s> {
+    /// Reads `bytes`, the next part of the instance.
+    pub fn feed(&mut self, bytes: &[u8]) -> Feed<'_> {
+        self.engine.feed(self.schema, bytes);
+        self.engine.verdict()
+    }
+
+    /// What the stream says now, without feeding.
+    pub fn verdict(&self) -> Feed<'_> {
+        self.engine.verdict()
+    }
+
+    /// The verdict on the whole bytes: exactly [`Schema::validate_json`]'s, unless the
+    /// stream was refused, and then its refusal.
+    pub fn finish(self) -> Vec<ValidationError> {
+        match self.engine.refusal {
+            Some(errors) => errors,
+            None => self.schema.validate_json(&self.engine.buf),
+        }
+    }
+
+    /// How many bytes were fed.
+    pub fn bytes_read(&self) -> usize {
+        self.engine.fed
+    }
+
+    /// How many bytes had been read when the stream was refused (the refusal was
+    /// decided at the last of them), or `None`.
+    pub fn bytes_before_refusal(&self) -> Option<usize> {
+        self.engine.refusal.as_ref().map(|_| self.engine.refused_at)
+    }
+
+    /// The bytes fed so far (up to the refusal, when refused).
+    pub fn bytes(&self) -> &[u8] {
+        &self.engine.buf
+    }
+
+    /// The work done so far: bytes the incremental reader examined, and bytes of
+    /// completed values walked against their schemas. For tests bounding the work.
+    #[doc(hidden)]
+    pub fn work(&self) -> (u64, u64) {
+        (self.engine.scanned, self.engine.rewalked)
+    }
+}
+
+/// The stream's state, apart from the schema (so a stream that owns its schema's
+/// holder can keep one).
+pub(crate) struct Engine {
+    pub(crate) buf: Vec<u8>,
+    pub(crate) fed: usize,
+    pub(crate) refusal: Option<Vec<ValidationError>>,
+    pub(crate) refused_at: usize,
+    /// Early checks given up (the reader and this one disagree): `finish` decides.
+    off: bool,
+    state: State,
+    frames: Vec<Frame>,
+    /// Where the scalar or key being read starts, and its schema.
+    tok_start: usize,
+    tok_node: Option<Node>,
+    tok_res: Option<Node>,
+    /// The opening quote of a name just read that repeats another of its object.
+    dup_key: Option<usize>,
+    text: Text,
+    num: Num,
+    lit: (&'static [u8], usize),
+    root: Option<Node>,
+    scanned: u64,
+    rewalked: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    /// A value (the whole one, after `:`, after `,` in an array).
+    Value,
+    /// After `[`: a value or `]`.
+    FirstValue,
+    /// After `{`: a name or `}`.
+    FirstKey,
+    /// After `,` in an object: a name.
+    Key,
+    Colon,
+    /// After a value in a container: `,` or its close.
+    After,
+    Text,
+    Number,
+    Literal,
+    /// After the whole value: whitespace only.
+    Done,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Num {
+    Minus,
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    E,
+    ESign,
+    Exp,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Esc {
+    None,
+    Backslash,
+    /// In `\u` after `n` digits of value `v`.
+    U(u8, u32),
+    /// After a high surrogate: `\` then `u` must follow.
+    LowBackslash,
+    LowU,
+}
+
+/// The string (value or name) being read.
+struct Text {
+    key: bool,
+    esc: Esc,
+    high: bool,
+    /// UTF-8 continuation bytes still due, and the range of the next.
+    need: u8,
+    lo: u8,
+    hi: u8,
+    chars: u64,
+    max: u64,
+    /// Bytes of content read, while plain (no escape).
+    plain_len: usize,
+    /// The `enum` and `const` strings still possible, while the string is plain.
+    /// Where the string's first invalid UTF-8 sequence starts: the reader reads a string
+    /// to its end before it judges its UTF-8, so that is refused at the closing quote
+    /// (an error found before it, a control character, a bad escape, comes first).
+    bad_utf8: Option<usize>,
+    /// Where the UTF-8 sequence being read starts.
+    seq_start: usize,
+    /// (A bit per listed string, for lists of up to 64.)
+    enum_alive: Option<u64>,
+    const_alive: Option<u64>,
+}
+
+struct Frame {
+    obj: bool,
+    node: Option<Node>,
+    res: Option<Node>,
+    start: usize,
+    count: u64,
+    /// The opening quote of the current member's name.
+    key: usize,
+    child: Option<Node>,
+    /// The members' names so far, for the duplicate check: their spans in the bytes
+    /// (between the quotes) and whether they hold an escape; past [`KEYS_LISTED`]
+    /// names, the set of them decoded instead.
+    keys: Vec<(usize, usize, bool)>,
+    key_set: Option<HashSet<Box<[u8]>>>,
+    seen: Option<Seen>,
+}
+
+impl Text {
+    /// The sequence at `seq_start` is not UTF-8: the string is malformed, which its
+    /// closing quote decides; until then nothing else about it is decided early.
+    fn invalid_utf8(&mut self) {
+        self.bad_utf8.get_or_insert(self.seq_start);
+        self.enum_alive = None;
+        self.const_alive = None;
+        self.max = u64::MAX;
+    }
+}
+
+/// Why a step stopped reading.
+enum Halt {
+    Refused,
+    Off,
+}
+
+type Step = Result<(), Halt>;
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// The node whose groups apply to a value of `node`, or `None` when the dynamic scope
+/// decides it (left to the walk of an enclosing value, or to `finish`).
+fn resolve(prog: &Program, mut node: Node) -> Option<Node> {
+    while node.special {
+        let special = prog.special_of(&node);
+        if special.kind == SpecialKind::Dynamic {
+            return None;
+        }
+        node = *prog.node(special.inner);
+    }
+    Some(node)
+}
+
+/// True when a closed scalar (whose first byte is `first`) has more to check against
+/// `node` than its type, which its first byte decided (a number's waits for its close).
+fn needs_walk(n: &Node, first: u8) -> bool {
+    if n.special || n.rereads {
+        return true;
+    }
+    match first {
+        b'"' => n.string != NONE,
+        b't' | b'f' | b'n' => false,
+        _ => n.number != NONE || n.types & T_NUMBER == 0,
+    }
+}
+
+/// How many names an object's duplicate check compares one by one before it keeps
+/// them in a set.
+const KEYS_LISTED: usize = 16;
+
+/// Whether the name `key`, read from `buf[start..=end]` (its quotes), repeats one of
+/// `keys` (or `set`); else it joins them.
+fn repeated(
+    buf: &[u8],
+    keys: &mut Vec<(usize, usize, bool)>,
+    set: &mut Option<HashSet<Box<[u8]>>>,
+    start: usize,
+    end: usize,
+    key: crate::json::JsonStr<'_>,
+) -> bool {
+    let decode = |s: usize| {
+        Reader::new(buf, 1)
+            .at(s - 1)
+            .read_string()
+            .map(|k| k.to_cow().into_owned().into_bytes().into_boxed_slice())
+            .unwrap_or_default()
+    };
+    if let Some(set) = set {
+        return !set.insert(key.to_cow().as_bytes().into());
+    }
+    let raw = &buf[start + 1..end];
+    let escaped = key.has_escapes();
+    for &(s, e, other_escaped) in keys.iter() {
+        let same = match escaped || other_escaped {
+            false => &buf[s..e] == raw,
+            true => *decode(s) == *key.to_cow().as_bytes(),
+        };
+        if same {
+            return true;
+        }
+    }
+    keys.push((start + 1, end, escaped));
+    if keys.len() > KEYS_LISTED {
+        *set = Some(keys.drain(..).map(|(s, _, _)| decode(s)).collect());
+    }
+    false
+}
+
+impl Engine {
+    pub(crate) fn new(schema: &Schema) -> Engine {
+        Engine {
+            buf: Vec::new(),
+            fed: 0,
+            refusal: None,
+            refused_at: 0,
+            off: false,
+            state: State::Value,
+            frames: Vec::new(),
+            tok_start: 0,
+            tok_node: None,
+            tok_res: None,
+            dup_key: None,
+            text: Text {
+                key: false,
+                esc: Esc::None,
+                high: false,
+                need: 0,
+                lo: 0,
+                hi: 0,
+                chars: 0,
+                max: u64::MAX,
+                plain_len: 0,
+                bad_utf8: None,
+                seq_start: 0,
+                enum_alive: None,
+                const_alive: None,
+            },
+            num: Num::Int,
+            lit: (b"", 0),
+            root: (!schema.prog.dynamic).then_some(schema.root),
+            scanned: 0,
+            rewalked: 0,
+        }
+    }
+
+    pub(crate) fn verdict(&self) -> Feed<'_> {
+        match &self.refusal {
+            Some(errors) => Feed::Refused(errors),
+            None => Feed::Incomplete,
+        }
+    }
+
+    /// A refusal decided outside the reader (a registry's size limit).
+    pub(crate) fn refuse_with(&mut self, errors: Vec<ValidationError>) {
+        if self.refusal.is_none() {
+            self.refusal = Some(errors);
+            self.refused_at = self.fed;
+        }
+    }
+
+    pub(crate) fn feed(&mut self, s: &Schema, bytes: &[u8]) {
+        if self.refusal.is_some() {
+            self.fed += bytes.len();
+            return;
+        }
+        let from = self.buf.len();
+        if self.buf.capacity() == 0 {
+            self.buf.reserve(bytes.len().max(256));
+        }
+        self.buf.extend_from_slice(bytes);
+        self.fed += bytes.len();
+        if self.off {
+            return;
+        }
+        let end = self.buf.len();
+        let mut pos = from;
+        while pos < end {
+            let run = self.plain_run(pos, end);
+            if run > 0 {
+                self.scanned += run as u64;
+                pos += run;
+                continue;
+            }
+            self.scanned += 1;
+            let b = self.buf[pos];
+            pos += 1;
+            let pos = pos - 1;
+            match self.step(s, pos, b) {
+                Ok(()) => {}
+                Err(Halt::Refused) => {
+                    self.refused_at = pos + 1;
+                    self.buf.truncate(pos + 1);
+                    return;
+                }
+                Err(Halt::Off) => {
+                    self.off = true;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Inside a string with nothing to decide per character (no escape or UTF-8
+    /// sequence under way, no `enum` prefix to follow, the length bound not reached):
+    /// how many of the bytes from `pos` are plain printable ASCII, read at once.
+    #[inline]
+    fn plain_run(&mut self, pos: usize, end: usize) -> usize {
+        let t = &mut self.text;
+        if self.state != State::Text
+            || t.esc != Esc::None
+            || t.need != 0
+            || t.enum_alive.is_some()
+            || t.const_alive.is_some()
+        {
+            return 0;
+        }
+        let room = usize::try_from(t.max.saturating_sub(t.chars)).unwrap_or(usize::MAX);
+        let run = self.buf[pos..end]
+            .iter()
+            .take(room)
+            .take_while(|&&b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\')
+            .count();
+        t.chars += run as u64;
+        t.plain_len += run;
+        run
+    }
+
+    fn refuse(&mut self, mut errors: Vec<ValidationError>) -> Step {
+        sort_errors(&mut errors);
+        self.refusal = Some(errors);
+        Err(Halt::Refused)
+    }
+
+    /// Malformed JSON at byte `pos`: the reader's own error for the bytes up to it,
+    /// when the reader agrees they cannot be completed; else early checks stop.
+    fn malformed(&mut self, s: &Schema, pos: usize) -> Step {
+        let errors = s.validate_json(&self.buf[..=pos]);
+        let agreed = matches!(errors.as_slice(), [e] if e.keyword == "json"
+            && !e.message.ends_with("unexpected end of input")
+            && !e.message.ends_with("found end of input"));
+        if agreed {
+            self.refuse(errors)
+        } else {
+            Err(Halt::Off)
+        }
+    }
+
+    fn step(&mut self, s: &Schema, pos: usize, b: u8) -> Step {
+        match self.state {
+            State::Text => self.text_byte(s, pos, b),
+            State::Number => self.number_byte(s, pos, b),
+            State::Literal => {
+                let (want, i) = self.lit;
+                if want[i] != b {
+                    return self.malformed(s, pos);
+                }
+                self.lit.1 += 1;
+                if self.lit.1 == want.len() {
+                    self.scalar_done(s, pos + 1)?;
+                }
+                Ok(())
+            }
+            _ if is_ws(b) => Ok(()),
+            State::Value => self.begin_value(s, pos, b),
+            State::FirstValue if b == b']' => self.close(s, pos, false),
+            State::FirstValue => self.begin_value(s, pos, b),
+            State::FirstKey if b == b'}' => self.close(s, pos, true),
+            State::FirstKey | State::Key if b == b'"' => {
+                self.begin_text(s, pos, None, true);
+                Ok(())
+            }
+            State::Colon if b == b':' => {
+                self.state = State::Value;
+                match self.dup_key {
+                    Some(start) => {
+                        let e = SyntaxError::new(SyntaxErrorKind::DuplicateKey, start);
+                        let error = syntax_error(&e, &self.buf[..=pos], s.prog.masked);
+                        self.refuse(vec![error])
+                    }
+                    None => Ok(()),
+                }
+            }
+            State::After => {
+                let obj = self.frames.last().is_some_and(|f| f.obj);
+                match (b, obj) {
+                    (b',', true) => self.state = State::Key,
+                    (b',', false) => self.state = State::Value,
+                    (b'}', true) => return self.close(s, pos, true),
+                    (b']', false) => return self.close(s, pos, false),
+                    _ => return self.malformed(s, pos),
+                }
+                Ok(())
+            }
+            _ => self.malformed(s, pos),
+        }
+    }
+
+    /// The path to the values at nesting `upto` (the segments of the first `upto`
+    /// containers' current members).
+    fn segs<'b>(&self, buf: &'b [u8], upto: usize) -> Vec<Seg<'b>> {
+        self.frames[..upto]
+            .iter()
+            .map(|f| {
+                if f.obj {
+                    let key = Reader::new(buf, 1)
+                        .at(f.key)
+                        .read_string()
+                        .expect("a name the stream has read");
+                    Seg::Key(key)
+                } else {
+                    Seg::Index(f.count.saturating_sub(1) as usize)
+                }
+            })
+            .collect()
+    }
+
+    /// A collecting sink at the path of nesting `upto`.
+    fn sink_at(&self, s: &Schema, upto: usize) -> Collect<'_> {
+        let mut sink = Collect::new(s.prog.masked);
+        for seg in self.segs(&self.buf, upto) {
+            sink.push(seg);
+        }
+        sink
+    }
+
+    /// The walk's errors for `input[start..]` (one whole value) against `node`, at
+    /// the path of nesting `depth`.
+    fn walk_errors(
+        &self,
+        s: &Schema,
+        input: &[u8],
+        start: usize,
+        node: &Node,
+        depth: usize,
+    ) -> Result<Vec<ValidationError>, Halt> {
+        let mut cx = Cx::new(&s.prog);
+        let mut sink = Collect::new(s.prog.masked);
+        let buf = &self.buf;
+        for seg in self.segs(buf, depth) {
+            sink.push(seg);
+        }
+        let mut r = Reader::new(input, s.max_depth).at(start);
+        match walk_value(&mut cx, node, &mut r, depth, &mut sink) {
+            Err(super::sink::Stop::Syntax(_)) => Err(Halt::Off),
+            _ => Ok(sink.errors),
+        }
+    }
+
+    /// Checks the whole value `buf[start..end]` against `node` at nesting `depth`.
+    fn check_value(
+        &mut self,
+        s: &Schema,
+        start: usize,
+        end: usize,
+        node: &Node,
+        depth: usize,
+    ) -> Step {
+        self.rewalked += (end - start) as u64;
+        let mut cx = Cx::new(&s.prog);
+        let mut r = Reader::new(&self.buf[..end], s.max_depth).at(start);
+        match walk_value(&mut cx, node, &mut r, depth, &mut FirstError) {
+            Ok(()) => return Ok(()),
+            Err(super::sink::Stop::Syntax(_)) => return Err(Halt::Off),
+            Err(super::sink::Stop::Invalid) => {}
+        }
+        drop(cx);
+        let errors = self.walk_errors(s, &self.buf[..end], start, node, depth)?;
+        if errors.is_empty() {
+            return Err(Halt::Off);
+        }
+        self.refuse(errors)
+    }
+
+    fn value_node(&self) -> Option<Node> {
+        match self.frames.last() {
+            None => self.root,
+            Some(f) => f.child,
+        }
+    }
+
+    fn begin_value(&mut self, s: &Schema, pos: usize, b: u8) -> Step {
+        let prog = &s.prog;
+        let depth = self.frames.len();
+        let bit = match b {
+            b'"' => Some(T_STRING),
+            b'{' => Some(T_OBJECT),
+            b'[' => Some(T_ARRAY),
+            b't' | b'f' => Some(T_BOOLEAN),
+            b'n' => Some(T_NULL),
+            b'-' | b'0'..=b'9' => None,
+            _ => return self.malformed(s, pos),
+        };
+        if matches!(b, b'{' | b'[') && depth >= s.max_depth {
+            return self.malformed(s, pos);
+        }
+        let mut errors = Vec::new();
+        let mut over = None;
+        if let Some(f) = self.frames.last_mut() {
+            if !f.obj {
+                f.count += 1;
+                self.set_element_node(s);
+                let f = self.frames.last_mut().expect("an array");
+                let n = f.count;
+                let group = f.res.and_then(|r| prog.arrays.get(r.array as usize));
+                over = group
+                    .filter(|g| g.count.max.is_some_and(|m| n > m))
+                    .map(|g| (g, n));
+            }
+        }
+        if let Some((g, n)) = over {
+            let bounds = Bounds {
+                min: None,
+                max: g.count.max,
+            };
+            let mut sink = self.sink_at(s, depth - 1);
+            let _ = count::check(
+                &mut sink,
+                &g.at,
+                n,
+                &bounds,
+                ("minItems", "maxItems"),
+                ("item", "items"),
+            );
+            errors.extend(sink.errors);
+        }
+        let node = self.value_node();
+        let res = node.and_then(|n| resolve(prog, n));
+        if let (Some(n), Some(r)) = (node, res) {
+            // A number's type is decided when it closes (`integer` or `number`), but
+            // `false` refuses any value at once.
+            let refused = match bit {
+                Some(bit) => r.types & bit == 0,
+                None => Program::is_never(&r),
+            };
+            if refused {
+                let synth: &[u8] = match b {
+                    b'"' => b"\"\"",
+                    b'{' => b"{}",
+                    b'[' => b"[]",
+                    b't' => b"true",
+                    b'f' => b"false",
+                    b'n' => b"null",
+                    _ => b"0",
+                };
+                errors.extend(self.walk_errors(s, synth, 0, &n, depth)?);
+            }
+        }
+        if !errors.is_empty() {
+            return self.refuse(errors);
+        }
+        match b {
+            b'"' => self.begin_text(s, pos, node, false),
+            b'{' | b'[' => {
+                let obj = b == b'{';
+                let seen = res.and_then(|r| {
+                    let g = prog.objects.get(r.object as usize)?;
+                    (obj && g.extra.is_none() && !g.required.is_empty())
+                        .then(|| Seen::with_room(g.names.len()))
+                });
+                self.frames.push(Frame {
+                    obj,
+                    node,
+                    res,
+                    start: pos,
+                    count: 0,
+                    key: 0,
+                    child: None,
+                    keys: Vec::new(),
+                    key_set: None,
+                    seen,
+                });
+                self.state = if obj {
+                    State::FirstKey
+                } else {
+                    State::FirstValue
+                };
+            }
+            b't' | b'f' | b'n' => {
+                self.tok_start = pos;
+                self.tok_node = node;
+                self.lit = match b {
+                    b't' => (b"true", 1),
+                    b'f' => (b"false", 1),
+                    _ => (b"null", 1),
+                };
+                self.state = State::Literal;
+            }
+            _ => {
+                self.tok_start = pos;
+                self.tok_node = node;
+                self.num = match b {
+                    b'-' => Num::Minus,
+                    b'0' => Num::Zero,
+                    _ => Num::Int,
+                };
+                self.state = State::Number;
+            }
+        }
+        Ok(())
+    }
+
+    /// The schema of the array's element that just started (elements are counted as
+    /// they start: it is element `count - 1`).
+    fn set_element_node(&mut self, s: &Schema) {
+        let prog = &s.prog;
+        let f = self.frames.last_mut().expect("an array");
+        let n = f.count as usize - 1;
+        f.child = f
+            .res
+            .and_then(|r| prog.arrays.get(r.array as usize))
+            .and_then(|g| match &g.extra {
+                Some(e) => e.prefix.get(n).or(g.items.as_ref()).copied(),
+                None => g.items,
+            });
+    }
+
+    fn begin_text(&mut self, s: &Schema, pos: usize, node: Option<Node>, key: bool) {
+        let prog = &s.prog;
+        self.tok_start = pos;
+        self.tok_node = node;
+        self.state = State::Text;
+        let res = node.and_then(|n| resolve(prog, n));
+        self.tok_res = res;
+        let strings = res.and_then(|r| prog.strings.get(r.string as usize));
+        let choices = res
+            .filter(|r| r.rereads)
+            .and_then(|r| prog.choices.get(r.choice as usize));
+        let alive = |c: Option<&Choices>| {
+            c.and_then(|c| c.strings())
+                .filter(|list| list.len() <= 64)
+                .map(|list| match list.len() {
+                    0 => 0,
+                    n => u64::MAX >> (64 - n),
+                })
+        };
+        self.text = Text {
+            key,
+            esc: Esc::None,
+            high: false,
+            need: 0,
+            lo: 0,
+            hi: 0,
+            chars: 0,
+            max: strings.and_then(|g| g.length.max).unwrap_or(u64::MAX),
+            plain_len: 0,
+            bad_utf8: None,
+            seq_start: 0,
+            enum_alive: alive(choices.and_then(|c| c.enum_.as_ref())),
+            const_alive: alive(choices.and_then(|c| c.const_.as_ref())),
+        };
+    }
+
+    fn text_byte(&mut self, s: &Schema, pos: usize, b: u8) -> Step {
+        let t = &mut self.text;
+        if t.need > 0 && (b < t.lo || b > t.hi) {
+            // Not a continuation: the sequence is invalid, and this byte is read anew.
+            t.need = 0;
+            t.invalid_utf8();
+        }
+        if t.need > 0 {
+            t.need -= 1;
+            t.lo = 0x80;
+            t.hi = 0xBF;
+            self.plain_byte(s, b);
+            if self.text.need == 0 {
+                return self.char_done(s, pos);
+            }
+            return Ok(());
+        }
+        match t.esc {
+            Esc::None => {}
+            Esc::Backslash => {
+                return match b {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                        t.esc = Esc::None;
+                        self.char_done(s, pos)
+                    }
+                    b'u' => {
+                        t.esc = Esc::U(0, 0);
+                        Ok(())
+                    }
+                    _ => self.malformed(s, pos),
+                };
+            }
+            Esc::U(n, v) => {
+                let Some(d) = (b as char).to_digit(16) else {
+                    return self.malformed(s, pos);
+                };
+                let v = v * 16 + d;
+                if n < 3 {
+                    t.esc = Esc::U(n + 1, v);
+                    return Ok(());
+                }
+                t.esc = Esc::None;
+                let high = (0xD800..0xDC00).contains(&v);
+                let low = (0xDC00..0xE000).contains(&v);
+                if t.high {
+                    if !low {
+                        return self.malformed(s, pos);
+                    }
+                    t.high = false;
+                    return self.char_done(s, pos);
+                }
+                if low {
+                    return self.malformed(s, pos);
+                }
+                if high {
+                    t.high = true;
+                    t.esc = Esc::LowBackslash;
+                    return Ok(());
+                }
+                return self.char_done(s, pos);
+            }
+            Esc::LowBackslash => {
+                if b != b'\\' {
+                    return self.malformed(s, pos);
+                }
+                t.esc = Esc::LowU;
+                return Ok(());
+            }
+            Esc::LowU => {
+                if b != b'u' {
+                    return self.malformed(s, pos);
+                }
+                t.esc = Esc::U(0, 0);
+                return Ok(());
+            }
+        }
+        match b {
+            b'"' => {
+                self.state = State::After;
+                if let Some(at) = self.text.bad_utf8 {
+                    let e = SyntaxError::new(SyntaxErrorKind::InvalidUtf8, at);
+                    let error = syntax_error(&e, &self.buf[..=pos], s.prog.masked);
+                    return self.refuse(vec![error]);
+                }
+                if self.text.key {
+                    self.key_done(s, pos)
+                } else {
+                    self.scalar_done(s, pos + 1)
+                }
+            }
+            b'\\' => {
+                t.esc = Esc::Backslash;
+                // An escape: the plain prefix checks stop (the value is checked whole
+                // when it closes).
+                t.enum_alive = None;
+                t.const_alive = None;
+                Ok(())
+            }
+            0..=0x1F => self.malformed(s, pos),
+            0x20..=0x7F => {
+                self.plain_byte(s, b);
+                self.char_done(s, pos)
+            }
+            _ if t.bad_utf8.is_some() => Ok(()),
+            _ => {
+                t.seq_start = pos;
+                let (need, lo, hi) = match b {
+                    0xC2..=0xDF => (1, 0x80, 0xBF),
+                    0xE0 => (2, 0xA0, 0xBF),
+                    0xE1..=0xEC | 0xEE..=0xEF => (2, 0x80, 0xBF),
+                    0xED => (2, 0x80, 0x9F),
+                    0xF0 => (3, 0x90, 0xBF),
+                    0xF1..=0xF3 => (3, 0x80, 0xBF),
+                    0xF4 => (3, 0x80, 0x8F),
+                    _ => {
+                        t.invalid_utf8();
+                        return Ok(());
+                    }
+                };
+                let t = &mut self.text;
+                t.need = need;
+                t.lo = lo;
+                t.hi = hi;
+                self.plain_byte(s, b);
+                Ok(())
+            }
+        }
+    }
+
+    /// A content byte of a plain string: the `enum`/`const` strings that continue
+    /// with it stay possible.
+    fn plain_byte(&mut self, s: &Schema, b: u8) {
+        let t = &mut self.text;
+        let at = t.plain_len;
+        t.plain_len += 1;
+        if t.enum_alive.is_none() && t.const_alive.is_none() {
+            return;
+        }
+        let prog = &s.prog;
+        let Some(c) = self
+            .tok_res
+            .and_then(|r| prog.choices.get(r.choice as usize))
+        else {
+            return;
+        };
+        let keep = |alive: &mut Option<u64>, choices: Option<&Choices>| {
+            if let (Some(alive), Some(list)) = (alive.as_mut(), choices.and_then(|c| c.strings())) {
+                let mut rest = *alive;
+                while rest != 0 {
+                    let i = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if list[i].as_bytes().get(at) != Some(&b) {
+                        *alive &= !(1u64 << i);
+                    }
+                }
+            }
+        };
+        keep(&mut t.enum_alive, c.enum_.as_ref());
+        keep(&mut t.const_alive, c.const_.as_ref());
+    }
+
+    /// A character of the string completed at byte `pos`.
+    fn char_done(&mut self, s: &Schema, pos: usize) -> Step {
+        let prog = &s.prog;
+        let t = &mut self.text;
+        t.chars += 1;
+        let depth = self.frames.len();
+        let mut errors = Vec::new();
+        if t.chars > t.max {
+            let n = t.chars;
+            if let Some(g) = self
+                .tok_res
+                .and_then(|r| prog.strings.get(r.string as usize))
+            {
+                let bounds = Bounds {
+                    min: None,
+                    max: g.length.max,
+                };
+                let mut sink = self.sink_at(s, depth);
+                let _ = count::check(
+                    &mut sink,
+                    &g.at,
+                    n,
+                    &bounds,
+                    ("minLength", "maxLength"),
+                    ("character", "characters"),
+                );
+                errors.extend(sink.errors);
+            }
+        }
+        let t = &self.text;
+        let gone = |alive: &Option<u64>| *alive == Some(0);
+        let (no_enum, no_const) = (gone(&t.enum_alive), gone(&t.const_alive));
+        if no_enum || no_const {
+            let node = self.tok_node.expect("a string with choices has a node");
+            let mut synth = Vec::with_capacity(pos + 2 - self.tok_start);
+            synth.extend_from_slice(&self.buf[self.tok_start..=pos]);
+            synth.push(b'"');
+            let found = self.walk_errors(s, &synth, 0, &node, depth)?;
+            let before = errors.len();
+            errors.extend(found.into_iter().filter(|e| {
+                (no_enum && e.keyword == "enum") || (no_const && e.keyword == "const")
+            }));
+            if errors.len() == before {
+                return Err(Halt::Off);
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            self.refuse(errors)
+        }
+    }
+
+    /// A member's name closed (its closing quote at `pos`).
+    fn key_done(&mut self, s: &Schema, pos: usize) -> Step {
+        let prog = &s.prog;
+        self.state = State::Colon;
+        let depth = self.frames.len();
+        let start = self.tok_start;
+        let key = Reader::new(&self.buf[..=pos], 1)
+            .at(start)
+            .read_string()
+            .map_err(|_| Halt::Off)?;
+        let f = self.frames.last_mut().expect("an object");
+        if repeated(&self.buf, &mut f.keys, &mut f.key_set, start, pos, key) {
+            // The reader reads a name's `:` before it looks for the name among the
+            // others: the duplicate is reported there (and a missing `:` first).
+            self.dup_key = Some(start);
+            return Ok(());
+        }
+        f.key = start;
+        f.count += 1;
+        let count = f.count;
+        f.child = None;
+        let Some(g) = f.res.and_then(|r| prog.objects.get(r.object as usize)) else {
+            return Ok(());
+        };
+        let found = g.names.find(&key);
+        if let (Some(seen), Some((i, _))) = (f.seen.as_mut(), found) {
+            seen.set(i);
+        }
+        let named = found.and_then(|(_, n)| *n);
+        let extra = g.extra.as_deref();
+        let pattern = extra.and_then(|e| {
+            e.patterns
+                .iter()
+                .find(|(p, _)| p.is_match(key))
+                .map(|p| p.1)
+        });
+        let mut unexpected = false;
+        f.child = match (named.or(pattern), &g.additional) {
+            (Some(n), _) => Some(n),
+            (None, Some(n)) if Program::is_never(n) => {
+                unexpected = true;
+                None
+            }
+            (None, Some(n)) => Some(*n),
+            // Left to `unevaluatedProperties` (or nothing): the object's walk at its
+            // close decides.
+            (None, None) => None,
+        };
+        let too_many = extra.and_then(|e| e.count.max.filter(|&m| count > m).map(|_| e));
+        if !unexpected && too_many.is_none() {
+            return Ok(());
+        }
+        let mut sink = self.sink_at(s, depth - 1);
+        if let Some(e) = too_many {
+            let bounds = Bounds {
+                min: None,
+                max: e.count.max,
+            };
+            let _ = count::check(
+                &mut sink,
+                &g.at,
+                count,
+                &bounds,
+                ("minProperties", "maxProperties"),
+                ("property", "properties"),
+            );
+        }
+        if unexpected {
+            let _ = object::unexpected(g, "additionalProperties", key, &mut sink);
+        }
+        let errors = sink.errors;
+        self.refuse(errors)
+    }
+
+    /// A string, number or literal closed: `end` is just past it.
+    fn scalar_done(&mut self, s: &Schema, end: usize) -> Step {
+        self.value_done();
+        let first = self.buf[self.tok_start];
+        match self.tok_node {
+            Some(node) if needs_walk(&node, first) => {
+                let depth = self.frames.len();
+                self.check_value(s, self.tok_start, end, &node, depth)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// After a value: the next state of its container.
+    fn value_done(&mut self) {
+        self.state = if self.frames.is_empty() {
+            State::Done
+        } else {
+            State::After
+        };
+    }
+
+    /// A container closes at `pos`.
+    fn close(&mut self, s: &Schema, pos: usize, obj: bool) -> Step {
+        let prog = &s.prog;
+        let f = self.frames.pop().expect("an open container");
+        debug_assert_eq!(f.obj, obj);
+        self.value_done();
+        let depth = self.frames.len();
+        let (Some(node), Some(res)) = (f.node, f.res) else {
+            return Ok(());
+        };
+        let whole = node.special
+            || res.rereads
+            || (obj
+                && prog
+                    .objects
+                    .get(res.object as usize)
+                    .is_some_and(|g| g.extra.is_some()))
+            || (!obj
+                && prog
+                    .arrays
+                    .get(res.array as usize)
+                    .is_some_and(|g| g.extra.is_some()));
+        if whole {
+            return self.check_value(s, f.start, pos + 1, &node, depth);
+        }
+        let mut sink = self.sink_at(s, depth);
+        if obj {
+            if let (Some(g), Some(seen)) = (prog.objects.get(res.object as usize), &f.seen) {
+                let _ = object::check_required(g, seen, &mut sink);
+            }
+        } else if let Some(g) = prog.arrays.get(res.array as usize) {
+            let _ = count::check(
+                &mut sink,
+                &g.at,
+                f.count,
+                &g.count,
+                ("minItems", "maxItems"),
+                ("item", "items"),
+            );
+        }
+        let errors = sink.errors;
+        if errors.is_empty() {
+            return Ok(());
+        }
+        self.refuse(errors)
+    }
+
+    fn number_byte(&mut self, s: &Schema, pos: usize, b: u8) -> Step {
+        let digit = b.is_ascii_digit();
+        let next = match (self.num, b) {
+            (Num::Minus, b'0') => Some(Num::Zero),
+            (Num::Minus, _) if digit => Some(Num::Int),
+            (Num::Zero, _) if digit => return self.malformed(s, pos),
+            (Num::Int, _) if digit => Some(Num::Int),
+            (Num::Zero | Num::Int, b'.') => Some(Num::Dot),
+            (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Some(Num::E),
+            (Num::Dot | Num::Frac, _) if digit => Some(Num::Frac),
+            (Num::E, b'+' | b'-') => Some(Num::ESign),
+            (Num::E | Num::ESign | Num::Exp, _) if digit => Some(Num::Exp),
+            (Num::Zero | Num::Int | Num::Frac | Num::Exp, _) => None,
+            _ => return self.malformed(s, pos),
+        };
+        match next {
+            Some(state) => {
+                self.num = state;
+                Ok(())
+            }
+            None => {
+                // The number closed before this byte, which belongs to what follows.
+                self.scalar_done(s, pos)?;
+                self.step(s, pos, b)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Options, Profile};
+
+    /// Feeds `input` byte by byte; the bytes read when refused, and the first error.
+    fn refusal(schema: &str, full: bool, input: &str) -> Option<(usize, ValidationError)> {
+        let opts = if full {
+            Options::default().with_profile(Profile::Full)
+        } else {
+            Options::default()
+        };
+        let schema = Schema::compile_with(schema.as_bytes(), &opts).unwrap();
+        let mut stream = schema.stream();
+        for b in input.as_bytes().chunks(1) {
+            if let Feed::Refused(errors) = stream.feed(b) {
+                let first = errors[0].clone();
+                let at = stream.bytes_before_refusal().unwrap();
+                // Final: more bytes, and finish, say the same.
+                assert!(matches!(stream.feed(b"]}"), Feed::Refused(e) if e[0] == first));
+                let errors = stream.finish();
+                assert_eq!(errors[0], first);
+                return Some((at, first));
+            }
+        }
+        None
+    }
+
+    fn at(schema: &str, input: &str, byte: usize, keyword: &str, message: &str) {
+        at_in(schema, false, input, byte, keyword, message);
+    }
+
+    fn at_in(schema: &str, full: bool, input: &str, byte: usize, keyword: &str, message: &str) {
+        let (got, e) = refusal(schema, full, input)
+            .unwrap_or_else(|| panic!("{input} is not refused under {schema}"));
+        assert_eq!(
+            (got, e.keyword, e.message.as_str()),
+            (byte, keyword, message),
+            "{input} under {schema}"
+        );
+    }
+
+    const N_INT: &str = r#"{"type":"object","properties":{"n":{"type":"integer","minimum":3}},"additionalProperties":false,"required":["n"]}"#;
+
+    #[test]
+    fn malformed_json_at_its_byte() {
+        at(
+            N_INT,
+            r#"{"n":3,}"#,
+            8,
+            "json",
+            "malformed JSON at line 1 column 8: trailing comma",
+        );
+        at(
+            N_INT,
+            r#"{"n":03"#,
+            7,
+            "json",
+            "malformed JSON at line 1 column 6: leading zero in a number",
+        );
+        at(
+            N_INT,
+            r#"{"n":3} x"#,
+            9,
+            "json",
+            "malformed JSON at line 1 column 9: unexpected data after the value, found 'x'",
+        );
+        at(
+            "{}",
+            "\"\u{1}",
+            2,
+            "json",
+            "malformed JSON at line 1 column 2: unescaped control character in string",
+        );
+        assert!(refusal(N_INT, false, r#"{"n":3"#).is_none());
+    }
+
+    /// Feeds raw bytes one at a time: the bytes read when refused, and the errors.
+    fn refused_bytes(schema: &str, input: &[u8]) -> Option<(usize, Vec<ValidationError>)> {
+        let schema = Schema::compile(schema.as_bytes()).unwrap();
+        let mut stream = schema.stream();
+        for b in input.chunks(1) {
+            if let Feed::Refused(errors) = stream.feed(b) {
+                let errors = errors.to_vec();
+                return Some((stream.bytes_before_refusal().unwrap(), errors));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn nesting_past_the_limit_at_the_bracket_that_passes_it() {
+        let opts = Options::default().with_max_depth(2);
+        let schema = Schema::compile_with(b"{}", &opts).unwrap();
+        let mut stream = schema.stream();
+        assert_eq!(stream.feed(b"[["), Feed::Incomplete);
+        let Feed::Refused(errors) = stream.feed(b"{") else {
+            panic!("too deep");
+        };
+        assert_eq!(errors, schema.validate_json(b"[[{}]]"));
+        assert_eq!(stream.bytes_before_refusal(), Some(3));
+    }
+
+    #[test]
+    fn invalid_utf8_when_its_string_closes() {
+        // The reader judges a string's UTF-8 once it has read the string: a control
+        // character or a bad escape later in it is the error, and the end of input.
+        for (input, byte) in [
+            (&b"[\"a\xc3(b\""[..], 7),
+            (b"[\"\xff\"", 4),
+            (b"{\"\xe2\x82\":1}", 5),
+            (b"[\"\xc3\x01", 4),
+            (b"[\"\xc3\\x", 5),
+        ] {
+            let (at, errors) = refused_bytes("{}", input).expect("refused");
+            assert_eq!(at, byte, "{input:x?}");
+            let schema = Schema::compile(b"{}").unwrap();
+            assert_eq!(errors, schema.validate_json(input), "{input:x?}");
+        }
+        assert!(refused_bytes("{}", b"[\"\xc3(").is_none());
+        assert!(refused_bytes("{}", b"[\"\xc3\xa9").is_none());
+    }
+
+    #[test]
+    fn a_duplicate_name_at_the_colon_after_it() {
+        // Without the colon, the reader's error is the missing colon.
+        assert!(refusal(N_INT, false, r#"{"n":3,"n""#).is_none());
+        at(
+            N_INT,
+            r#"{"n":3,"n"}"#,
+            11,
+            "json",
+            "malformed JSON at line 1 column 11: expected ':', found '}'",
+        );
+        at(
+            N_INT,
+            r#"{"n":3,"n":"#,
+            11,
+            "json",
+            "malformed JSON at line 1 column 8: duplicate property \"n\"",
+        );
+    }
+
+    #[test]
+    fn a_duplicate_name_by_value_and_past_the_listed_names() {
+        at(
+            "{}",
+            r#"{"a":1,"\u0061" :"#,
+            17,
+            "json",
+            "malformed JSON at line 1 column 8: duplicate property \"a\"",
+        );
+        let mut many = String::from("{");
+        for i in 0..40 {
+            many.push_str(&format!("\"k{i}\":{i},"));
+        }
+        let first = many.len();
+        many.push_str("\"k\\u0033\":");
+        let (byte, e) = refusal("{}", false, &many).expect("refused");
+        assert_eq!((byte, e.keyword), (many.len(), "json"));
+        assert!(
+            e.message.ends_with("duplicate property \"k3\""),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.contains(&format!("column {}", first + 1)),
+            "{}",
+            e.message
+        );
+        many.truncate(first);
+        many.push_str("\"k40\":1}");
+        assert!(refusal("{}", false, &many).is_none());
+    }
+
+    #[test]
+    fn a_wrong_type_at_the_first_byte_and_a_number_when_it_closes() {
+        at(
+            N_INT,
+            r#"{"n":""#,
+            6,
+            "type",
+            "expected integer, got string",
+        );
+        at(N_INT, r#"{"n":["#, 6, "type", "expected integer, got array");
+        at(
+            N_INT,
+            r#"{"n":t"#,
+            6,
+            "type",
+            "expected integer, got boolean",
+        );
+        at(N_INT, r#"["#, 1, "type", "expected object, got array");
+        at(
+            N_INT,
+            r#"{"n":4.5}"#,
+            9,
+            "type",
+            "expected integer, got number",
+        );
+        at(
+            r#"{"properties":{"a":false}}"#,
+            r#"{"a":1"#,
+            6,
+            "false",
+            "no value is allowed here",
+        );
+    }
+
+    #[test]
+    fn an_unexpected_property_at_its_closing_quote() {
+        at(
+            N_INT,
+            r#"{"x""#,
+            4,
+            "additionalProperties",
+            "unexpected property \"x\"; did you mean \"n\"?",
+        );
+        let patterned = r#"{"patternProperties":{"^a":{}},"additionalProperties":false}"#;
+        assert!(refusal(patterned, true, r#"{"ab":1"#).is_none());
+        at_in(
+            patterned,
+            true,
+            r#"{"ab":1,"b""#,
+            11,
+            "additionalProperties",
+            "unexpected property \"b\"",
+        );
+    }
+
+    #[test]
+    fn enum_and_const_once_no_member_can_match() {
+        let colours = r#"{"enum":["red","green"]}"#;
+        at(
+            colours,
+            r#""gx"#,
+            3,
+            "enum",
+            r#""gx" is not one of ["red","green"]"#,
+        );
+        assert!(refusal(colours, false, r#""gree"#).is_none());
+        at(
+            colours,
+            r#""greens""#,
+            7,
+            "enum",
+            r#""greens" is not one of ["red","green"]"#,
+        );
+        at(
+            r#"{"const":"on"}"#,
+            r#""of"#,
+            3,
+            "const",
+            r#""of" is not equal to "on""#,
+        );
+        at(
+            r#"{"enum":[1,2]}"#,
+            "3 ",
+            2,
+            "enum",
+            "3 is not one of [1,2]",
+        );
+        // An escape stops the prefix check: the string is decided when it closes.
+        assert!(refusal(colours, false, r#""\u0067x"#).is_none());
+    }
+
+    #[test]
+    fn counts_on_overflow() {
+        at(
+            r#"{"maxLength":3}"#,
+            r#""abcdef""#,
+            5,
+            "maxLength",
+            "expected at most 3 characters, got 4",
+        );
+        at(
+            r#"{"maxLength":1}"#,
+            "\"\u{e9}\u{e9}",
+            5,
+            "maxLength",
+            "expected at most 1 character, got 2",
+        );
+        at(
+            r#"{"maxItems":1}"#,
+            "[1, 2, 3]",
+            5,
+            "maxItems",
+            "expected at most 1 item, got 2",
+        );
+        at_in(
+            r#"{"maxProperties":1}"#,
+            true,
+            r#"{"a":1,"b":2}"#,
+            10,
+            "maxProperties",
+            "expected at most 1 property, got 2",
+        );
+    }
+
+    #[test]
+    fn bounds_and_closing_rules_when_their_value_closes() {
+        at(
+            N_INT,
+            r#"{"n":2}"#,
+            7,
+            "minimum",
+            "2 is less than the minimum 3",
+        );
+        at(
+            N_INT,
+            r#"{}"#,
+            2,
+            "required",
+            "missing required property \"n\"",
+        );
+        at(
+            r#"{"minItems":2}"#,
+            "[1]",
+            3,
+            "minItems",
+            "expected at least 2 items, got 1",
+        );
+        at(
+            r#"{"minLength":2}"#,
+            r#""a""#,
+            3,
+            "minLength",
+            "expected at least 2 characters, got 1",
+        );
+        let choice = r#"{"anyOf":[{"type":"string"},{"type":"integer"}]}"#;
+        assert!(refusal(choice, false, "[1").is_none());
+        assert_eq!(refusal(choice, false, "[1]").unwrap().0, 3);
+    }
+
+    #[test]
+    fn prefixes_of_valid_instances_are_never_refused() {
+        let schema = Schema::compile(N_INT.as_bytes()).unwrap();
+        let valid = br#" { "n" : 30 } "#;
+        let mut stream = schema.stream();
+        for b in valid.chunks(1) {
+            assert_eq!(stream.feed(b), Feed::Incomplete);
+        }
+        assert!(stream.finish().is_empty());
+        // Empty input is malformed for validate_json: decided at finish.
+        assert_eq!(schema.stream().finish(), schema.validate_json(b""));
+    }
+}
