@@ -25,18 +25,6 @@ static void nap(long ms) {
     nanosleep(&ts, NULL);
 }
 
-static tg_call call_of(const char *id, const char *name, const char *args) {
-    tg_call c;
-    memset(&c, 0, sizeof c);
-    c.id = id;
-    c.id_len = strlen(id);
-    c.name = name;
-    c.name_len = strlen(name);
-    c.args = args;
-    c.args_len = args == NULL ? 0 : strlen(args);
-    return c;
-}
-
 static tg_dispatch_options new_options(void) {
     tg_dispatch_options options;
     memset(&options, 0, sizeof options);
@@ -139,7 +127,7 @@ static void polling_handler_times_out(void) {
     CHECK_OK(tg_registry_register(reg, &limited, polls, &tool_limit, NULL, 0, NULL));
     warm_up(reg);
 
-    calls[0] = call_of("c0", "slow", "{}");
+    calls[0] = tu_call_of("c0", "slow", "{}");
     options.timeout_ms = 100;
     CHECK_OK(tg_registry_dispatch(reg, calls, 1, &options, NULL, results, NULL));
     CHECK_RESULT(results[0], true, "error: tool slow timed out after 100 ms");
@@ -157,7 +145,7 @@ static void polling_handler_times_out(void) {
     }
 
     /* A tool's deadline counts from the call's start: the handler always runs. */
-    calls[0] = call_of("c1", "limited", "{}");
+    calls[0] = tu_call_of("c1", "limited", "{}");
     results[0] = NULL;
     CHECK_OK(tg_registry_dispatch(reg, calls, 1, NULL, NULL, results, NULL));
     CHECK_RESULT(results[0], true, "error: tool limited timed out after 50 ms");
@@ -242,8 +230,8 @@ static void current_only_in_dispatched_handlers(void) {
     CHECK(atomic_load(&plain_seen.ms_left) == -1);
 
     /* A dispatched handler has its call; without a deadline ms_left is -1. */
-    calls[0] = call_of("d0", "dispatched", "{}");
-    calls[1] = call_of("d1", "dispatched", "{\"n\":1}");
+    calls[0] = tu_call_of("d0", "dispatched", "{}");
+    calls[1] = tu_call_of("d1", "dispatched", "{\"n\":1}");
     CHECK_OK(tg_registry_dispatch(reg, calls, 2, NULL, NULL, results, NULL));
     CHECK_RESULT(results[0], false, "{}");
     CHECK_RESULT(results[1], false, "{\"n\":1}");
@@ -256,7 +244,7 @@ static void current_only_in_dispatched_handlers(void) {
     /* A handler that a dispatched handler calls through tg_registry_call is not the
      * dispatched call: it sees none, and the dispatched handler sees its own again
      * once the inner call has returned. */
-    calls[0] = call_of("o0", "outer", "{}");
+    calls[0] = tu_call_of("o0", "outer", "{}");
     CHECK_OK(tg_registry_dispatch(reg, calls, 1, NULL, reg, results, NULL));
     CHECK_RESULT(results[0], false, "outer");
     tg_result_free(results[0]);
@@ -347,7 +335,7 @@ static void on_cancel_callbacks(void) {
     warm_up(reg);
 
     /* At the deadline: once, on the dispatching thread (this one). */
-    calls[0] = call_of("c0", "waits", "{}");
+    calls[0] = tu_call_of("c0", "waits", "{}");
     CHECK_OK(tg_registry_dispatch(reg, calls, 1, &options, NULL, results, NULL));
     CHECK_RESULT(results[0], true, "error: tool waits timed out after 200 ms");
     tg_result_free(results[0]);
@@ -362,7 +350,7 @@ static void on_cancel_callbacks(void) {
     /* A call that ends uncancelled never runs its callback; its handle stays valid
      * after the call and is never cancelled. */
     options.timeout_ms = 10000;
-    calls[0] = call_of("c1", "quick", "{}");
+    calls[0] = tu_call_of("c1", "quick", "{}");
     CHECK_OK(tg_registry_dispatch(reg, calls, 1, &options, NULL, results, NULL));
     CHECK_RESULT(results[0], false, "{}");
     tg_result_free(results[0]);
@@ -428,9 +416,9 @@ static void retry_later(void) {
     CHECK_OK(tg_registry_register(reg, &idem, fails_first, &once_idempotent, NULL, 0, NULL));
     CHECK_OK(tg_registry_register(reg, &plain, fails_first, &once_plain, NULL, 0, NULL));
     CHECK_OK(tg_registry_register(reg, &hopeless, fails_first, &always, NULL, 0, NULL));
-    calls[0] = call_of("c0", "idem", "{}");
-    calls[1] = call_of("c1", "plain", "{}");
-    calls[2] = call_of("c2", "hopeless", "{}");
+    calls[0] = tu_call_of("c0", "idem", "{}");
+    calls[1] = tu_call_of("c1", "plain", "{}");
+    calls[2] = tu_call_of("c2", "hopeless", "{}");
     options.backoff_ms = 1;
     CHECK_OK(tg_registry_dispatch(reg, calls, 3, &options, NULL, results, NULL));
     /* Idempotent: run again, answered the second time. */
@@ -447,7 +435,7 @@ static void retry_later(void) {
 
     /* max_attempts 1: no retry. */
     CHECK_OK(tg_registry_register(reg, &single, fails_first, &once_one_attempt, NULL, 0, NULL));
-    calls[0] = call_of("c3", "single", "{}");
+    calls[0] = tu_call_of("c3", "single", "{}");
     options.max_attempts = 1;
     CHECK_OK(tg_registry_dispatch(reg, calls, 1, &options, NULL, results, NULL));
     CHECK_RESULT(results[0], true, "error: service busy");
@@ -501,8 +489,8 @@ static void canceller_from_another_thread(void) {
     /* One call at a time: the echo call waits its turn and never starts. */
     options.canceller = canceller;
     options.max_concurrency = 1;
-    calls[0] = call_of("c0", "waits", "{}");
-    calls[1] = call_of("c1", "echo", "{}");
+    calls[0] = tu_call_of("c0", "waits", "{}");
+    calls[1] = tu_call_of("c1", "echo", "{}");
     t.canceller = canceller;
     t.waiter = &cancelled_waiter;
     t.status = TG_ERR_HANDLER;
@@ -524,8 +512,8 @@ static void canceller_from_another_thread(void) {
 
     /* Once cancelled it stays so: a later dispatch given it runs no handler. */
     options.max_concurrency = 0;
-    calls[0] = call_of("c2", "echo", "{}");
-    calls[1] = call_of("c3", "echo", "{\"x\":1}");
+    calls[0] = tu_call_of("c2", "echo", "{}");
+    calls[1] = tu_call_of("c3", "echo", "{\"x\":1}");
     CHECK_OK(tg_registry_dispatch(reg, calls, 2, &options, NULL, results, NULL));
     for (i = 0; i < 2; i++) {
         CHECK_RESULT(results[i], true, "error: call cancelled");
@@ -600,7 +588,7 @@ static void older_options_size(void) {
     unsigned char older[sizeof(tg_dispatch_options)];
     memset(&echo_tool, 0, sizeof echo_tool);
     CHECK_OK(tu_register(reg, "echo", NULL, &echo_tool, 0, NULL));
-    calls[0] = call_of("c0", "echo", "{\"a\":1}");
+    calls[0] = tu_call_of("c0", "echo", "{\"a\":1}");
 
     /* The bytes beyond `size` (where `canceller` is) are not read, whatever they hold. */
     memset(&first, 0, sizeof first);

@@ -17,18 +17,6 @@ static const char *CITY = "{\"type\":\"object\",\"properties\":{\"city\":{\"type
 static void *WANT_CTX = (void *)&CITY;
 static atomic_int ctx_mismatches;
 
-static tg_call call_of(const char *id, const char *name, const char *args) {
-    tg_call c;
-    memset(&c, 0, sizeof c);
-    c.id = id;
-    c.id_len = strlen(id);
-    c.name = name;
-    c.name_len = strlen(name);
-    c.args = args;
-    c.args_len = args == NULL ? 0 : strlen(args);
-    return c;
-}
-
 /* Checks that `got` has the call id, content, is_error and outcome of the result
  * tg_registry_call gives for the same call. */
 static void check_same(const tg_registry *reg, const tg_call *call, const tg_result *got) {
@@ -104,12 +92,12 @@ static void same_bytes_in_order(void) {
     size_t i;
     memset(tools, 0, sizeof tools);
     register_tools(reg, tools);
-    calls[0] = call_of("c0", "echo", "{\"city\":\"Oslo\"}");
-    calls[1] = call_of("c1", "other", "{\"n\": 1}");
-    calls[2] = call_of("c2", "echo", "{\"city\":\"Paris\"}");
-    calls[3] = call_of("c3", "other", NULL);
-    calls[4] = call_of("c4", "failing", "{}");
-    calls[5] = call_of("c5", "echo", "{\"city\":\"Rome\"}");
+    calls[0] = tu_call_of("c0", "echo", "{\"city\":\"Oslo\"}");
+    calls[1] = tu_call_of("c1", "other", "{\"n\": 1}");
+    calls[2] = tu_call_of("c2", "echo", "{\"city\":\"Paris\"}");
+    calls[3] = tu_call_of("c3", "other", NULL);
+    calls[4] = tu_call_of("c4", "failing", "{}");
+    calls[5] = tu_call_of("c5", "echo", "{\"city\":\"Rome\"}");
     memset(results, 0, sizeof results);
     CHECK_OK(tg_registry_dispatch(reg, calls, 6, NULL, WANT_CTX, results, NULL));
     CHECK_RESULT(results[0], false, "{\"city\":\"Oslo\"}");
@@ -133,10 +121,10 @@ static void refusals(void) {
     size_t i;
     memset(tools, 0, sizeof tools);
     register_tools(reg, tools);
-    calls[0] = call_of("c0", "echo", "{\"city\":\"Oslo\"}");
-    calls[1] = call_of("c1", "echo", "{\"city\": 3}");
-    calls[2] = call_of("c2", "nope", "{}");
-    calls[3] = call_of("c3", "other", "{}");
+    calls[0] = tu_call_of("c0", "echo", "{\"city\":\"Oslo\"}");
+    calls[1] = tu_call_of("c1", "echo", "{\"city\": 3}");
+    calls[2] = tu_call_of("c2", "nope", "{}");
+    calls[3] = tu_call_of("c3", "other", "{}");
 
     /* Isolate (the default): the valid calls run, each refused one has its refusal. */
     memset(results, 0, sizeof results);
@@ -169,7 +157,7 @@ static void refusals(void) {
 
     /* A call id used twice: both calls refused; a batch longer than max_batch runs
      * nothing. */
-    calls[1] = call_of("c0", "other", "{}");
+    calls[1] = tu_call_of("c0", "other", "{}");
     memset(results, 0, sizeof results);
     CHECK_OK(tg_registry_dispatch(reg, calls, 2, NULL, WANT_CTX, results, NULL));
     CHECK_RESULT(results[0], true,
@@ -180,7 +168,7 @@ static void refusals(void) {
     memset(&options, 0, sizeof options);
     options.size = sizeof options;
     options.max_batch = 1;
-    calls[1] = call_of("c1", "other", "{}");
+    calls[1] = tu_call_of("c1", "other", "{}");
     memset(results, 0, sizeof results);
     CHECK_OK(tg_registry_dispatch(reg, calls, 2, &options, WANT_CTX, results, NULL));
     CHECK_RESULT(results[0], true, "error: the batch holds 2 calls, more than the limit of 1");
@@ -234,7 +222,7 @@ static void timed_out(void) {
     CHECK_OK(tg_registry_register(reg, &limited, sleeps, &slow_tool_state, NULL, 0, NULL));
 
     /* The dispatch's own deadline. */
-    calls[0] = call_of("c0", "slow", "{}");
+    calls[0] = tu_call_of("c0", "slow", "{}");
     memset(&options, 0, sizeof options);
     options.size = sizeof options;
     options.timeout_ms = 30;
@@ -244,8 +232,8 @@ static void timed_out(void) {
     tg_result_free(results[0]);
 
     /* The tool's deadline, beside a call without one, which is answered. */
-    calls[0] = call_of("c0", "limited", "{}");
-    calls[1] = call_of("c1", "other", "{\"x\":1}");
+    calls[0] = tu_call_of("c0", "limited", "{}");
+    calls[1] = tu_call_of("c1", "other", "{\"x\":1}");
     CHECK_OK(tg_registry_dispatch(reg, calls, 2, NULL, WANT_CTX, results, NULL));
     CHECK_RESULT(results[0], true, "error: tool limited timed out after 30 ms");
     check_outcome(results[0], TG_OUTCOME_TIMED_OUT);
@@ -294,7 +282,7 @@ static void exclusive_tools(void) {
     CHECK_OK(tg_registry_register_tool(reg, &spec, counted, &spec, NULL, 0, NULL));
     for (i = 0; i < 7; i++) {
         static const char *ids[7] = {"a", "b", "c", "d", "e", "f", "g"};
-        calls[i] = call_of(ids[i], i == 3 ? "alone" : "shared", "{}");
+        calls[i] = tu_call_of(ids[i], i == 3 ? "alone" : "shared", "{}");
     }
     memset(results, 0, sizeof results);
     CHECK_OK(tg_registry_dispatch(reg, calls, 7, NULL, NULL, results, NULL));
@@ -331,7 +319,7 @@ static void null_and_empty(void) {
     tg_error *error = NULL;
     memset(tools, 0, sizeof tools);
     register_tools(reg, tools);
-    calls[0] = call_of("c0", "other", "{}");
+    calls[0] = tu_call_of("c0", "other", "{}");
 
     CHECK_STATUS(tg_registry_dispatch(NULL, calls, 1, NULL, NULL, results, &error), TG_ERR_NULL);
     CHECK_ERROR(error, TG_ERR_NULL, "tg_registry_dispatch: argument `registry` is NULL");
@@ -342,12 +330,12 @@ static void null_and_empty(void) {
     CHECK_STATUS(tg_registry_dispatch(reg, calls, 1, NULL, NULL, NULL, &error), TG_ERR_NULL);
     CHECK_ERROR(error, TG_ERR_NULL, "tg_registry_dispatch: argument `results_out` is NULL");
     CHECK(results[0] == NULL);
-    bad = call_of("c0", "other", "{}");
+    bad = tu_call_of("c0", "other", "{}");
     bad.name = NULL;
     error = NULL;
     CHECK_STATUS(tg_registry_dispatch(reg, &bad, 1, NULL, NULL, results, &error), TG_ERR_NULL);
     CHECK_ERROR(error, TG_ERR_NULL, "tg_registry_dispatch: argument `calls[0].name` is NULL");
-    bad = call_of("c0", "\xff", "{}");
+    bad = tu_call_of("c0", "\xff", "{}");
     error = NULL;
     CHECK_STATUS(tg_registry_dispatch(reg, &bad, 1, NULL, NULL, results, &error), TG_ERR_UTF8);
     CHECK_ERROR(error, TG_ERR_UTF8, "tg_registry_dispatch: argument `calls[0].name`");
@@ -371,7 +359,7 @@ static void options_rules(void) {
     unsigned char bigger[sizeof(tg_dispatch_options) + 16];
     memset(tools, 0, sizeof tools);
     register_tools(reg, tools);
-    calls[0] = call_of("c0", "other", "{}");
+    calls[0] = tu_call_of("c0", "other", "{}");
 
     /* Every field zero: the defaults. */
     memset(&options, 0, sizeof options);

@@ -52,18 +52,6 @@ static void observe(void *data, const tg_call_event *event) {
     s->on_dispatching_thread = pthread_equal(pthread_self(), log->dispatcher);
 }
 
-static tg_call call_of(const char *id, const char *name, const char *args) {
-    tg_call c;
-    memset(&c, 0, sizeof c);
-    c.id = id;
-    c.id_len = strlen(id);
-    c.name = name;
-    c.name_len = strlen(name);
-    c.args = args;
-    c.args_len = args == NULL ? 0 : strlen(args);
-    return c;
-}
-
 static void check_event(const seen *s, const char *id, const char *tool, tg_outcome outcome,
                         const char *error_type, uint32_t attempts, size_t argument_bytes,
                         uint32_t replayed) {
@@ -135,11 +123,11 @@ static void events_of_a_batch(void) {
     CHECK_OK(tg_registry_register(reg, &failing, fails, NULL, NULL, 0, NULL));
     CHECK_OK(tg_registry_register(reg, &waiting, waits, NULL, NULL, 0, NULL));
 
-    calls[0] = call_of("c0", "echo", "{\"city\":\"Oslo\"}");
-    calls[1] = call_of("c1", "nope", "{}");
-    calls[2] = call_of("c2", "echo", "{\"city\":1}");
-    calls[3] = call_of("c3", "failing", NULL);
-    calls[4] = call_of("c4", "waiting", "{}");
+    calls[0] = tu_call_of("c0", "echo", "{\"city\":\"Oslo\"}");
+    calls[1] = tu_call_of("c1", "nope", "{}");
+    calls[2] = tu_call_of("c2", "echo", "{\"city\":1}");
+    calls[3] = tu_call_of("c3", "failing", NULL);
+    calls[4] = tu_call_of("c4", "waiting", "{}");
     memset(results, 0, sizeof results);
     CHECK_OK(tg_registry_dispatch(reg, calls, 5, NULL, NULL, results, NULL));
     /* Every event is in before tg_registry_dispatch returns. */
@@ -179,7 +167,7 @@ static void older_callers(void) {
     tg_registry *reg = NULL;
     log_t log;
     tu_tool echo_tool;
-    tg_call call = call_of("c0", "echo", "{\"city\":\"Oslo\"}");
+    tg_call call = tu_call_of("c0", "echo", "{\"city\":\"Oslo\"}");
     tg_result *result = NULL;
 
     memset(&log, 0, sizeof log);

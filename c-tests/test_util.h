@@ -219,6 +219,20 @@ static inline int tu_finish(const char *name) {
 }
 
 /* A tool definition from NUL-terminated strings (parameters may be NULL). */
+/* A tg_call of NUL-terminated texts (args NULL: empty arguments), for
+ * tg_registry_dispatch. */
+static inline tg_call tu_call_of(const char *id, const char *name, const char *args) {
+    tg_call c;
+    memset(&c, 0, sizeof c);
+    c.id = id;
+    c.id_len = strlen(id);
+    c.name = name;
+    c.name_len = strlen(name);
+    c.args = args;
+    c.args_len = args == NULL ? 0 : strlen(args);
+    return c;
+}
+
 static inline tg_tool_def tu_def(const char *name, const char *description, const char *parameters) {
     tg_tool_def def;
     memset(&def, 0, sizeof def);
