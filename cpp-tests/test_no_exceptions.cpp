@@ -48,6 +48,27 @@ template <class T>
 struct has_throwing_dispatch<T, std::void_t<decltype(std::declval<const T&>().dispatch(
                                     std::vector<toolgate::ToolCall>()))>> : std::true_type {};
 static_assert(!has_throwing_dispatch<toolgate::Registry>::value, "no throwing Registry::dispatch");
+template <class T, class = void>
+struct has_throwing_stream : std::false_type {};
+template <class T>
+struct has_throwing_stream<T, std::void_t<decltype(std::declval<const T&>().stream())>>
+    : std::true_type {};
+static_assert(!has_throwing_stream<toolgate::Schema>::value, "no throwing Schema::stream");
+template <class T, class = void>
+struct has_throwing_stream_call : std::false_type {};
+template <class T>
+struct has_throwing_stream_call<T, std::void_t<decltype(std::declval<const T&>().stream_call(
+                                       std::string_view(), std::string_view()))>>
+    : std::true_type {};
+static_assert(!has_throwing_stream_call<toolgate::Registry>::value,
+              "no throwing Registry::stream_call");
+template <class T, class = void>
+struct has_throwing_finish : std::false_type {};
+template <class T>
+struct has_throwing_finish<T, std::void_t<decltype(std::declval<T&>().finish())>>
+    : std::true_type {};
+static_assert(!has_throwing_finish<toolgate::SchemaStream>::value, "no throwing finish");
+static_assert(!has_throwing_finish<toolgate::CallStream>::value, "no throwing finish");
 static_assert(!std::is_default_constructible_v<toolgate::Registry>,
               "no throwing constructor: registries come from Registry::create");
 
@@ -152,6 +173,42 @@ int main() {
         CHECK(!reg->dispatch(calls, options_d, err) && err.status() == TG_ERR_ARGUMENT);
         CHECK(!toolgate::RunningCall::current());
         CHECK(std::string_view(toolgate::outcome_name(TG_OUTCOME_CANCELLED)) == "cancelled");
+    }
+
+    // Streams without exceptions: a schema stream refused at the quote, a call stream
+    // whose tool runs in finish, an unknown tool refused at once, a spent stream.
+    if (s) {
+        std::optional<toolgate::SchemaStream> st = s->stream(err);
+        CHECK(st && !err);
+        if (st) {
+            CHECK(!st->feed("", err) && !err);
+            CHECK(st->feed("\"", err) && !err && st->refused());
+            CHECK(st->bytes_read() == 1);
+            std::optional<toolgate::ValidationErrors> v = st->finish(err);
+            CHECK(v && v->size() == 1 && (*v)[0].text() == "$: expected integer, got string");
+            CHECK(!st->finish(err) && err.status() == TG_ERR_ARGUMENT);
+            CHECK(!st->feed("1", err) && err.status() == TG_ERR_ARGUMENT);
+        }
+        CHECK(!toolgate::Schema().stream(err) && err.status() == TG_ERR_NULL);
+    }
+    {
+        std::optional<toolgate::CallStream> cs = reg->stream_call("s1", "lookup", err);
+        CHECK(cs && !err && !cs->refused());
+        if (cs) {
+            CHECK(!cs->feed(R"({"id")", err) && !err);
+            CHECK(!cs->feed(R"(:"s"})", err) && !err);
+            int ctx = 0;
+            std::optional<toolgate::Result> sr = cs->finish(&ctx, err);
+            CHECK(sr && !err && sr->content() == R"(found {"id":"s"})");
+            CHECK(!cs->finish(err) && err.status() == TG_ERR_ARGUMENT);
+        }
+        std::optional<toolgate::CallStream> unknown = reg->stream_call("s2", "nope", err);
+        CHECK(unknown && unknown->refused());
+        if (unknown) {
+            CHECK(unknown->feed("{}", err) && !err);
+            std::optional<toolgate::Result> ur = unknown->finish(err);
+            CHECK(ur && ur->outcome() == TG_OUTCOME_UNKNOWN_TOOL);
+        }
     }
 
     reg.reset();  // destroys the registry and its tool

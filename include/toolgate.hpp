@@ -22,15 +22,23 @@
  *     std::vector<toolgate::Result> results = reg.dispatch(calls, d);
  *     // inside a tool: toolgate::RunningCall::current().cancelled(), .ms_left()
  *
+ *     // Arguments as they stream in (a provider's deltas): refused at the first byte
+ *     // after which no continuation can be valid; the tool runs only in finish(), as
+ *     // call() runs it on all the bytes fed (the registry must outlive the stream):
+ *     toolgate::CallStream s = reg.stream_call("call_2", "get_weather");
+ *     for (std::string_view delta : deltas) if (s.feed(delta)) break;
+ *     toolgate::Result streamed = s.finish();      // (a Schema's: schema.stream())
+ *
  *     toolgate::RegistryOptions options;           // JSON Schema draft 2020-12 / draft-07
  *     options.schema.profile = TG_PROFILE_FULL;    // (the core profile is the default)
  *     toolgate::Registry full(options);
  *
  * Conventions:
- * - Handles (Schema, Registry, Result) are RAII and move-only: copying is deleted, a
- *   moved-from object is empty (its destructor does nothing; `explicit operator bool`
- *   is false) and may be assigned to again. `get()` lends the C handle, `release()`
- *   gives it up, and the `explicit` constructor from a C handle takes one over.
+ * - Handles (Schema, Registry, Result, SchemaStream, CallStream) are RAII and
+ *   move-only: copying is deleted, a moved-from object is empty (its destructor does
+ *   nothing; `explicit operator bool` is false) and may be assigned to again. `get()`
+ *   lends the C handle, `release()` gives it up, and the `explicit` constructor from a
+ *   C handle takes one over.
  * - Text goes in as `std::string_view` (pointer + length: NUL bytes are fine, nothing
  *   is NUL-terminated) and comes out as `std::string`, a copy that owns its bytes.
  *   The `*_view()` accessors of Result return views that live as long as the Result.
@@ -577,6 +585,100 @@ private:
 
 inline CCompileOptions CompileOptions::c_options() const { return CCompileOptions(*this); }
 
+namespace detail {
+
+/// tg_stream_feed for SchemaStream and CallStream: whether the stream is refused (false
+/// with `err` set on failure); `refused` keeps a refusal once said.
+inline bool stream_feed(tg_stream* stream, std::string_view bytes, bool& refused,
+                        Error& err) noexcept {
+    bool now = false;
+    tg_error* e = nullptr;
+    const tg_status st = tg_stream_feed(stream, bytes.data(), bytes.size(), &now, &e);
+    if (st != TG_OK) {
+        err = take_error(st, e);
+        return false;
+    }
+    err = Error();
+    refused = refused || now;
+    return now;
+}
+
+}  // namespace detail
+
+/// An instance of a Schema validated as its bytes arrive (Schema::stream()): feed()
+/// says as soon as no continuation of the bytes fed can be valid, and finish() gives
+/// exactly what Schema::validate gives for all of them (docs/streaming.md says which
+/// rule refuses at which byte). Move-only RAII over tg_stream.
+///
+/// Lifetimes: the stream borrows the compiled schema, which must outlive it: do not
+/// destroy (or assign to) the Schema it came from before the stream is destroyed
+/// (moving the Schema keeps the same compiled schema, and is fine).
+/// Thread-safety: one thread at a time.
+class SchemaStream {
+public:
+    /// An empty SchemaStream (no handle).
+    SchemaStream() noexcept = default;
+    /// Takes over a schema stream from the C API (tg_schema_stream_new).
+    explicit SchemaStream(tg_stream* owned) noexcept : h_(owned) {}
+
+    /// Feeds `bytes`, the next part of the instance; true when the stream is refused (no
+    /// continuation can be valid: finish() gives the refusal's errors). A refusal is
+    /// final: later feeds say true again. On failure (an empty or finished stream) sets
+    /// err and returns false.
+    [[nodiscard]] bool feed(std::string_view bytes, Error& err) noexcept {
+        return detail::stream_feed(h_.get(), bytes, refused_, err);
+    }
+
+    /// Whether a feed said the stream is refused (false for an empty stream).
+    bool refused() const noexcept { return h_.get() != nullptr && refused_; }
+
+    /// How many bytes were fed (0 for an empty stream).
+    std::size_t bytes_read() const noexcept { return tg_stream_bytes_read(h_.get()); }
+
+    /// The verdict on all the bytes fed: exactly what Schema::validate lists for them
+    /// (empty: valid), or the refusal's errors when the stream was refused. The stream
+    /// is then spent: a later feed or finish fails (TG_ERR_ARGUMENT). On failure (an
+    /// empty or spent stream) sets err and returns std::nullopt.
+    [[nodiscard]] std::optional<ValidationErrors> finish(Error& err) noexcept {
+        tg_errors* list = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_stream_finish(h_.get(), &list, &e);
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return std::nullopt;
+        }
+        err = Error();
+        return detail::take_errors(list);
+    }
+
+#if TOOLGATE_THROWING_API
+    /// Feeds `bytes`; true when the stream is refused. Throws Error (an empty or
+    /// finished stream).
+    bool feed(std::string_view bytes) {
+        Error err;
+        const bool refused_now = feed(bytes, err);
+        if (err) throw err;
+        return refused_now;
+    }
+    /// The verdict on all the bytes fed (Schema::validate's); throws Error (an empty or
+    /// finished stream).
+    ValidationErrors finish() {
+        Error err;
+        std::optional<ValidationErrors> v = finish(err);
+        if (!v) throw err;
+        return std::move(*v);
+    }
+#endif
+
+    explicit operator bool() const noexcept { return h_.get() != nullptr; }
+    tg_stream* get() const noexcept { return h_.get(); }
+    tg_stream* release() noexcept { return h_.release(); }
+
+private:
+    detail::Handle<tg_stream, &tg_stream_free> h_;
+    bool refused_ = false;
+};
+
 /// A compiled JSON Schema: immutable, thread-safe. Move-only.
 class Schema {
 public:
@@ -633,6 +735,22 @@ public:
     [[nodiscard]] std::optional<ValidationErrors> validate_arguments(std::string_view args,
                                                                      Error& err) const noexcept {
         return list(&tg_schema_validate_arguments, args, err);
+    }
+
+    /// A stream of one instance of this schema, validated as its bytes are fed (see
+    /// SchemaStream). The stream borrows the compiled schema: this Schema must not be
+    /// destroyed (or assigned to) before the stream is. On failure (an empty Schema)
+    /// sets err and returns std::nullopt.
+    [[nodiscard]] std::optional<SchemaStream> stream(Error& err) const noexcept {
+        tg_stream* st_out = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_schema_stream_new(h_.get(), &st_out, &e);
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return std::nullopt;
+        }
+        err = Error();
+        return SchemaStream(st_out);
     }
 
 private:
@@ -717,6 +835,14 @@ public:
         std::optional<ValidationErrors> v = validate_arguments(args, err);
         if (!v) throw err;
         return std::move(*v);
+    }
+    /// A stream of one instance of this schema (see the Error& overload); throws Error
+    /// on an empty Schema.
+    SchemaStream stream() const {
+        Error err;
+        std::optional<SchemaStream> st = stream(err);
+        if (!st) throw err;
+        return std::move(*st);
     }
 #endif
 
@@ -1293,6 +1419,87 @@ private:
     detail::Handle<tg_running_call, &tg_running_call_free> h_;
 };
 
+/// The arguments of one tool call validated as they arrive (Registry::stream_call()):
+/// feed() says as soon as no continuation can be valid, and finish() runs the call on
+/// all the bytes fed exactly as Registry::call runs it (empty arguments mean `{}`, the
+/// size limit, the output schema) and gives the same Result. The tool runs only in
+/// finish(): a stream destroyed unfinished runs nothing, and a refused one never runs
+/// it. Move-only RAII over tg_stream.
+///
+/// Lifetimes: the stream borrows the registry, which must outlive it: do not destroy
+/// (or assign to) the Registry it came from before the stream is destroyed (moving the
+/// Registry keeps the same registry, and is fine).
+/// Thread-safety: one thread at a time; the registry stays usable from other threads.
+class CallStream {
+public:
+    /// An empty CallStream (no handle).
+    CallStream() noexcept = default;
+    /// Takes over a call stream from the C API (tg_registry_stream_call_new).
+    explicit CallStream(tg_stream* owned) noexcept : h_(owned) {}
+
+    /// Feeds `bytes`, the next part of the arguments; true when the call is refused (no
+    /// continuation can be valid, or the tool is unknown: finish() gives the refusal's
+    /// Result and runs nothing). A refusal is final: later feeds say true again. On
+    /// failure (an empty or finished stream) sets err and returns false.
+    [[nodiscard]] bool feed(std::string_view bytes, Error& err) noexcept {
+        return detail::stream_feed(h_.get(), bytes, refused_, err);
+    }
+
+    /// Whether the call is refused: an unknown tool from the start, else once a feed
+    /// said so (false for an empty stream).
+    bool refused() const noexcept { return h_.get() != nullptr && refused_; }
+
+    /// How many bytes were fed (0 for an empty stream).
+    std::size_t bytes_read() const noexcept { return tg_stream_bytes_read(h_.get()); }
+
+    /// Runs the call with all the bytes fed, as Registry::call runs it (`call_ctx` handed
+    /// to a tool that takes it), and gives its Result; a refused stream gives its
+    /// refusal, and no tool runs. The stream is then spent: a later feed or finish fails
+    /// (TG_ERR_ARGUMENT). On failure (an empty or spent stream) sets err and returns
+    /// std::nullopt.
+    [[nodiscard]] std::optional<Result> finish(void* call_ctx, Error& err) noexcept {
+        tg_result* r = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_stream_finish_call(h_.get(), call_ctx, &r, &e);
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return std::nullopt;
+        }
+        err = Error();
+        return Result(r);
+    }
+    [[nodiscard]] std::optional<Result> finish(Error& err) noexcept {
+        return finish(nullptr, err);
+    }
+
+#if TOOLGATE_THROWING_API
+    /// Feeds `bytes`; true when the call is refused. Throws Error (an empty or finished
+    /// stream).
+    bool feed(std::string_view bytes) {
+        Error err;
+        const bool refused_now = feed(bytes, err);
+        if (err) throw err;
+        return refused_now;
+    }
+    /// Runs the call with all the bytes fed and gives Registry::call's Result; throws
+    /// Error only for the caller's own mistakes (an empty or finished stream).
+    Result finish(void* call_ctx = nullptr) {
+        Error err;
+        std::optional<Result> r = finish(call_ctx, err);
+        if (!r) throw err;
+        return std::move(*r);
+    }
+#endif
+
+    explicit operator bool() const noexcept { return h_.get() != nullptr; }
+    tg_stream* get() const noexcept { return h_.get(); }
+    tg_stream* release() noexcept { return h_.release(); }
+
+private:
+    detail::Handle<tg_stream, &tg_stream_free> h_;
+    bool refused_ = false;
+};
+
 class Registry {
 public:
     /// Takes over a registry from the C API (nullptr: an empty Registry, as a
@@ -1512,6 +1719,28 @@ public:
         return done(st, e, err);
     }
 
+    /// Starts the call `call_id` of the tool `name` whose arguments arrive in pieces (a
+    /// provider's argument deltas): see CallStream. The tool runs only in
+    /// CallStream::finish(), as call() would run it on all the bytes fed. An unknown
+    /// tool is refused at once (refused() is true, finish() gives call()'s Result). The
+    /// stream borrows the registry: this Registry must not be destroyed (or assigned to)
+    /// before the stream is. Fails only for the caller's own mistakes, as call() does:
+    /// TG_ERR_UTF8 (call_id or name not UTF-8), TG_ERR_NULL (an empty Registry).
+    [[nodiscard]] std::optional<CallStream> stream_call(std::string_view call_id,
+                                                        std::string_view name,
+                                                        Error& err) const noexcept {
+        tg_stream* st_out = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_registry_stream_call_new(h_.get(), call_id.data(), call_id.size(),
+                                                         name.data(), name.size(), &st_out, &e);
+        if (!done(st, e, err)) return std::nullopt;
+        std::optional<CallStream> out(CallStream{st_out});
+        // Feeding nothing asks whether the call is refused already (an unknown tool).
+        Error ignored;
+        (void)out->feed(std::string_view(), ignored);
+        return out;
+    }
+
     /// Runs the calls of one model turn together (tg_registry_dispatch) and gives one
     /// Result per call, in the order of `calls`. Each call is checked as call() checks
     /// it (a refused call gets the same error Result, byte for byte; a call id used
@@ -1651,6 +1880,12 @@ public:
                    Result& into, void* call_ctx = nullptr) const {
         Error err;
         if (!call_into(call_id, name, args, call_ctx, into, err)) throw err;
+    }
+    /// Starts a call whose arguments arrive in pieces (see the Error& overload); throws
+    /// Error only for the caller's own mistakes.
+    CallStream stream_call(std::string_view call_id, std::string_view name) const {
+        Error err;
+        return value(stream_call(call_id, name, err), err);
     }
     /// Runs the calls of one model turn together (see the Error& overload); throws
     /// Error only for the caller's own mistakes.
