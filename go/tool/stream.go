@@ -106,7 +106,8 @@ type streamHandle struct {
 	closed bool     // Close ran
 }
 
-// start registers a new native stream with its parent; the parent's guard is held.
+// newStreamHandle registers a new native stream with its parent; the parent's guard
+// is held.
 func newStreamHandle(ptr *C.tg_stream, g *guard, set *streams) *streamHandle {
 	h := &streamHandle{ptr: ptr, g: g, set: set}
 	set.add(h)
