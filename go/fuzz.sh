@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 FUZZTIME="${FUZZTIME:-400000x}"
 status=0
-for target in FuzzValidateJSON FuzzCall; do
+for target in FuzzValidateJSON FuzzCall FuzzStream; do
 	echo "== go test -tags toolgate_checkout -fuzz=^${target}\$ -fuzztime=${FUZZTIME} ./tool"
 	if ! go test -tags toolgate_checkout -run '^$' -fuzz "^${target}\$" -fuzztime "${FUZZTIME}" ./tool; then
 		echo "fuzz.sh: ${target} failed; the crasher is in go/tool/testdata/fuzz/${target}/" >&2

@@ -388,15 +388,7 @@ func (r *Registry) Dispatch(ctx context.Context, calls []types.ToolCall, opts ..
 		return fail("error: " + takeError(st.status, st.error, st.view).Msg)
 	}
 	for i := range outs {
-		out := &outs[i]
-		res := &results[i]
-		res.Content, res.IsError = gostring(out.content, out.content_len), bool(out.is_error)
-		res.Outcome, res.Structured = Outcome(out.outcome), bool(out.structured)
-		res.Attempts = int(out.attempts)
-		if out.invalid != nil {
-			res.InvalidResult = gostring(out.invalid, out.invalid_len)
-		}
-		res.native = newNativeResult(out.result, int(out.violation_count))
+		results[i].read(&outs[i])
 	}
 	return results
 }

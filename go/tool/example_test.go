@@ -3,6 +3,7 @@ package tool_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"toolgate/tool"
@@ -97,4 +98,43 @@ func ExampleReadCalls() {
 	// toolu_2 invalid_arguments false
 	// $: missing required property "city" | schema location: #/required
 	// {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"{\"high\":21}"},{"type":"tool_result","tool_use_id":"toolu_2","content":"error: invalid arguments for forecast:\n$: missing required property \"city\"","is_error":true}]}
+}
+
+// A call whose arguments arrive in pieces, as a provider streams them: the stream
+// refuses it at the byte that decides (the quote of a string where an integer goes),
+// long before the call's end, and the tool never runs.
+func ExampleRegistry_StreamCall() {
+	add := tool.New("add", "Adds two integers",
+		`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`,
+		func(ctx context.Context, args json.RawMessage) (string, error) { return "added", nil })
+	r := tool.NewRegistry().MustRegister(add)
+	defer r.Close()
+
+	good := r.StreamCall("call_1", "add")
+	defer good.Close()
+	for _, delta := range []string{`{"a":`, `1,"b"`, `:2}`} {
+		if _, err := good.Write([]byte(delta)); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println(good.Finish(context.Background()).Content)
+
+	bad := r.StreamCall("call_2", "add")
+	defer bad.Close()
+	for _, delta := range []string{`{"a":`, `"1`, `2",`, `"b":2}`} {
+		if _, err := bad.Write([]byte(delta)); err != nil {
+			var refused *tool.RefusedError
+			if errors.As(err, &refused) {
+				fmt.Printf("refused after %d bytes: %v\n", bad.BytesRead(), refused.Errors)
+			}
+			break
+		}
+	}
+	res := bad.Finish(context.Background())
+	fmt.Println(res.Outcome, res.Content)
+	// Output:
+	// added
+	// refused after 7 bytes: [$.a: expected integer, got string]
+	// invalid_arguments error: invalid arguments for add:
+	// $.a: expected integer, got string
 }

@@ -1,6 +1,6 @@
 package tool
 
-// Fuzz targets: go test -fuzz=FuzzValidateJSON (or FuzzCall) -fuzztime=30s ./tool
+// Fuzz targets: go test -fuzz=FuzzValidateJSON (or FuzzCall, FuzzStream) -fuzztime=30s ./tool
 // (see ../fuzz.sh). A crasher is saved under testdata/fuzz/ and then runs as a
 // regression case of plain `go test`.
 
@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -178,6 +180,67 @@ func FuzzCall(f *testing.F) {
 			if len(got) != 1 || got[0] != sent || res.Content != "ok:"+sent || res.IsError {
 				t.Fatalf("valid %q: %#v ran %q", args, res, got)
 			}
+		}
+	})
+}
+
+// FuzzStream: any bytes, written to a stream in two parts split anywhere, finish as
+// ValidateJSON finishes them whole when the stream is not refused; a refusal is
+// final, never of a valid instance, and Finish returns it. Seeds: the shared vectors.
+func FuzzStream(f *testing.F) {
+	vs := readStreamVectors(f)
+	schemas := make([]*Schema, 0, len(vs)+len(fuzzSchemas))
+	for _, text := range fuzzSchemas {
+		if s, err := Compile(json.RawMessage(text)); err == nil {
+			schemas = append(schemas, s)
+		}
+	}
+	first := len(schemas)
+	for i, v := range vs {
+		s, err := Compile(v.Schema)
+		if err != nil {
+			f.Fatalf("%s: %v", v.Name, err)
+		}
+		schemas = append(schemas, s)
+		f.Add(uint16(first+i), uint16(len(v.Instance)/2), []byte(v.Instance))
+	}
+	f.Cleanup(func() {
+		for _, s := range schemas {
+			s.Close()
+		}
+	})
+	f.Add(uint16(1), uint16(9), []byte(`{"tags":["abcd",1,null],"x":-6,"y":"no"}`))
+	f.Add(uint16(2), uint16(3), []byte(`"abc1"`))
+	f.Fuzz(func(t *testing.T, pick, cut uint16, instance []byte) {
+		s := schemas[int(pick)%len(schemas)]
+		at := int(cut) % (len(instance) + 1)
+		whole := s.ValidateJSON(instance)
+		st := s.Stream()
+		defer st.Close()
+		var refusal error
+		for _, part := range [][]byte{instance[:at], instance[at:]} {
+			n, err := st.Write(part)
+			if n != len(part) {
+				t.Fatalf("wrote %d of %d", n, len(part))
+			}
+			if refusal != nil && err != refusal {
+				t.Fatalf("a refusal changed or was taken back: %v then %v", refusal, err)
+			}
+			refusal = err
+		}
+		got := st.Finish()
+		if refusal == nil {
+			if !reflect.DeepEqual(got, whole) {
+				t.Fatalf("Finish %v, ValidateJSON %v", got, whole)
+			}
+			return
+		}
+		var r *RefusedError
+		if !errors.As(refusal, &r) || !reflect.DeepEqual(got, r.Errors) || len(got) == 0 || whole == nil {
+			t.Fatalf("refused with %v, Finish %v, ValidateJSON %v", refusal, got, whole)
+		}
+		if got[0].Keyword == "json" && !reflect.DeepEqual(got, whole) {
+			t.Fatalf("malformed JSON refused as %v, ValidateJSON says %v", got, whole)
 		}
 	})
 }

@@ -39,6 +39,8 @@ type Registry struct {
 
 	observer cgo.Handle // of the WithObserver func, or 0
 	masked   bool
+
+	streams streams // the open StreamCall streams, freed before the registry
 }
 
 // NewRegistry returns an empty registry whose tool names must match NamePattern.
@@ -175,7 +177,8 @@ func WithMaxDepth(d int) Option {
 // (their calls not yet answered get "error: call cancelled", OutcomeCancelled, and
 // their tools' ctx is cancelled), waits for them and for running calls, and later
 // calls return an error Result ("error: registry is closed"), Register returns
-// ErrClosed. A dispatched tool still running past its deadline or cancellation, that
+// ErrClosed; its unfinished streams (StreamCall) are released and run nothing (a
+// stream's Finish gives that same error Result). A dispatched tool still running past its deadline or cancellation, that
 // ignores its ctx, is waited for up to 5 seconds, then left to finish on its own.
 // Close must not be called from inside a tool or an observer of the same registry
 // (it would wait for itself).
@@ -190,6 +193,7 @@ func (r *Registry) Close() error {
 	}
 	r.dmu.Unlock()
 	r.g.close(func() {
+		r.streams.freeAll()
 		C.tg_registry_free(r.ptr) // runs toolgateGoDestroy once per tool
 		r.ptr = nil
 		if r.observer != 0 {
@@ -443,6 +447,12 @@ func (r *Registry) Call(ctx context.Context, c types.ToolCall) Result {
 		res.Outcome = OutcomeInternal
 		return res
 	}
+	res.read(&o)
+	return res
+}
+
+// read copies what the library's result of a call says into res, which then owns it.
+func (res *Result) read(o *C.tg_go_call_out) {
 	res.Content, res.IsError = gostring(o.content, o.content_len), bool(o.is_error)
 	res.Outcome, res.Structured = Outcome(o.outcome), bool(o.structured)
 	res.Attempts = int(o.attempts)
@@ -450,7 +460,6 @@ func (r *Registry) Call(ctx context.Context, c types.ToolCall) Result {
 		res.InvalidResult = gostring(o.invalid, o.invalid_len)
 	}
 	res.native = newNativeResult(o.result, int(o.violation_count))
-	return res
 }
 
 // callCancelled is the content of a call whose ctx was done before it ran: the

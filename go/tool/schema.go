@@ -15,8 +15,9 @@ import (
 // options chose from CompileWith). It is immutable and safe for concurrent use. Close releases its native memory; a finalizer does it
 // for a Schema that is dropped without Close.
 type Schema struct {
-	ptr *C.tg_schema
-	g   guard
+	ptr     *C.tg_schema
+	g       guard
+	streams streams // the open Streams, freed before the schema
 }
 
 // ValidationError is one violation: Path in the registry's form ("$", "$.days",
@@ -56,12 +57,14 @@ func Compile(raw json.RawMessage) (*Schema, error) {
 
 // Close releases the native schema. It is idempotent and safe to call while other
 // goroutines validate: it waits for them, and later validations report the schema
-// as closed.
+// as closed. Its open Streams are released with it (their Write and Finish then say
+// the schema is closed).
 func (s *Schema) Close() error {
 	if s == nil {
 		return nil
 	}
 	s.g.close(func() {
+		s.streams.freeAll()
 		C.tg_schema_free(s.ptr)
 		s.ptr = nil
 	})

@@ -455,3 +455,63 @@ void tg_go_calls_release(tg_calls *calls, tg_go_str *views) {
 	free(views);
 	tg_calls_free(calls);
 }
+
+tg_go_stream_out tg_go_schema_stream(const tg_schema *s) {
+	tg_go_stream_out o;
+	memset(&o, 0, sizeof o);
+	o.status = tg_schema_stream_new(s, &o.stream, &o.error);
+	if (o.status != TG_OK) o.view = view_of(o.error);
+	return o;
+}
+
+tg_go_stream_out tg_go_call_stream(const tg_registry *r, const char *id, size_t id_len,
+		const char *name, size_t name_len) {
+	tg_go_stream_out o;
+	memset(&o, 0, sizeof o);
+	o.status = tg_registry_stream_call_new(r, id, id_len, name, name_len, &o.stream, &o.error);
+	if (o.status != TG_OK) {
+		o.view = view_of(o.error);
+		return o;
+	}
+	o.status = tg_stream_feed(o.stream, NULL, 0, &o.refused, &o.error);
+	if (o.status != TG_OK) {
+		tg_stream_free(o.stream);
+		o.stream = NULL;
+		o.view = view_of(o.error);
+	}
+	return o;
+}
+
+tg_go_feed_out tg_go_stream_feed(tg_stream *stream, const char *bytes, size_t len) {
+	tg_go_feed_out o;
+	memset(&o, 0, sizeof o);
+	o.status = tg_stream_feed(stream, bytes, len, &o.refused, &o.error);
+	if (o.status != TG_OK) o.view = view_of(o.error);
+	return o;
+}
+
+tg_go_check_out tg_go_stream_finish(tg_stream *stream) {
+	tg_go_check_out o;
+	memset(&o, 0, sizeof o);
+	o.status = tg_stream_finish(stream, &o.errors, NULL);
+	tg_stream_free(stream);
+	if (o.status != TG_OK) return o;
+	o.status = tg_errors_count(o.errors, &o.count);
+	if (o.status != TG_OK) return o;
+	o.valid = o.count == 0;
+	if (o.count > 0) o.views = tg_go_views(o.errors, o.count);
+	return o;
+}
+
+tg_go_call_out tg_go_stream_finish_call(tg_stream *stream, uintptr_t ctx) {
+	tg_go_call_out o;
+	memset(&o, 0, sizeof o);
+	o.status = tg_stream_finish_call(stream, (void *)ctx, &o.result, &o.error);
+	tg_stream_free(stream);
+	if (o.status != TG_OK) {
+		o.view = view_of(o.error);
+		return o;
+	}
+	read_result(&o);
+	return o;
+}

@@ -246,4 +246,39 @@ tg_go_calls_out tg_go_calls_read(int32_t dialect, const char *response, size_t l
 // Frees what tg_go_calls_read returned.
 void tg_go_calls_release(tg_calls *calls, tg_go_str *views);
 
+typedef struct {
+	tg_status status;
+	tg_stream *stream;
+	// For a call stream: refused at once (an unknown tool).
+	bool refused;
+	tg_error *error;
+	tg_go_error_view view;
+} tg_go_stream_out;
+
+// A stream of an instance of s (tg_schema_stream_new).
+tg_go_stream_out tg_go_schema_stream(const tg_schema *s);
+
+// A stream of the arguments of the call id of the tool name (tg_registry_stream_call_new),
+// and whether it is refused before any byte (an empty feed says so).
+tg_go_stream_out tg_go_call_stream(const tg_registry *r, const char *id, size_t id_len,
+		const char *name, size_t name_len);
+
+typedef struct {
+	tg_status status;
+	bool refused;
+	tg_error *error;
+	tg_go_error_view view;
+} tg_go_feed_out;
+
+// Feeds len bytes to the stream (tg_stream_feed); the bytes are only read during the call.
+tg_go_feed_out tg_go_stream_feed(tg_stream *stream, const char *bytes, size_t len);
+
+// Finishes a schema stream (tg_stream_finish) and frees it: the violations as
+// tg_go_check reads them (valid when there are none; free with tg_go_errors_release).
+tg_go_check_out tg_go_stream_finish(tg_stream *stream);
+
+// Finishes a call stream (tg_stream_finish_call, ctx a cgo.Handle or 0, as tg_go_call
+// takes it), frees it and reads the result as tg_go_call does.
+tg_go_call_out tg_go_stream_finish_call(tg_stream *stream, uintptr_t ctx);
+
 #endif
