@@ -15,7 +15,7 @@ use super::reply::CallPointer;
 use super::result::tg_result;
 use super::running_call::tg_canceller;
 use super::status::tg_status;
-use toolgate_core::registry::{Call, CallResult, DispatchOptions, DispatchPolicy};
+use toolgate_core::registry::{Call, DispatchOptions, DispatchPolicy};
 
 /// `tg_dispatch_options.policy`: every valid call runs; each refused one (unknown tool,
 /// invalid arguments, a call id used twice) gets its refusal. The default.
@@ -169,29 +169,6 @@ unsafe fn read_options(
     Ok(out)
 }
 
-/// The C result of one dispatched call: the same texts and details as
-/// `tg_registry_call` makes.
-fn c_result(result: CallResult) -> tg_result {
-    let CallResult {
-        call_id,
-        name,
-        content: text,
-        outcome,
-        structured,
-        violations,
-        invalid_result,
-        attempts,
-        ..
-    } = result;
-    tg_result::new(&call_id, &name, |content, details| {
-        content.push_str(&text);
-        details.outcome = outcome;
-        details.structured = structured;
-        details.violations = violations;
-        details.invalid_result = invalid_result;
-        details.attempts = attempts;
-    })
-}
 
 /// Runs the `count` calls of one model turn together and writes one new result per
 /// call to `results_out[0..count)`, in the batch's order (the caller provides the
@@ -301,7 +278,7 @@ pub unsafe extern "C" fn tg_registry_dispatch(
             // SAFETY: `results_out` is not NULL (checked above, `count` > 0) and
             // points to `count` writable pointers, as this function's `# Safety`
             // requires; the core answers every call, so `i` < `count`.
-            unsafe { results_out.add(i).write(into_handle(c_result(result))) };
+            unsafe { results_out.add(i).write(into_handle(tg_result::of_call_result(result))) };
         }
         Ok(())
     })

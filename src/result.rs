@@ -13,7 +13,7 @@ use super::error::tg_error;
 use super::errors::tg_errors;
 use super::status::tg_status;
 use super::text::tg_text;
-use toolgate_core::registry::{tool_message_json, CallDetails, CallOutcome};
+use toolgate_core::registry::{tool_message_json, CallDetails, CallOutcome, CallResult};
 use toolgate_core::ValidationError;
 use toolgate_dialect::{result_json, results_message_json, ResultView};
 
@@ -125,6 +125,31 @@ pub struct tg_result {
 const FRESH_ROOM: usize = 256;
 
 impl tg_result {
+    /// The C result of a call the core answered as a whole [`CallResult`] (a
+    /// dispatched call, a finished stream): the same texts and details as
+    /// `tg_registry_call` makes.
+    pub(crate) fn of_call_result(result: CallResult) -> tg_result {
+        let CallResult {
+            call_id,
+            name,
+            content: text,
+            outcome,
+            structured,
+            violations,
+            invalid_result,
+            attempts,
+            ..
+        } = result;
+        tg_result::new(&call_id, &name, |content, details| {
+            content.push_str(&text);
+            details.outcome = outcome;
+            details.structured = structured;
+            details.violations = violations;
+            details.invalid_result = invalid_result;
+            details.attempts = attempts;
+        })
+    }
+
     /// The result of one call: `call` writes the content into an empty buffer and what
     /// became of the call into the details.
     pub(crate) fn new(

@@ -228,14 +228,7 @@ pub unsafe extern "C" fn tg_stream_finish_call(
         match std::mem::replace(&mut stream.kind, Kind::Spent) {
             Kind::Call(c) => {
                 let r = c.finish_with_context(&CallContext::with_data(&CallPointer(call_ctx)));
-                let result = tg_result::new(&r.call_id, &r.name, |content, details| {
-                    content.push_str(&r.content);
-                    details.outcome = r.outcome;
-                    details.structured = r.structured;
-                    details.violations = r.violations.clone();
-                    details.invalid_result = r.invalid_result.clone();
-                });
-                result_out.write(into_handle(result));
+                result_out.write(into_handle(tg_result::of_call_result(r)));
                 Ok(())
             }
             other => {

@@ -454,16 +454,7 @@ func (cs *CallStream) finish(ctx C.uintptr_t) {
 	}
 	res := Result{CallID: cs.id, Name: cs.name}
 	res.read(&o)
-	if res.Attempts == 0 && res.Outcome.handlerRan() {
-		// The library's stream result does not count the run; Call's does.
-		res.Attempts = 1
-	}
 	cs.result = res
-}
-
-// handlerRan reports whether a call with this outcome ran its tool.
-func (o Outcome) handlerRan() bool {
-	return o == OutcomeAnswered || o == OutcomeHandlerFailed || o == OutcomeInvalidResult
 }
 
 // Refused reports whether the call is refused: its tool will not run.
