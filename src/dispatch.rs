@@ -169,7 +169,6 @@ unsafe fn read_options(
     Ok(out)
 }
 
-
 /// Runs the `count` calls of one model turn together and writes one new result per
 /// call to `results_out[0..count)`, in the batch's order (the caller provides the
 /// array; it owns each result and frees it with `tg_result_free`).
@@ -278,7 +277,11 @@ pub unsafe extern "C" fn tg_registry_dispatch(
             // SAFETY: `results_out` is not NULL (checked above, `count` > 0) and
             // points to `count` writable pointers, as this function's `# Safety`
             // requires; the core answers every call, so `i` < `count`.
-            unsafe { results_out.add(i).write(into_handle(tg_result::of_call_result(result))) };
+            unsafe {
+                results_out
+                    .add(i)
+                    .write(into_handle(tg_result::of_call_result(result)))
+            };
         }
         Ok(())
     })
