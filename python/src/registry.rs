@@ -786,11 +786,11 @@ impl Registry {
         py: Python<'py>,
         calls: &Bound<'py, PyAny>,
         policy: &Bound<'py, PyAny>,
-        max_concurrency: usize,
-        max_batch: usize,
+        max_concurrency: Option<usize>,
+        max_batch: Option<usize>,
         timeout: Option<f64>,
-        max_attempts: u32,
-        backoff: f64,
+        max_attempts: Option<u32>,
+        backoff: Option<f64>,
         event_loop: Option<Bound<'py, PyAny>>,
         canceller: Option<Bound<'py, dispatch::PyCanceller>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
@@ -817,21 +817,29 @@ impl Registry {
                 ))
             }
         };
-        if max_concurrency == 0 || max_attempts == 0 {
+        if max_concurrency == Some(0) || max_attempts == Some(0) {
             return Err(errors::invalid_argument(
                 py,
                 "max_concurrency and max_attempts must be at least 1",
             ));
         }
-        let mut options = DispatchOptions::default()
-            .with_policy(policy)
-            .with_max_concurrency(max_concurrency)
-            .with_max_batch(max_batch)
-            .with_max_attempts(max_attempts)
-            .with_backoff(seconds(backoff, "backoff")?)
-            .with_data(Arc::new(dispatch::DispatchData {
-                event_loop: event_loop.filter(|l| !l.is_none()).map(Bound::unbind),
-            }));
+        // None: the library's default.
+        let mut options = DispatchOptions::default().with_policy(policy);
+        if let Some(limit) = max_concurrency {
+            options = options.with_max_concurrency(limit);
+        }
+        if let Some(limit) = max_batch {
+            options = options.with_max_batch(limit);
+        }
+        if let Some(attempts) = max_attempts {
+            options = options.with_max_attempts(attempts);
+        }
+        if let Some(backoff) = backoff {
+            options = options.with_backoff(seconds(backoff, "backoff")?);
+        }
+        let mut options = options.with_data(Arc::new(dispatch::DispatchData {
+            event_loop: event_loop.filter(|l| !l.is_none()).map(Bound::unbind),
+        }));
         if let Some(timeout) = timeout {
             options = options.with_timeout(seconds(timeout, "timeout")?);
         }

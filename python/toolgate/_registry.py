@@ -76,11 +76,11 @@ class ToolRegistry(_native.Registry):
         calls: Iterable[Any],
         *,
         policy: str = "isolate",
-        max_concurrency: int = 8,
-        max_batch: int = 128,
+        max_concurrency: Optional[int] = None,
+        max_batch: Optional[int] = None,
         timeout: Optional[float] = None,
-        max_attempts: int = 3,
-        backoff: float = 0.1,
+        max_attempts: Optional[int] = None,
+        backoff: Optional[float] = None,
         canceller: Optional[_native.Canceller] = None,
     ) -> List[CallResult]:
         """Runs the calls of one model turn together and returns their results in the
@@ -119,6 +119,10 @@ class ToolRegistry(_native.Registry):
         ``Exception`` (``KeyboardInterrupt``, ``SystemExit``) fails as a crash does:
         ``error: tool NAME panicked``. An empty batch gives ``[]``. The observer, if
         any, is called once the batch is done, on this thread.
+
+        A limit left ``None`` (``max_concurrency``, ``max_batch``, ``max_attempts``,
+        ``backoff``) takes the library's default, the same in every host;
+        ``timeout=None`` sets no dispatch deadline.
         """
         observer = self.observer
         if observer is None:
@@ -139,11 +143,11 @@ class ToolRegistry(_native.Registry):
         calls: Iterable[Any],
         *,
         policy: str = "isolate",
-        max_concurrency: int = 8,
-        max_batch: int = 128,
+        max_concurrency: Optional[int] = None,
+        max_batch: Optional[int] = None,
         timeout: Optional[float] = None,
-        max_attempts: int = 3,
-        backoff: float = 0.1,
+        max_attempts: Optional[int] = None,
+        backoff: Optional[float] = None,
     ) -> List[CallResult]:
         """:meth:`dispatch` for async code; the same arguments, checks and results.
 

@@ -11,11 +11,11 @@ class ToolRegistry(Registry):
         calls: Iterable[Any],
         *,
         policy: Literal["isolate", "all-or-nothing"] = "isolate",
-        max_concurrency: int = 8,
-        max_batch: int = 128,
+        max_concurrency: Optional[int] = None,
+        max_batch: Optional[int] = None,
         timeout: Optional[float] = None,
-        max_attempts: int = 3,
-        backoff: float = 0.1,
+        max_attempts: Optional[int] = None,
+        backoff: Optional[float] = None,
         canceller: Optional[Canceller] = None,
     ) -> List[CallResult]: ...
     async def adispatch(
@@ -23,11 +23,11 @@ class ToolRegistry(Registry):
         calls: Iterable[Any],
         *,
         policy: Literal["isolate", "all-or-nothing"] = "isolate",
-        max_concurrency: int = 8,
-        max_batch: int = 128,
+        max_concurrency: Optional[int] = None,
+        max_batch: Optional[int] = None,
         timeout: Optional[float] = None,
-        max_attempts: int = 3,
-        backoff: float = 0.1,
+        max_attempts: Optional[int] = None,
+        backoff: Optional[float] = None,
     ) -> List[CallResult]: ...
 
 def _argument_text(call: Any) -> str: ...
