@@ -91,7 +91,8 @@ impl Schema {
                 format!("a schema must be a JSON object, got {}", value.type_name()),
             ));
         }
-        let json = value.to_compact();
+        let mut json = value.to_compact();
+        json.shrink_to_fit();
         let (mut prog, root) = if opts.schema_dialect() == SchemaDialect::OpenApi3_0 {
             // The author's text stays what `to_json` gives; the translation is compiled.
             let translated = openapi::to_json_schema(&value).map_err(CompileError::new)?;
@@ -105,6 +106,7 @@ impl Schema {
             (compiler.finish(&mut root)?, root)
         };
         prog.masked = opts.masked_values();
+        prog.shrink();
         Ok(Schema {
             prog,
             root,

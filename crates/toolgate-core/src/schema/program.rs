@@ -96,6 +96,23 @@ pub(crate) struct Program {
     pub masked: bool,
 }
 
+impl Program {
+    /// Gives back the room the tables grew into while the schema was compiled: a
+    /// compiled schema lives as long as its tool, and most tables are short.
+    pub(crate) fn shrink(&mut self) {
+        self.nodes.shrink_to_fit();
+        self.texts.shrink_to_fit();
+        self.objects.shrink_to_fit();
+        self.arrays.shrink_to_fit();
+        self.strings.shrink_to_fit();
+        self.numbers.shrink_to_fit();
+        self.choices.shrink_to_fit();
+        self.applicators.shrink_to_fit();
+        self.specials.shrink_to_fit();
+        self.dynamics.shrink_to_fit();
+    }
+}
+
 /// A node's `type` for messages: its text (`string or null`; empty for `false`) and the
 /// location of the schema object it is written in (`#/properties/a`).
 pub(crate) struct TypeRule {
