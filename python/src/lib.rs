@@ -14,6 +14,7 @@ mod errors;
 mod registry;
 mod results;
 mod schema;
+mod stream;
 mod text;
 
 use pyo3::prelude::*;
@@ -30,6 +31,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dialect::lint_schema, m)?)?;
     m.add_class::<registry::Registry>()?;
     m.add_class::<registry::Step>()?;
+    m.add_class::<stream::SchemaStream>()?;
+    m.add_class::<stream::CallStream>()?;
     m.add_class::<dispatch::PyRunningCall>()?;
     m.add_class::<dispatch::PyCanceller>()?;
     m.add_function(wrap_pyfunction!(dispatch::_running_call, m)?)?;

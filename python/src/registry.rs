@@ -1253,6 +1253,28 @@ impl Registry {
         errors::call_result(py, call_id, name, settled)
     }
 
+    /// A call of the tool `name` whose arguments arrive in chunks (see `CallStream`):
+    /// refused at the first byte after which no continuation can be valid (an unknown
+    /// tool at once); the handler runs only in its `finish()` / `afinish()`, as `call`
+    /// / `acall` run it on all the bytes fed.
+    fn stream_call<'py>(
+        slf: &Bound<'py, Self>,
+        call_id: &Bound<'py, PyAny>,
+        name: &Bound<'py, PyAny>,
+    ) -> PyResult<crate::stream::CallStream> {
+        let id_text = required_str(call_id, "call_id")?;
+        let name_text = required_str(name, "name")?;
+        let core = slf.get().core()?;
+        Ok(crate::stream::CallStream::new(
+            slf.clone().into_any().unbind(),
+            core,
+            call_id,
+            name,
+            id_text,
+            name_text,
+        ))
+    }
+
     /// The call as the core runs it, calling the handler back from native code
     /// (`Handler::call`): `call` never takes this path; the tests check that it
     /// answers as `call` does.

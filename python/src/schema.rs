@@ -283,6 +283,17 @@ impl Schema {
         self.full(py, args, true)
     }
 
+    /// A stream of an instance of this schema, validated as its chunks arrive (see
+    /// `SchemaStream`): refused at the first byte after which no continuation can be
+    /// valid; its `finish()` returns what `validate` returns for all the bytes.
+    fn stream(&self) -> PyResult<crate::stream::SchemaStream> {
+        let schema = self
+            .core
+            .load_full()
+            .ok_or_else(|| errors::closed("schema"))?;
+        Ok(crate::stream::SchemaStream::new(schema))
+    }
+
     /// The schema as compact JSON, keys in the author's order.
     #[getter]
     fn json(&self) -> PyResult<String> {

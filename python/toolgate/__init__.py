@@ -49,9 +49,11 @@ except ImportError as exc:  # pragma: no cover - a package without its native mo
 from ._types import OK, CallEvent, CallOutcome, CallResult, Ok, ToolCall, ToolRecord, ValidationError
 from ._dispatch import running_call
 from ._native import (
+    CallStream,
     Canceller,
     RunningCall,
     Schema,
+    SchemaStream,
     compile,
     lint_schema,
     read_calls,
@@ -76,6 +78,7 @@ __all__ = [
     "CallEvent",
     "CallOutcome",
     "CallResult",
+    "CallStream",
     "Canceller",
     "DEFAULT_MAX_ARGUMENT_BYTES",
     "DEFAULT_MAX_DEPTH",
@@ -92,6 +95,7 @@ __all__ = [
     "RunningCall",
     "Schema",
     "SchemaError",
+    "SchemaStream",
     "Status",
     "ToolCall",
     "ToolNotFoundError",

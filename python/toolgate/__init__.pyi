@@ -14,9 +14,11 @@ from ._errors import (
 )
 from ._dispatch import running_call as running_call
 from ._native import (
+    CallStream as CallStream,
     Canceller as Canceller,
     RunningCall as RunningCall,
     Schema as Schema,
+    SchemaStream as SchemaStream,
     compile as compile,
     lint_schema as lint_schema,
     read_calls as read_calls,
@@ -45,6 +47,7 @@ __all__ = [
     "CallEvent",
     "CallOutcome",
     "CallResult",
+    "CallStream",
     "Canceller",
     "DEFAULT_MAX_ARGUMENT_BYTES",
     "DEFAULT_MAX_DEPTH",
@@ -61,6 +64,7 @@ __all__ = [
     "RunningCall",
     "Schema",
     "SchemaError",
+    "SchemaStream",
     "Status",
     "ToolCall",
     "ToolNotFoundError",

@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 import time
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, AsyncIterable, Dict, Iterable, List, Optional, Sequence, Union
 
 from . import _native
 from ._types import CallEvent, CallResult
@@ -230,6 +230,51 @@ class ToolRegistry(_native.Registry):
         except Exception as exc:
             return step.failed(exc)
         return step.finish(value)
+
+    def call_stream(self, call_id: str, name: str, deltas: Iterable[Any]) -> CallResult:
+        """:meth:`call` on arguments that arrive in pieces: feeds each delta (``str``
+        or ``bytes``) of ``deltas`` to :meth:`stream_call`'s stream, and returns the
+        refusal as soon as the bytes fed can no longer be valid (an unknown tool
+        before any delta is read), without reading the rest of ``deltas``; else the
+        result of :meth:`call` on all the bytes, the handler run once there."""
+        stream = self.stream_call(call_id, name)
+        if not stream.refused:
+            for delta in deltas:
+                if stream.feed(delta) is not None:
+                    break
+        return stream.finish()
+
+    async def acall_stream(
+        self, call_id: str, name: str, deltas: Union[AsyncIterable[Any], Iterable[Any]]
+    ) -> CallResult:
+        """:meth:`acall` on arguments that arrive in pieces, e.g. a provider's
+        argument deltas as an async iterator: feeds each delta (``str`` or ``bytes``)
+        to :meth:`stream_call`'s stream as it comes, and returns the refusal as soon
+        as the bytes fed can no longer be valid (an unknown tool before any delta is
+        awaited), without consuming the rest of ``deltas`` (closing it is the
+        caller's); else awaits :meth:`acall` on all the bytes, the handler run once
+        there. ``deltas`` may also be a plain iterable."""
+        stream = self.stream_call(call_id, name)
+        if not stream.refused:
+            if hasattr(deltas, "__aiter__"):
+                async for delta in deltas:  # type: ignore[union-attr]
+                    if stream.feed(delta) is not None:
+                        break
+            else:
+                for delta in deltas:  # type: ignore[union-attr]
+                    if stream.feed(delta) is not None:
+                        break
+        return await stream.afinish()
+
+
+async def _finish_stream(
+    registry: Any, call_id: str, name: str, refusal: Optional[CallResult], args: Optional[bytes]
+) -> CallResult:
+    """What ``CallStream.afinish()`` awaits: the stream's refusal, or ``acall`` on its
+    arguments (``refusal`` is None exactly when ``args`` is given)."""
+    if refusal is not None:
+        return refusal
+    return await registry.acall(call_id, name, args)  # type: ignore[no-any-return]
 
 
 def _argument_text(call: Any) -> str:

@@ -1,4 +1,4 @@
-from typing import Any, Iterable, List, Literal, Optional, Sequence
+from typing import Any, AsyncIterable, Iterable, List, Literal, Optional, Sequence, Union
 
 from ._native import Canceller, Registry
 from ._types import CallResult, JSONArgs
@@ -6,6 +6,10 @@ from ._types import CallResult, JSONArgs
 class ToolRegistry(Registry):
     def __enter__(self) -> "ToolRegistry": ...
     async def acall(self, call_id: str, name: str, args: JSONArgs) -> CallResult: ...
+    def call_stream(self, call_id: str, name: str, deltas: Iterable[Any]) -> CallResult: ...
+    async def acall_stream(
+        self, call_id: str, name: str, deltas: Union[AsyncIterable[Any], Iterable[Any]]
+    ) -> CallResult: ...
     def dispatch(
         self,
         calls: Iterable[Any],
@@ -30,6 +34,9 @@ class ToolRegistry(Registry):
         backoff: Optional[float] = None,
     ) -> List[CallResult]: ...
 
+async def _finish_stream(
+    registry: Any, call_id: str, name: str, refusal: Optional[CallResult], args: Optional[bytes]
+) -> CallResult: ...
 def _argument_text(call: Any) -> str: ...
 def _tell(
     observer: Any,

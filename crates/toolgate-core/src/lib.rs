@@ -85,13 +85,13 @@ pub mod fuzz_internals {
 #[doc(hidden)]
 pub use registry::CallDetails;
 pub use registry::{
-    CallContext, CallFeed, CallOutcome, CallResult, CallStream, Handler, HandlerFailure,
-    NamePolicy, PreparedCall, RegisterError, RegisterErrorKind, Registry, RegistryOptions,
-    ToolInfo, ToolSpec, Written,
+    CallContext, CallFeed, CallOutcome, CallResult, CallStream, CallStreamOf, Handler,
+    HandlerFailure, NamePolicy, PreparedCall, RegisterError, RegisterErrorKind, Registry,
+    RegistryOptions, ToolInfo, ToolSpec, Written,
 };
 pub use schema::{
     CompileError, Draft, Feed, Options, Profile, Schema, SchemaDialect, SchemaProblem,
-    SchemaStream, UnknownName, ValidationError,
+    SchemaStream, SchemaStreamOf, UnknownName, ValidationError,
 };
 pub use status::Status;
 

@@ -518,6 +518,53 @@ fn a_stream_never_finished_runs_nothing() {
 }
 
 #[test]
+fn streams_owning_their_schema_or_registry_answer_as_borrowing_ones() {
+    use toolgate_core::{CallStreamOf, SchemaStreamOf};
+    let schema = Arc::new(
+        Schema::compile(
+            br#"{"type":"object","properties":{"n":{"type":"integer"}},"additionalProperties":false}"#,
+        )
+        .unwrap(),
+    );
+    for doc in [&br#"{"n":1}"#[..], br#"{"n":"x"}"#, br#"{"m":1}"#, b"{,"] {
+        let mut owned = SchemaStreamOf::new(Arc::clone(&schema));
+        let mut borrowed = schema.stream();
+        for byte in doc.chunks(1) {
+            assert_eq!(owned.feed(byte), borrowed.feed(byte));
+        }
+        assert_eq!(
+            owned.bytes_before_refusal(),
+            borrowed.bytes_before_refusal()
+        );
+        assert_eq!(owned.finish(), borrowed.finish());
+    }
+
+    let registry = Arc::new(Registry::default());
+    let runs = Arc::new(AtomicUsize::new(0));
+    let spec = ToolSpec {
+        name: "t".into(),
+        parameters: Some(br#"{"type":"object","additionalProperties":false}"#.to_vec()),
+        ..ToolSpec::default()
+    };
+    registry.register(spec, echo(runs.clone()), false).unwrap();
+    let mut call = CallStreamOf::new(Arc::clone(&registry), "id", "t");
+    assert_eq!(call.feed(b" { "), CallFeed::Incomplete);
+    assert_eq!(call.feed(b"}"), CallFeed::Incomplete);
+    assert_eq!(call.bytes(), b" { }");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    assert_eq!(call.finish(), registry.call("id", "t", b" { }"));
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+
+    let mut call = CallStreamOf::new(Arc::clone(&registry), "id", "t");
+    let mut borrowed = registry.stream_call("id", "t");
+    let refused = call.feed(br#"{"x""#).is_refused();
+    assert!(refused && borrowed.feed(br#"{"x""#).is_refused());
+    assert_eq!(call.bytes(), br#"{"x""#);
+    assert_eq!(call.finish(), borrowed.finish());
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}
+
+#[test]
 fn arguments_over_the_size_limit_are_refused_once_over() {
     let registry = Registry::with_options(RegistryOptions::default().with_max_argument_bytes(8));
     let spec = ToolSpec {

@@ -52,7 +52,7 @@ pub use dispatch::{
 pub use names::dotted_spelling;
 pub use prepared::{HandlerFailure, PreparedCall, ResultRefusal};
 use snapshot::{Snapshot, Tool};
-pub use stream::{CallFeed, CallStream};
+pub use stream::{CallFeed, CallStream, CallStreamOf};
 
 // The C ABI hands one registry to many threads; keep that a compile-time fact.
 const _: () = {

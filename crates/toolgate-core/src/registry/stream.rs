@@ -3,6 +3,7 @@
 //! [`Registry::call`] would run it. See [`crate::schema::stream`] for when each rule
 //! refuses.
 
+use std::ops::Deref;
 use std::sync::Arc;
 
 use super::snapshot::Tool;
@@ -35,8 +36,25 @@ impl CallFeed<'_> {
 /// alive meanwhile); `finish` runs the call as [`Registry::call`] runs it then, on the
 /// tool registered under the name at that moment. Bytes past the registry's argument
 /// size limit are refused, not kept.
-pub struct CallStream<'r> {
-    registry: &'r Registry,
+///
+/// The stream [`Registry::stream_call`] gives, which borrows its registry.
+pub type CallStream<'r> = CallStreamOf<&'r Registry>;
+
+/// A [`CallStream`] over any handle to its registry: `&Registry` (what
+/// [`Registry::stream_call`] gives) or one that owns it, such as `Arc<Registry>`, for a
+/// host that keeps the stream where no borrow can reach (a binding's object).
+///
+/// ```
+/// use std::sync::Arc;
+/// use toolgate_core::registry::{CallFeed, CallStreamOf};
+/// use toolgate_core::{CallOutcome, Registry};
+/// let registry = Arc::new(Registry::default());
+/// let mut call = CallStreamOf::new(Arc::clone(&registry), "c1", "nope");
+/// assert!(call.feed(b"{}").is_refused());
+/// assert_eq!(call.finish().outcome, CallOutcome::UnknownTool);
+/// ```
+pub struct CallStreamOf<R: Deref<Target = Registry>> {
+    registry: R,
     call_id: String,
     name: String,
     /// The tool the call names when the stream started (`None`: unknown), whose schema
@@ -72,33 +90,37 @@ impl Registry {
     /// assert_eq!(result.content, "error: invalid arguments for add:\n$: unexpected property \"b\"; did you mean \"a\"?");
     /// ```
     pub fn stream_call(&self, call_id: &str, name: &str) -> CallStream<'_> {
-        let snapshot = self.current.load();
+        CallStreamOf::new(self, call_id, name)
+    }
+}
+
+impl<R: Deref<Target = Registry>> CallStreamOf<R> {
+    /// A call of the tool `name`, on the registry `registry` leads to (what
+    /// [`Registry::stream_call`] gives, for a handle that may own the registry).
+    pub fn new(registry: R, call_id: &str, name: &str) -> Self {
+        let snapshot = registry.current.load();
         let tool = snapshot
             .resolve(name)
             .map(|entry| arc_swap::Guard::into_inner(entry.load()));
-        let mut stream = CallStream {
-            registry: self,
+        let refusal = tool.is_none().then(|| CallResult {
+            call_id: call_id.to_owned(),
+            name: name.to_owned(),
+            content: unknown(&snapshot, name),
+            is_error: true,
+            outcome: CallOutcome::UnknownTool,
+            ..CallResult::default()
+        });
+        drop(snapshot);
+        CallStreamOf {
+            registry,
             call_id: call_id.to_owned(),
             name: name.to_owned(),
             engine: tool.as_ref().map(|t| Engine::new(&t.schema)),
             tool,
-            refusal: None,
-        };
-        if stream.tool.is_none() {
-            stream.refusal = Some(CallResult {
-                call_id: stream.call_id.clone(),
-                name: stream.name.clone(),
-                content: unknown(&snapshot, name),
-                is_error: true,
-                outcome: CallOutcome::UnknownTool,
-                ..CallResult::default()
-            });
+            refusal,
         }
-        stream
     }
-}
 
-impl CallStream<'_> {
     /// Reads `bytes`, the next part of the arguments.
     pub fn feed(&mut self, bytes: &[u8]) -> CallFeed<'_> {
         if self.refusal.is_none() {
@@ -152,17 +174,21 @@ impl CallStream<'_> {
     pub fn finish_with_context(self, cx: &CallContext<'_>) -> CallResult {
         match self.refusal {
             Some(result) => result,
-            None => {
-                let args = self.engine.as_ref().map_or(&[][..], |e| &e.buf[..]);
-                self.registry
-                    .call_with_context(&self.call_id, &self.name, args, cx)
-            }
+            None => self
+                .registry
+                .call_with_context(&self.call_id, &self.name, self.bytes(), cx),
         }
     }
 
     /// How many bytes were fed.
     pub fn bytes_read(&self) -> usize {
         self.engine.as_ref().map_or(0, |e| e.fed)
+    }
+
+    /// The arguments fed so far (up to the refusal, when refused; none past the size
+    /// limit): the bytes `finish` runs the call with.
+    pub fn bytes(&self) -> &[u8] {
+        self.engine.as_ref().map_or(&[][..], |e| &e.buf[..])
     }
 
     /// How many bytes had been read when the call was refused, or `None`.

@@ -46,7 +46,7 @@ pub use options::{Draft, Options, Profile, SchemaDialect, UnknownName};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use pattern::{every_matcher, Matcher};
 pub use resolve::positions::{subschemas_of, Holds};
-pub use stream::{Feed, SchemaStream};
+pub use stream::{Feed, SchemaStream, SchemaStreamOf};
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use walk::VISITS;
 

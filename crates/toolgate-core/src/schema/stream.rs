@@ -63,6 +63,7 @@
 //! them), up to a refusal.
 
 use std::collections::HashSet;
+use std::ops::Deref;
 
 use crate::json::{Reader, SyntaxError, SyntaxErrorKind};
 
@@ -95,8 +96,26 @@ impl Feed<'_> {
 
 /// An instance validated as its bytes arrive: see the [module](self) for when each
 /// rule refuses. Dropping it does nothing.
-pub struct SchemaStream<'s> {
-    schema: &'s Schema,
+///
+/// The stream [`Schema::stream`] gives, which borrows its schema.
+pub type SchemaStream<'s> = SchemaStreamOf<&'s Schema>;
+
+/// A [`SchemaStream`] over any handle to its schema: `&Schema` (what
+/// [`Schema::stream`] gives) or one that owns it, such as `Arc<Schema>`, for a host
+/// that keeps the stream where no borrow can reach (a binding's object).
+///
+/// ```
+/// use std::sync::Arc;
+/// use toolgate_core::schema::{Feed, SchemaStreamOf};
+/// use toolgate_core::Schema;
+/// let schema = Arc::new(Schema::compile(br#"{"type":"array","maxItems":1}"#).unwrap());
+/// let mut stream = SchemaStreamOf::new(Arc::clone(&schema));
+/// drop(schema);
+/// assert_eq!(stream.feed(b"[1,"), Feed::Incomplete);
+/// assert!(stream.feed(b"2]").is_refused());
+/// ```
+pub struct SchemaStreamOf<S: Deref<Target = Schema>> {
+    schema: S,
     engine: Engine,
 }
 
@@ -114,17 +133,21 @@ impl Schema {
     /// assert_eq!(stream.bytes_before_refusal(), Some(7));
     /// ```
     pub fn stream(&self) -> SchemaStream<'_> {
-        SchemaStream {
-            schema: self,
-            engine: Engine::new(self),
-        }
+        SchemaStreamOf::new(self)
     }
 }
 
-impl<'s> SchemaStream<'s> {
+impl<S: Deref<Target = Schema>> SchemaStreamOf<S> {
+    /// A stream of the schema `schema` leads to (what [`Schema::stream`] gives, for a
+    /// handle that may own the schema).
+    pub fn new(schema: S) -> Self {
+        let engine = Engine::new(&schema);
+        SchemaStreamOf { schema, engine }
+    }
+
     /// Reads `bytes`, the next part of the instance.
     pub fn feed(&mut self, bytes: &[u8]) -> Feed<'_> {
-        self.engine.feed(self.schema, bytes);
+        self.engine.feed(&self.schema, bytes);
         self.engine.verdict()
     }
 
