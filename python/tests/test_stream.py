@@ -302,7 +302,7 @@ def test_afinish_awaits_an_async_handler_as_acall_does(registry):
     assert seen == [4, 4]
 
 
-def test_acall_stream_stops_consuming_the_deltas_at_the_refusal(reg, runs):
+def test_acall_deltas_stops_consuming_the_deltas_at_the_refusal(reg, runs):
     consumed = []
 
     async def deltas(parts):
@@ -312,22 +312,22 @@ def test_acall_stream_stops_consuming_the_deltas_at_the_refusal(reg, runs):
             yield part
 
     parts = ['{"n"', ": 1, ", '"ex', 'tra"', ": 2", "}"]
-    result = asyncio.run(reg.acall_stream("c1", "t.run", deltas(parts)))
+    result = asyncio.run(reg.acall_deltas("c1", "t.run", deltas(parts)))
     assert consumed == parts[:4]
     assert result.outcome == toolgate.CallOutcome.INVALID_ARGUMENTS
     assert result.content == reg.call("c1", "t.run", "".join(parts)).content
     assert runs == []
 
     consumed.clear()
-    result = asyncio.run(reg.acall_stream("c1", "t.run", deltas(['{"n": 1', "}"])))
+    result = asyncio.run(reg.acall_deltas("c1", "t.run", deltas(['{"n": 1', "}"])))
     assert runs == ['{"n": 1}'] and result.content == '{"n": 1}'
 
     consumed.clear()
-    result = asyncio.run(reg.acall_stream("c1", "nope", deltas(["{}"])))
+    result = asyncio.run(reg.acall_deltas("c1", "nope", deltas(["{}"])))
     assert consumed == [] and result.outcome == toolgate.CallOutcome.UNKNOWN_TOOL
 
 
-def test_call_stream_feeds_an_iterable(reg, runs):
+def test_call_deltas_feeds_an_iterable(reg, runs):
     consumed = []
 
     def deltas(parts):
@@ -335,9 +335,9 @@ def test_call_stream_feeds_an_iterable(reg, runs):
             consumed.append(part)
             yield part
 
-    result = reg.call_stream("c1", "t.run", deltas(["{", '"n":', '"x"', "}"]))
+    result = reg.call_deltas("c1", "t.run", deltas(["{", '"n":', '"x"', "}"]))
     assert consumed == ["{", '"n":', '"x"'] and runs == []
     assert result.outcome == toolgate.CallOutcome.INVALID_ARGUMENTS
-    assert reg.call_stream("c1", "t.run", ['{"n":', b" 2}"]).content == '{"n": 2}'
-    assert asyncio.run(reg.acall_stream("c1", "t.run", ["{}"])).content == "{}"
+    assert reg.call_deltas("c1", "t.run", ['{"n":', b" 2}"]).content == '{"n": 2}'
+    assert asyncio.run(reg.acall_deltas("c1", "t.run", ["{}"])).content == "{}"
     assert runs == ['{"n": 2}', "{}"]

@@ -231,7 +231,7 @@ class ToolRegistry(_native.Registry):
             return step.failed(exc)
         return step.finish(value)
 
-    def call_stream(self, call_id: str, name: str, deltas: Iterable[Any]) -> CallResult:
+    def call_deltas(self, call_id: str, name: str, deltas: Iterable[Any]) -> CallResult:
         """:meth:`call` on arguments that arrive in pieces: feeds each delta (``str``
         or ``bytes``) of ``deltas`` to :meth:`stream_call`'s stream, and returns the
         refusal as soon as the bytes fed can no longer be valid (an unknown tool
@@ -244,7 +244,7 @@ class ToolRegistry(_native.Registry):
                     break
         return stream.finish()
 
-    async def acall_stream(
+    async def acall_deltas(
         self, call_id: str, name: str, deltas: Union[AsyncIterable[Any], Iterable[Any]]
     ) -> CallResult:
         """:meth:`acall` on arguments that arrive in pieces, e.g. a provider's
