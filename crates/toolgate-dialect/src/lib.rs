@@ -186,6 +186,14 @@ pub struct HostsDocDoctests;
 #[doc = include_str!("../../../docs/dialects.md")]
 pub struct DialectsDocDoctests;
 
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/dispatch.md")]
+pub struct DispatchDocDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/streaming.md")]
+pub struct StreamingDocDoctests;
+
 #[cfg(test)]
 mod tests {
     use super::*;
