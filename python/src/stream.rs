@@ -48,6 +48,61 @@ enum State<S> {
 /// Locks a stream's state. A stream is fed from one place at a time: a second thread
 /// gets `RuntimeError` rather than waiting (a feed may run without the GIL, and a
 /// thread waiting here holds it).
+/// What both kinds of core stream tell about their progress.
+trait Progress {
+    fn bytes_read(&self) -> usize;
+    fn bytes_before_refusal(&self) -> Option<usize>;
+}
+
+impl<S: std::ops::Deref<Target = toolgate_core::Schema>> Progress for SchemaStreamOf<S> {
+    fn bytes_read(&self) -> usize {
+        SchemaStreamOf::bytes_read(self)
+    }
+    fn bytes_before_refusal(&self) -> Option<usize> {
+        SchemaStreamOf::bytes_before_refusal(self)
+    }
+}
+
+impl<R: std::ops::Deref<Target = toolgate_core::Registry>> Progress for CallStreamOf<R> {
+    fn bytes_read(&self) -> usize {
+        CallStreamOf::bytes_read(self)
+    }
+    fn bytes_before_refusal(&self) -> Option<usize> {
+        CallStreamOf::bytes_before_refusal(self)
+    }
+}
+
+impl<S: Progress> State<S> {
+    /// What a stream keeps once it is finished (or let go of): its progress.
+    fn finished_from(stream: &S) -> State<S> {
+        State::Finished {
+            bytes_read: stream.bytes_read(),
+            bytes_before_refusal: stream.bytes_before_refusal(),
+        }
+    }
+
+    fn bytes_read(&self) -> usize {
+        match self {
+            State::Open(stream) => stream.bytes_read(),
+            State::Finished { bytes_read, .. } => *bytes_read,
+        }
+    }
+
+    fn bytes_before_refusal(&self) -> Option<usize> {
+        match self {
+            State::Open(stream) => stream.bytes_before_refusal(),
+            State::Finished {
+                bytes_before_refusal,
+                ..
+            } => *bytes_before_refusal,
+        }
+    }
+
+    fn is_finished(&self) -> bool {
+        matches!(self, State::Finished { .. })
+    }
+}
+
 fn lock<S>(state: &Mutex<State<S>>) -> PyResult<std::sync::MutexGuard<'_, State<S>>> {
     match state.try_lock() {
         Ok(guard) => Ok(guard),
@@ -121,10 +176,7 @@ impl SchemaStream {
             let State::Open(stream) = &*state else {
                 return Err(finished());
             };
-            let done = State::Finished {
-                bytes_read: stream.bytes_read(),
-                bytes_before_refusal: stream.bytes_before_refusal(),
-            };
+            let done = State::finished_from(stream);
             match std::mem::replace(&mut *state, done) {
                 State::Open(stream) => stream,
                 State::Finished { .. } => return Err(finished()),
@@ -148,29 +200,20 @@ impl SchemaStream {
     /// How many bytes were fed.
     #[getter]
     fn bytes_read(&self) -> PyResult<usize> {
-        Ok(match &*lock(&self.state)? {
-            State::Open(stream) => stream.bytes_read(),
-            State::Finished { bytes_read, .. } => *bytes_read,
-        })
+        Ok(lock(&self.state)?.bytes_read())
     }
 
     /// How many bytes had been read when the stream was refused (the refusal was
     /// decided at the last of them), or `None`.
     #[getter]
     fn bytes_before_refusal(&self) -> PyResult<Option<usize>> {
-        Ok(match &*lock(&self.state)? {
-            State::Open(stream) => stream.bytes_before_refusal(),
-            State::Finished {
-                bytes_before_refusal,
-                ..
-            } => *bytes_before_refusal,
-        })
+        Ok(lock(&self.state)?.bytes_before_refusal())
     }
 
     /// True once `finish` was called.
     #[getter]
     fn finished(&self) -> PyResult<bool> {
-        Ok(matches!(&*lock(&self.state)?, State::Finished { .. }))
+        Ok(lock(&self.state)?.is_finished())
     }
 
     fn __repr__(&self) -> PyResult<String> {
@@ -265,10 +308,7 @@ impl CallStream {
             CallFeed::Refused(result) => Ending::Refused(result.clone()),
             CallFeed::Incomplete => Ending::Run(stream.bytes().to_vec()),
         };
-        *state = State::Finished {
-            bytes_read: stream.bytes_read(),
-            bytes_before_refusal: stream.bytes_before_refusal(),
-        };
+        *state = State::finished_from(stream);
         Ok(ending)
     }
 }
@@ -293,10 +333,7 @@ impl CallStream {
             };
             if closed {
                 // Let go of the core registry (and its handlers) at once.
-                *state = State::Finished {
-                    bytes_read: stream.bytes_read(),
-                    bytes_before_refusal: stream.bytes_before_refusal(),
-                };
+                *state = State::finished_from(stream);
                 return Err(errors::closed("registry"));
             }
             run(py, bytes.len(), || match stream.feed(bytes) {
@@ -363,28 +400,19 @@ impl CallStream {
     /// How many bytes were fed.
     #[getter]
     fn bytes_read(&self) -> PyResult<usize> {
-        Ok(match &*lock(&self.state)? {
-            State::Open(stream) => stream.bytes_read(),
-            State::Finished { bytes_read, .. } => *bytes_read,
-        })
+        Ok(lock(&self.state)?.bytes_read())
     }
 
     /// How many bytes had been read when the call was refused, or `None`.
     #[getter]
     fn bytes_before_refusal(&self) -> PyResult<Option<usize>> {
-        Ok(match &*lock(&self.state)? {
-            State::Open(stream) => stream.bytes_before_refusal(),
-            State::Finished {
-                bytes_before_refusal,
-                ..
-            } => *bytes_before_refusal,
-        })
+        Ok(lock(&self.state)?.bytes_before_refusal())
     }
 
     /// True once `finish` or `afinish` was called.
     #[getter]
     fn finished(&self) -> PyResult<bool> {
-        Ok(matches!(&*lock(&self.state)?, State::Finished { .. }))
+        Ok(lock(&self.state)?.is_finished())
     }
 
     /// The call id given to `stream_call`.
