@@ -2,13 +2,12 @@
 //! (`tg_registry_options.observer`) is told about each dispatched call, the attributes
 //! of a trace span for it.
 
-use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CString};
 use std::fmt;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::OnceLock;
 
 use super::result::{tg_outcome, RawOutcome};
-use toolgate_core::registry::{CallEvent, CallObserver};
+use toolgate_core::registry::{CallErrorType, CallEvent, CallObserver};
 
 /// What became of one dispatched call, as the registry's observer is told: the
 /// attributes of a trace span for it (OpenTelemetry's `execute_tool`). Every pointer
@@ -50,18 +49,20 @@ pub struct tg_call_event {
 pub type tg_observer_fn =
     Option<unsafe extern "C" fn(data: *mut c_void, event: *const tg_call_event)>;
 
-/// The static NUL-terminated copy of one of the core's fixed error type names.
-fn error_type_name(name: &'static str) -> *const c_char {
-    static NAMES: OnceLock<Mutex<HashMap<&'static str, &'static std::ffi::CStr>>> = OnceLock::new();
-    let names = NAMES.get_or_init(Default::default);
-    let mut names = names.lock().unwrap_or_else(PoisonError::into_inner);
-    // The core's names are a fixed set, so each is leaked once and lives as long as
-    // the process, as a static string does.
-    let name = names.entry(name).or_insert_with(|| {
-        let owned = CString::new(name).unwrap_or_default();
-        Box::leak(owned.into_boxed_c_str())
+/// The static NUL-terminated name of an error type: made once for every type, then
+/// indexed (the observer runs once per dispatched call).
+fn error_type_name(error: CallErrorType) -> *const c_char {
+    static NAMES: OnceLock<Vec<CString>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        CallErrorType::ALL
+            .iter()
+            .map(|e| CString::new(e.name()).expect("names hold no NUL"))
+            .collect()
     });
-    name.as_ptr()
+    CallErrorType::ALL
+        .iter()
+        .position(|&e| e == error)
+        .map_or(std::ptr::null(), |i| names[i].as_ptr())
 }
 
 /// A C observer as the core's `CallObserver`.

@@ -278,7 +278,7 @@ impl CallObserver for Buffer {
     fn observe(&self, event: &CallEvent<'_>) {
         OBSERVED.with(|o| {
             o.borrow_mut().push(Observed {
-                error_type: event.error_type,
+                error_type: event.error_type.map(|e| e.name()),
                 attempts: event.attempts,
                 duration: event.duration,
                 argument_bytes: event.argument_bytes,

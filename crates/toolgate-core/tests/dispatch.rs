@@ -517,7 +517,7 @@ impl CallObserver for Recorder {
             e.call_id.to_owned(),
             e.tool.to_owned(),
             e.outcome,
-            e.error_type,
+            e.error_type.map(|e| e.name()),
             e.attempts,
             e.argument_bytes,
             e.replayed,

@@ -304,6 +304,82 @@ pub trait Executor: Send + Sync + fmt::Debug {
     fn spawn(&self, job: Job);
 }
 
+/// Why a dispatched call failed, as a [`CallObserver`] is told (OpenTelemetry's
+/// `error.type`): finer than [`CallOutcome`] (a panic is not a tool's error, and a call
+/// is not run for one of several reasons).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallErrorType {
+    /// No tool of that name. (`unknown_tool`)
+    UnknownTool,
+    /// The arguments were refused. (`invalid_arguments`)
+    InvalidArguments,
+    /// The handler failed. (`tool_error`)
+    ToolError,
+    /// The handler panicked. (`panic`)
+    Panic,
+    /// The handler's answer was refused by its output schema. (`invalid_result`)
+    InvalidResult,
+    /// A failure of the registry itself. (`internal`)
+    Internal,
+    /// The call's deadline passed. (`timeout`)
+    Timeout,
+    /// Another call of an all-or-nothing batch was refused. (`not_run`)
+    NotRun,
+    /// The batch is over its size limit. (`batch_too_large`)
+    BatchTooLarge,
+    /// The call id is used twice in the batch. (`duplicate_call_id`)
+    DuplicateCallId,
+    /// A remembered call id came with other arguments. (`call_id_reused`)
+    CallIdReused,
+    /// A remembered call id is still running in another dispatch. (`call_id_running`)
+    CallIdRunning,
+    /// The host cancelled the dispatch. (`cancelled`)
+    Cancelled,
+}
+
+impl CallErrorType {
+    /// Every error type, in declaration order.
+    pub const ALL: [CallErrorType; 13] = [
+        CallErrorType::UnknownTool,
+        CallErrorType::InvalidArguments,
+        CallErrorType::ToolError,
+        CallErrorType::Panic,
+        CallErrorType::InvalidResult,
+        CallErrorType::Internal,
+        CallErrorType::Timeout,
+        CallErrorType::NotRun,
+        CallErrorType::BatchTooLarge,
+        CallErrorType::DuplicateCallId,
+        CallErrorType::CallIdReused,
+        CallErrorType::CallIdRunning,
+        CallErrorType::Cancelled,
+    ];
+
+    /// The error type's name, as every host and every trace spells it.
+    ///
+    /// ```
+    /// use toolgate_core::registry::CallErrorType;
+    /// assert_eq!(CallErrorType::Timeout.name(), "timeout");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            CallErrorType::UnknownTool => "unknown_tool",
+            CallErrorType::InvalidArguments => "invalid_arguments",
+            CallErrorType::ToolError => "tool_error",
+            CallErrorType::Panic => "panic",
+            CallErrorType::InvalidResult => "invalid_result",
+            CallErrorType::Internal => "internal",
+            CallErrorType::Timeout => "timeout",
+            CallErrorType::NotRun => "not_run",
+            CallErrorType::BatchTooLarge => "batch_too_large",
+            CallErrorType::DuplicateCallId => "duplicate_call_id",
+            CallErrorType::CallIdReused => "call_id_reused",
+            CallErrorType::CallIdRunning => "call_id_running",
+            CallErrorType::Cancelled => "cancelled",
+        }
+    }
+}
+
 /// What became of one dispatched call, as a [`CallObserver`] is told: the attributes of
 /// a trace span for it (OpenTelemetry's `execute_tool`: tool name, call id, error type).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -314,11 +390,8 @@ pub struct CallEvent<'a> {
     pub tool: &'a str,
     /// What became of the call.
     pub outcome: CallOutcome,
-    /// `None` for an answer, else a short fixed name of the failure: `unknown_tool`,
-    /// `invalid_arguments`, `tool_error`, `panic`, `invalid_result`, `timeout`,
-    /// `internal`, `not_run`, `batch_too_large`, `duplicate_call_id`,
-    /// `call_id_reused`, `call_id_running`, `cancelled`.
-    pub error_type: Option<&'static str>,
+    /// `None` for an answer, else why the call failed.
+    pub error_type: Option<CallErrorType>,
     /// How many times the handler ran (0 when it did not run now, replays included).
     pub attempts: u32,
     /// How long the call took: from its start to its result (for a refused call, its
@@ -699,7 +772,7 @@ enum Slot<'a> {
 /// What the observer is told beside the result.
 #[derive(Clone, Copy)]
 struct Trace {
-    error_type: Option<&'static str>,
+    error_type: Option<CallErrorType>,
     duration: Duration,
     replayed: bool,
     /// True when the call's id was reserved in the memory.
@@ -862,7 +935,7 @@ fn refused_result(call: &Call<'_>, outcome: CallOutcome, content: String) -> Cal
 }
 
 /// What the observer is told of a call beside its result.
-fn trace(error_type: Option<&'static str>, duration: Duration, reserved: bool) -> Trace {
+fn trace(error_type: Option<CallErrorType>, duration: Duration, reserved: bool) -> Trace {
     Trace {
         error_type,
         duration,
@@ -880,18 +953,18 @@ fn wait_until<'g, T>(wake: &Condvar, guard: MutexGuard<'g, T>, at: Instant) -> M
 }
 
 /// The observer's error type of a result.
-fn error_type(result: &CallResult, panicked: bool) -> Option<&'static str> {
+fn error_type(result: &CallResult, panicked: bool) -> Option<CallErrorType> {
     Some(match result.outcome {
         CallOutcome::Answered => return None,
-        CallOutcome::UnknownTool => "unknown_tool",
-        CallOutcome::InvalidArguments => "invalid_arguments",
-        CallOutcome::HandlerFailed if panicked => "panic",
-        CallOutcome::HandlerFailed => "tool_error",
-        CallOutcome::InvalidResult => "invalid_result",
-        CallOutcome::Internal => "internal",
-        CallOutcome::TimedOut => "timeout",
-        CallOutcome::NotRun => "not_run",
-        CallOutcome::Cancelled => "cancelled",
+        CallOutcome::UnknownTool => CallErrorType::UnknownTool,
+        CallOutcome::InvalidArguments => CallErrorType::InvalidArguments,
+        CallOutcome::HandlerFailed if panicked => CallErrorType::Panic,
+        CallOutcome::HandlerFailed => CallErrorType::ToolError,
+        CallOutcome::InvalidResult => CallErrorType::InvalidResult,
+        CallOutcome::Internal => CallErrorType::Internal,
+        CallOutcome::TimedOut => CallErrorType::Timeout,
+        CallOutcome::NotRun => CallErrorType::NotRun,
+        CallOutcome::Cancelled => CallErrorType::Cancelled,
     })
 }
 
@@ -962,7 +1035,10 @@ impl Registry {
                 if let Slot::Ready(_, checked) = slot {
                     let result = refused_result(call, CallOutcome::NotRun, text.clone());
                     let reserved = self.remembers(call);
-                    *slot = Slot::Done(result, trace(Some("not_run"), *checked, reserved));
+                    *slot = Slot::Done(
+                        result,
+                        trace(Some(CallErrorType::NotRun), *checked, reserved),
+                    );
                 }
             }
         }
@@ -1021,7 +1097,7 @@ impl Registry {
                     let result = refused_result(call, CallOutcome::NotRun, text.clone());
                     Slot::Done(
                         result,
-                        trace(Some("batch_too_large"), Duration::ZERO, false),
+                        trace(Some(CallErrorType::BatchTooLarge), Duration::ZERO, false),
                     )
                 })
                 .collect();
@@ -1042,7 +1118,7 @@ impl Registry {
                     );
                     return Slot::Done(
                         result,
-                        trace(Some("duplicate_call_id"), begun.elapsed(), false),
+                        trace(Some(CallErrorType::DuplicateCallId), begun.elapsed(), false),
                     );
                 }
                 let reserved = self.remembers(call);
@@ -1065,7 +1141,7 @@ impl Registry {
                         );
                         return Slot::Done(
                             result,
-                            trace(Some("call_id_reused"), begun.elapsed(), false),
+                            trace(Some(CallErrorType::CallIdReused), begun.elapsed(), false),
                         );
                     }
                     Recall::Running => {
@@ -1076,7 +1152,7 @@ impl Registry {
                         );
                         return Slot::Done(
                             result,
-                            trace(Some("call_id_running"), begun.elapsed(), false),
+                            trace(Some(CallErrorType::CallIdRunning), begun.elapsed(), false),
                         );
                     }
                 }
@@ -1143,8 +1219,10 @@ impl Registry {
                             message::CALL_CANCELLED.to_owned(),
                         );
                         let reserved = self.remembers(call);
-                        slots[index] =
-                            Slot::Done(result, trace(Some("cancelled"), checked, reserved));
+                        slots[index] = Slot::Done(
+                            result,
+                            trace(Some(CallErrorType::Cancelled), checked, reserved),
+                        );
                     }
                     next = ready.len();
                     break;
@@ -1186,7 +1264,10 @@ impl Registry {
                         CallOutcome::TimedOut,
                         message::timed_out(call.name, ms),
                     );
-                    slots[index] = Slot::Done(result, trace(Some("timeout"), checked, reserved));
+                    slots[index] = Slot::Done(
+                        result,
+                        trace(Some(CallErrorType::Timeout), checked, reserved),
+                    );
                     continue;
                 }
                 let run = Arc::new(CallRun::new(deadline.map(|(at, _)| at)));
@@ -1273,12 +1354,12 @@ impl Registry {
                             Some((_, ms)) => (
                                 CallOutcome::TimedOut,
                                 message::timed_out(call.name, ms),
-                                "timeout",
+                                CallErrorType::Timeout,
                             ),
                             None => (
                                 CallOutcome::Cancelled,
                                 message::CALL_CANCELLED.to_owned(),
-                                "cancelled",
+                                CallErrorType::Cancelled,
                             ),
                         };
                         let mut result = refused_result(call, outcome, content);

@@ -45,7 +45,8 @@ mod text;
 pub use check::{CheckRefusal, ToolCheck, ToolProblem};
 pub use context::{CallContext, RunningCall};
 pub use dispatch::{
-    Call, CallEvent, CallObserver, Canceller, DispatchOptions, DispatchPolicy, Executor, Job,
+    Call, CallErrorType, CallEvent, CallObserver, Canceller, DispatchOptions, DispatchPolicy,
+    Executor, Job,
 };
 // Shown (and documented) where a host meets it: the dialect crate's provider names.
 #[doc(hidden)]
