@@ -67,8 +67,32 @@ impl<'a> JsonStr<'a> {
     pub fn to_cow(self) -> Cow<'a, str> {
         match self.as_plain_str() {
             Some(s) => Cow::Borrowed(s),
-            None => Cow::Owned(self.chars().collect()),
+            None => Cow::Owned(self.decode()),
         }
+    }
+
+    /// The decoded value of a string with escapes: what [`JsonStr::chars`] yields,
+    /// with the runs between escapes copied whole (a backslash is ASCII, so a run is
+    /// whole characters) rather than decoded one character at a time.
+    fn decode(&self) -> String {
+        // Every escape is longer than what it stands for: the value fits.
+        let mut out = String::with_capacity(self.raw.len());
+        let mut rest = self.raw;
+        while !rest.is_empty() {
+            let run = rest.iter().position(|&b| b == b'\\').unwrap_or(rest.len());
+            let (plain, escaped) = rest.split_at(run);
+            match std::str::from_utf8(plain) {
+                Ok(text) => out.push_str(text),
+                Err(_) => out.extend(Chars { rest: plain }),
+            }
+            let mut escape = Chars { rest: escaped };
+            match escape.next() {
+                Some(c) => out.push(c),
+                None => break,
+            }
+            rest = escape.rest;
+        }
+        out
     }
 
     /// Equality with a decoded string, without allocating.
@@ -167,4 +191,30 @@ fn short_eq(a: &[u8], b: &[u8]) -> bool {
         return a.iter().zip(b).all(|(x, y)| x == y);
     }
     a == b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Decoding a run at a time gives what decoding a character at a time gives.
+    #[test]
+    fn to_cow_decodes_as_chars_do() {
+        let raws: [&[u8]; 9] = [
+            br#"a\nb"#,
+            br#"\"quoted\" and \\ and \/"#,
+            br#"\b\f\n\r\t"#,
+            br#"caf\u00e9 \u00E9 \u0041"#,
+            br#"\ud83d\ude00 smile \uD83D\uDE00"#,
+            "é \\n ü \\t 😀".as_bytes(),
+            br#"ends with escape\n"#,
+            br#"\u0000\u001f\u007f"#,
+            "lead\\nmid\u{7f}dle\\\\".as_bytes(),
+        ];
+        for raw in raws {
+            let s = JsonStr::new(raw, true, raw.is_ascii());
+            let want: String = s.chars().collect();
+            assert_eq!(s.to_cow(), want, "{}", String::from_utf8_lossy(raw));
+        }
+    }
 }

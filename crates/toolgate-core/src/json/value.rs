@@ -1,4 +1,4 @@
-use super::{write_json_string, Build, Decimal, SyntaxError};
+use super::{write_json_string, Build, Decimal, KeySet, Kind, Reader, SyntaxError};
 
 /// An owned JSON tree, used for schemas only. Object members keep the author's
 /// order (tool definitions are sent to the model in that order) and numbers keep
@@ -27,6 +27,26 @@ impl Value {
     /// Parses a complete document strictly (duplicates, depth, trailing data).
     pub fn parse(input: &[u8], max_depth: usize) -> Result<Value, SyntaxError> {
         Tree.read(input, max_depth)
+    }
+
+    /// [`Value::parse`], and the document as [`Value::to_compact`] writes it, made in
+    /// the same pass: a schema is read once for both its tree and the text a tool
+    /// definition sends. The same reader, in the same order, so the same errors.
+    pub(crate) fn parse_compact(
+        input: &[u8],
+        max_depth: usize,
+    ) -> Result<(Value, String), SyntaxError> {
+        let mut p = CompactTree {
+            // Compact text is rarely longer than the input (only a re-escaped string
+            // can be), so one allocation is the usual cost.
+            out: String::with_capacity(input.len()),
+            members: Vec::new(),
+            items: Vec::new(),
+        };
+        let mut r = Reader::new(input, max_depth);
+        let v = p.value(&mut r, 0)?;
+        r.finish()?;
+        Ok((v, p.out))
     }
 
     /// The value at the RFC 6901 JSON pointer `pointer` (`""` is the value itself,
@@ -166,6 +186,114 @@ impl Drop for Value {
     }
 }
 
+/// The reader of [`Value::parse_compact`]: the tree and its compact text at once.
+/// Members and elements are gathered on two stacks shared by every level (a nested
+/// container is finished before its parent takes its next item), so each container's
+/// vector is allocated once, at its length, rather than grown.
+struct CompactTree {
+    out: String,
+    members: Vec<(String, Value)>,
+    items: Vec<Value>,
+}
+
+impl CompactTree {
+    /// One value; every [`GUARD_EVERY`] levels the rest of the recursion makes sure
+    /// of room on the stack (as [`Build::read`] does).
+    #[inline]
+    fn value(&mut self, r: &mut Reader<'_>, depth: usize) -> Result<Value, SyntaxError> {
+        if depth.is_multiple_of(GUARD_EVERY) {
+            crate::stack::guarded(|| self.value_here(r, depth))
+        } else {
+            self.value_here(r, depth)
+        }
+    }
+
+    fn value_here(&mut self, r: &mut Reader<'_>, depth: usize) -> Result<Value, SyntaxError> {
+        match r.peek_kind()? {
+            Kind::Null => {
+                r.read_literal(Kind::Null)?;
+                self.out.push_str("null");
+                Ok(Value::Null)
+            }
+            k @ (Kind::True | Kind::False) => {
+                r.read_literal(k)?;
+                let b = k == Kind::True;
+                self.out.push_str(if b { "true" } else { "false" });
+                Ok(Value::Bool(b))
+            }
+            Kind::Number => {
+                let n = r.read_number()?;
+                // The reader checked the number's grammar: its text is ASCII.
+                let text = super::utf8(n.text).unwrap_or("0");
+                self.out.push_str(text);
+                Ok(Value::Number(text.to_owned()))
+            }
+            Kind::String => {
+                let s = r.read_string()?;
+                let text = s.to_cow();
+                self.push_string(s.has_escapes(), &text);
+                Ok(Value::String(text.into_owned()))
+            }
+            Kind::Array => {
+                let start = self.items.len();
+                self.out.push('[');
+                if r.begin_array(depth)? {
+                    loop {
+                        let item = self.value(r, depth + 1)?;
+                        self.items.push(item);
+                        if !r.next_element()? {
+                            break;
+                        }
+                        self.out.push(',');
+                    }
+                }
+                self.out.push(']');
+                Ok(Value::Array(self.items.drain(start..).collect()))
+            }
+            Kind::Object => {
+                let start = self.members.len();
+                self.out.push('{');
+                if r.begin_object(depth)? {
+                    let mut keys = KeySet::new();
+                    loop {
+                        let key = r.read_key(&mut keys)?;
+                        let name = key.to_cow();
+                        self.push_string(key.has_escapes(), &name);
+                        self.out.push(':');
+                        let item = self.value(r, depth + 1)?;
+                        self.members.push((name.into_owned(), item));
+                        if !r.next_member()? {
+                            break;
+                        }
+                        self.out.push(',');
+                    }
+                }
+                self.out.push('}');
+                Ok(Value::Object(self.members.drain(start..).collect()))
+            }
+        }
+    }
+}
+
+impl CompactTree {
+    /// Appends the string `text` as [`write_json_string`] does. When its token had no
+    /// escapes the reader has already refused quotes, backslashes and control bytes
+    /// in it, so only DEL (which is escaped) is left to look for.
+    #[inline]
+    fn push_string(&mut self, escaped: bool, text: &str) {
+        if escaped || text.as_bytes().contains(&0x7F) {
+            write_json_string(&mut self.out, text);
+        } else {
+            self.out.push('"');
+            self.out.push_str(text);
+            self.out.push('"');
+        }
+    }
+}
+
+/// How many levels share one check for stack room (as in [`Build::read`]).
+const GUARD_EVERY: usize = 16;
+
 /// The [`Build`] of [`Value`] trees.
 struct Tree;
 
@@ -220,5 +348,43 @@ impl Build for Tree {
 
     fn end_object(&mut self, object: Vec<(String, Value)>) -> Result<Value, SyntaxError> {
         Ok(Value::Object(object))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-pass reader gives the tree and the text that `parse` then `to_compact`
+    /// give, and refuses what `parse` refuses, with the same error.
+    #[test]
+    fn parse_compact_is_parse_then_to_compact() {
+        let docs: [&[u8]; 14] = [
+            br#"{"type": "object", "properties": {"a": {"type": "string"}}}"#,
+            b" \n\t{ \"a\" : [ 1 , 2.50 , -0 , 1e3 , true , false , null ] } \r\n",
+            br#"{"esc": "\"quoted\" \\ \/ \b\f\n\r\t \u0041\u00e9\ud83d\ude00 \u007f \u0001"}"#,
+            "{\"del\": \"a\u{7f}b\", \"caf\u{e9}\": \"\u{1F600}\"}".as_bytes(),
+            br#"{"k\u0065y": {}, "e": [], "n": [[[]], {"x": [{}]}]}"#,
+            br#"[1, "two", {"three": [3]}]"#,
+            br#""just a string""#,
+            b"42",
+            br#"{"a": 1, "a": 2}"#,
+            br#"{"a": [1, 2,]}"#,
+            br#"{"a": "unterminated}"#,
+            b"{\"ctl\": \"a\x01b\"}",
+            br#"{"a": 1} trailing"#,
+            br#"[[[[[[[[[[1]]]]]]]]]]"#,
+        ];
+        for doc in docs {
+            for depth in [4, 64] {
+                let want = Value::parse(doc, depth).map(|v| {
+                    let text = v.to_compact();
+                    (v, text)
+                });
+                let got = Value::parse_compact(doc, depth);
+                let shown = String::from_utf8_lossy(doc);
+                assert_eq!(want, got, "{shown} at depth {depth}");
+            }
+        }
     }
 }

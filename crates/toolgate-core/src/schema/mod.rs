@@ -73,7 +73,7 @@ impl Schema {
     /// Compiles a schema with explicit options.
     pub fn compile_with(json: &[u8], opts: &Options) -> Result<Schema, CompileError> {
         let max_depth = opts.max_depth();
-        let value = Value::parse(json, max_depth).map_err(|e| {
+        let (value, mut json) = Value::parse_compact(json, max_depth).map_err(|e| {
             CompileError::single(
                 "",
                 "",
@@ -91,7 +91,6 @@ impl Schema {
                 format!("a schema must be a JSON object, got {}", value.type_name()),
             ));
         }
-        let mut json = value.to_compact();
         json.shrink_to_fit();
         let (mut prog, root) = if opts.schema_dialect() == SchemaDialect::OpenApi3_0 {
             // The author's text stays what `to_json` gives; the translation is compiled.
