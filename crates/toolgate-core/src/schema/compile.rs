@@ -38,16 +38,26 @@ pub(crate) struct Compiler<'a> {
     /// Full profile: the document `ptr` points into.
     doc: DocId,
     draft: Draft,
-    /// Full profile: the node of each location compiled (or queued).
+    /// Full profile: the node of each location compiled (or queued), once a
+    /// reference has asked for one (see [`Compiler::locate_all`]).
     located: HashMap<Location, NodeId>,
+    /// Whether `located` is kept: until a reference names a location, no location is
+    /// compiled twice (each is reached once, by its own path in the document), so
+    /// nothing looks one up.
+    locating: bool,
+    /// Full profile: the nodes reserved before `located` was kept, with their
+    /// documents (their pointers are in `pointers`).
+    unlocated: Vec<(NodeId, DocId)>,
     /// Full profile: locations a reference named, to compile.
     pending: Vec<(NodeId, Location)>,
     /// Full profile: the resource each node is in (for the dynamic scope).
     resources: Vec<ResourceId>,
     /// Full profile: the `$dynamicRef`s whose target the dynamic scope decides.
     dynamic: bool,
-    /// Full profile: each node's location, for the problems the last checks find.
-    pointers: Vec<String>,
+    /// Full profile: each node's location, for the problems the last checks find: a
+    /// range of `pointer_text`, where they are written one after the other.
+    pointers: Vec<(u32, u32)>,
+    pointer_text: String,
     /// Full profile: the node being compiled, innermost last.
     current: Vec<NodeId>,
     /// Full profile: (node, node it contains or refers to), for finding recursion.
@@ -70,17 +80,20 @@ impl<'a> Compiler<'a> {
         Compiler {
             prog: Program::default(),
             problems: Vec::new(),
-            ptr: String::new(),
+            ptr: String::with_capacity(64),
             marks: Vec::new(),
             options,
             docs,
             doc: 0,
             draft,
             located: HashMap::new(),
+            locating: false,
+            unlocated: Vec::new(),
             pending: Vec::new(),
             resources: Vec::new(),
             dynamic: false,
             pointers: Vec::new(),
+            pointer_text: String::new(),
             current: Vec::new(),
             edges: Vec::new(),
             applied: Vec::new(),
@@ -126,6 +139,13 @@ impl<'a> Compiler<'a> {
     pub(crate) fn enter(&mut self, token: &str) {
         self.marks.push(self.ptr.len());
         push_pointer_token(&mut self.ptr, token);
+    }
+
+    /// Moves the location into the element `index` (as `enter` with its digits).
+    pub(crate) fn enter_index(&mut self, index: usize) {
+        self.marks.push(self.ptr.len());
+        self.ptr.push('/');
+        super::message::push_u64(&mut self.ptr, index as u64);
     }
 
     /// Undoes the last [`Compiler::enter`].
@@ -193,7 +213,7 @@ impl<'a> Compiler<'a> {
 
     fn subschema_id_here(&mut self, v: &Value) -> NodeId {
         let applied = !std::mem::take(&mut self.defining);
-        if self.full() {
+        if self.full() && self.locating {
             if let Some(&id) = self.located.get(&self.here()) {
                 self.edge_to(id);
                 if applied {
@@ -265,12 +285,42 @@ impl<'a> Compiler<'a> {
         let id = self.prog.nodes.len() as NodeId;
         self.prog.nodes.push(node);
         if let Some(docs) = self.docs {
-            self.resources.push(docs.resource(&self.here()));
-            self.pointers.push(self.ptr.clone());
+            self.resources.push(docs.resource_at(self.doc, &self.ptr));
+            self.push_pointer();
             self.applied.push(0);
             self.referenced.push(false);
         }
         id
+    }
+
+    /// Records the current pointer as the next node's.
+    fn push_pointer(&mut self) {
+        let start = self.pointer_text.len() as u32;
+        self.pointer_text.push_str(&self.ptr);
+        self.pointers.push((start, self.pointer_text.len() as u32));
+    }
+
+    /// The pointer to node `id`'s location (empty for a node without one).
+    fn pointer_of(&self, id: usize) -> &str {
+        self.pointers.get(id).map_or("", |&(start, end)| {
+            &self.pointer_text[start as usize..end as usize]
+        })
+    }
+
+    /// Keeps `located` from now on, with every location reserved so far: a reference
+    /// is about to look one up.
+    fn locate_all(&mut self) {
+        if self.locating {
+            return;
+        }
+        self.locating = true;
+        for (id, doc) in std::mem::take(&mut self.unlocated) {
+            let loc = Location {
+                doc,
+                pointer: self.pointer_of(id as usize).to_owned(),
+            };
+            self.located.insert(loc, id);
+        }
     }
 
     /// A new node id for the current location (its node filled in later).
@@ -278,10 +328,13 @@ impl<'a> Compiler<'a> {
         let id = self.prog.nodes.len() as NodeId;
         self.prog.nodes.push(Node::ANY);
         if let Some(docs) = self.docs {
-            let here = self.here();
-            self.resources.push(docs.resource(&here));
-            self.located.insert(here, id);
-            self.pointers.push(self.ptr.clone());
+            self.resources.push(docs.resource_at(self.doc, &self.ptr));
+            if self.locating {
+                self.located.insert(self.here(), id);
+            } else {
+                self.unlocated.push((id, self.doc));
+            }
+            self.push_pointer();
             self.applied.push(0);
             self.referenced.push(false);
         }
@@ -400,9 +453,10 @@ impl<'a> Compiler<'a> {
 
     /// The node of a finished builder, with the bound on alternatives checked.
     fn finish_node(&mut self, builder: NodeBuilder<'_>) -> Node {
-        let from = self.here();
+        // The references are resolved from here (made only for a schema that has one).
         let mut builder = builder;
         if let Some(target) = builder.dynamic_reference.take() {
+            let from = self.here();
             self.enter("$dynamicRef");
             let dynamic = self.resolve_dynamic(&from, target);
             self.leave();
@@ -420,6 +474,7 @@ impl<'a> Compiler<'a> {
         let reference = builder.reference.filter(|_| builder.asserts_nothing());
         if let Some(target) = reference {
             // Only a reference (and annotations): the node stands for its target.
+            let from = self.here();
             self.enter("$ref");
             let target = self.resolve_reference(&from, target);
             self.leave();
@@ -433,6 +488,7 @@ impl<'a> Compiler<'a> {
         }
         let annotations = builder.needs_annotations();
         if let Some(target) = builder.reference {
+            let from = self.here();
             self.enter("$ref");
             if let Some(id) = self.resolve_reference(&from, target) {
                 self.count_reference(id, true);
@@ -529,6 +585,7 @@ impl<'a> Compiler<'a> {
 
     /// The node of the schema at `loc`, compiled now or queued.
     fn node_at(&mut self, loc: Location) -> NodeId {
+        self.locate_all();
         if let Some(&id) = self.located.get(&loc) {
             self.edge_to(id);
             return id;
@@ -699,7 +756,7 @@ impl<'a> Compiler<'a> {
         for (id, &f) in found.iter().enumerate() {
             let looped = f == LOOPS;
             if looped {
-                let ptr = self.pointers.get(id).cloned().unwrap_or_default();
+                let ptr = self.pointer_of(id).to_owned();
                 self.problems.push(SchemaProblem {
                     pointer: ptr,
                     keyword: "$ref".into(),
@@ -734,7 +791,7 @@ impl<'a> Compiler<'a> {
                     let node = self.prog.nodes[t];
                     self.prog.nodes.push(node);
                     self.pointers
-                        .push(self.pointers.get(t).cloned().unwrap_or_default());
+                        .push(self.pointers.get(t).copied().unwrap_or((0, 0)));
                     self.resources.push(self.resources[t]);
                     self.prog.nodes[t] = self.prog.special(SpecialKind::Memo, inner);
                 }
@@ -834,7 +891,7 @@ impl<'a> Compiler<'a> {
                             stack.push((n, edges));
                         }
                         1 => {
-                            let ptr = self.pointers.get(n as usize).cloned().unwrap_or_default();
+                            let ptr = self.pointer_of(n as usize).to_owned();
                             self.problems.push(SchemaProblem {
                                 pointer: ptr,
                                 keyword: "$ref".into(),

@@ -78,7 +78,7 @@ pub(crate) fn compile_list(c: &mut Compiler<'_>, keyword: &str, v: &Value) -> Bo
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                c.enter(&i.to_string());
+                c.enter_index(i);
                 let id = c.subschema_id(s);
                 c.leave();
                 id

@@ -161,7 +161,7 @@ fn schemas(c: &mut Compiler<'_>, v: &Value) -> Vec<Node> {
     subs.iter()
         .enumerate()
         .map(|(i, s)| {
-            c.enter(&i.to_string());
+            c.enter_index(i);
             let node = c.subschema(s);
             c.leave();
             node

@@ -413,6 +413,17 @@ impl<'v> NodeBuilder<'v> {
                 }
             }
         }
+        let asserts = self.types.is_some()
+            || !self.object.is_empty()
+            || !self.array.is_empty()
+            || !self.string.is_empty()
+            || !self.number.is_empty()
+            || !self.choice.is_empty()
+            || !self.applicator.is_empty();
+        if !asserts {
+            // No group to build, so no location to keep.
+            return Node::ANY;
+        }
         // Where this schema object is, for the violations of its keywords: one shared
         // text per object, made at compile time, so reporting copies it.
         let at = c.location();

@@ -34,20 +34,26 @@ const MUST_BE: &str = "\"type\" must be a type name or an array of type names";
 /// Compiles `type`: the mask of accepted types and its text (`integer`, `string or
 /// null`, `string, number or null`), or `None` after recording a problem.
 pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<(u8, String)> {
-    let names: Vec<&str> = match v {
-        Value::String(s) => vec![s.as_str()],
+    // One name (the usual `type`) needs no list.
+    let one: [&str; 1];
+    let mut many: Vec<&str> = Vec::new();
+    let names: &[&str] = match v {
+        Value::String(s) => {
+            one = [s.as_str()];
+            &one
+        }
         Value::Array(items) if !items.is_empty() => {
-            let mut names = Vec::with_capacity(items.len());
+            many.reserve_exact(items.len());
             for it in items {
                 match it {
-                    Value::String(s) => names.push(s.as_str()),
+                    Value::String(s) => many.push(s.as_str()),
                     _ => {
                         c.problem("type", MUST_BE);
                         return None;
                     }
                 }
             }
-            names
+            &many
         }
         _ => {
             c.problem("type", MUST_BE);
@@ -55,7 +61,7 @@ pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<(u8, String)> {
         }
     };
     let mut mask = 0u8;
-    for n in &names {
+    for n in names {
         let Some(bit) = type_bit(n) else {
             c.problem(
                 "type",
@@ -75,7 +81,7 @@ pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<(u8, String)> {
         }
         mask |= bit;
     }
-    Some((mask, join_or(&names)))
+    Some((mask, join_or(names)))
 }
 
 /// `a`, `a or b`, `a, b or c`.

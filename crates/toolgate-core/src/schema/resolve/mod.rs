@@ -188,6 +188,10 @@ impl Roots {
 
     /// The innermost resource rooted at `pointer` or above it.
     fn innermost(&self, pointer: &str) -> Option<ResourceId> {
+        if self.children.is_empty() {
+            // A document with one resource: no token to read.
+            return self.resource;
+        }
         let mut found = self.resource;
         let mut node = self;
         for token in tokens(pointer) {
@@ -361,7 +365,12 @@ impl Documents {
     /// The innermost resource holding `loc` (the resource itself when `loc` is its
     /// root). A location from another `Documents` gets the schema's root resource.
     pub(crate) fn resource(&self, loc: &Location) -> ResourceId {
-        let doc = loc.doc as usize;
+        self.resource_at(loc.doc, &loc.pointer)
+    }
+
+    /// [`Documents::resource`] of the location `pointer` in document `doc`.
+    pub(crate) fn resource_at(&self, doc: DocId, pointer: &str) -> ResourceId {
+        let doc = doc as usize;
         if doc >= self.docs.len() {
             let builtin = doc - self.docs.len();
             return if builtin < BUILTINS.len() {
@@ -370,7 +379,7 @@ impl Documents {
                 0
             };
         }
-        self.docs[doc].roots.innermost(&loc.pointer).unwrap_or(0)
+        self.docs[doc].roots.innermost(pointer).unwrap_or(0)
     }
 
     /// The root of resource `r`.
