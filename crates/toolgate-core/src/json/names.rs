@@ -161,8 +161,10 @@ impl<T> NameTable<T> {
     /// The table of `names` and their values, in order (name `i` has index `i`). Names
     /// should be distinct; of equal names, lookups find the first.
     pub(crate) fn new<'n>(names: impl IntoIterator<Item = (&'n str, T)>) -> NameTable<T> {
-        let mut text = String::new();
-        let mut entries = Vec::new();
+        // Gathered first, so the text and the entries are allocated once, at their size.
+        let names: Vec<(&str, T)> = names.into_iter().collect();
+        let mut text = String::with_capacity(names.iter().map(|(n, _)| n.len()).sum());
+        let mut entries = Vec::with_capacity(names.len());
         for (name, value) in names {
             let start = text.len() as u32;
             text.push_str(name);

@@ -77,8 +77,13 @@ impl<'a> Compiler<'a> {
     /// document 0) and everything its references may reach, and `draft` is the draft
     /// of its root.
     pub(crate) fn new(options: &'a Options, docs: Option<&'a Documents>, draft: Draft) -> Self {
+        // Room for a node per schema the document holds (each table grown once).
+        let nodes = docs.map_or(0, Documents::schema_count);
+        let mut prog = Program::default();
+        prog.nodes.reserve(nodes);
+        prog.texts.reserve(nodes);
         Compiler {
-            prog: Program::default(),
+            prog,
             problems: Vec::new(),
             ptr: String::with_capacity(64),
             marks: Vec::new(),
@@ -88,16 +93,16 @@ impl<'a> Compiler<'a> {
             draft,
             located: HashMap::new(),
             locating: false,
-            unlocated: Vec::new(),
+            unlocated: Vec::with_capacity(nodes),
             pending: Vec::new(),
-            resources: Vec::new(),
+            resources: Vec::with_capacity(nodes),
             dynamic: false,
-            pointers: Vec::new(),
-            pointer_text: String::new(),
+            pointers: Vec::with_capacity(nodes),
+            pointer_text: String::with_capacity(nodes * 16),
             current: Vec::new(),
             edges: Vec::new(),
-            applied: Vec::new(),
-            referenced: Vec::new(),
+            applied: Vec::with_capacity(nodes),
+            referenced: Vec::with_capacity(nodes),
             defining: false,
         }
     }

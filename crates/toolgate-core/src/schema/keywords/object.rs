@@ -88,6 +88,10 @@ pub(crate) struct ObjectBuilder<'v> {
 
 const MUST_BE_NAMES: &str = "must be an array of strings";
 
+/// Lists of names up to this long are searched rather than hashed while compiling:
+/// a search of a few names costs less than hashing them.
+const SEARCHED_NAMES: usize = 16;
+
 #[cfg(test)]
 thread_local! {
     /// Comparisons of two names while compiling `required` and the dependencies, in
@@ -127,14 +131,20 @@ fn distinct_names<'v>(
         return None;
     };
     let mut out: Vec<&str> = Vec::with_capacity(names.len());
-    // A set, not a search of `out`: a list of 100,000 names stays linear.
-    let mut seen: HashSet<Name<'_>> = HashSet::with_capacity(names.len());
+    // A search of `out` for a short list, else a set: a list of 100,000 names stays
+    // linear.
+    let mut seen: Option<HashSet<Name<'_>>> =
+        (names.len() > SEARCHED_NAMES).then(|| HashSet::with_capacity(names.len()));
     for n in names {
         let Value::String(s) = n else {
             c.problem(keyword, format!("{what} {MUST_BE_NAMES}"));
             return None;
         };
-        if !seen.insert(Name(s)) {
+        let fresh = match &mut seen {
+            Some(set) => set.insert(Name(s)),
+            None => !out.iter().any(|&o| Name(o) == Name(s)),
+        };
+        if !fresh {
             c.problem(keyword, format!("{what} lists {} twice", quoted(s)));
             return None;
         }
@@ -274,25 +284,42 @@ impl<'v> ObjectBuilder<'v> {
             }
             c.leave();
         }
-        // Every other name the group must know about is looked up like a property,
-        // through a map of the names so far (a search of the list would make a long
-        // `required` quadratic). The first index of a name stays its index.
-        let mut index: HashMap<Name<'v>, usize> = HashMap::with_capacity(names.len());
-        for (i, &name) in names.iter().enumerate() {
-            index.entry(Name(name)).or_insert(i);
-        }
+        // Every other name the group must know about is looked up like a property: in
+        // the list of names while it is short, then through a map of the names so far
+        // (a search of a long list would make a long `required` quadratic). The first
+        // index of a name stays its index.
+        let mut index: Option<HashMap<Name<'v>, usize>> = None;
         let mut index_of = |name: &'v str, names: &mut Vec<&'v str>| {
-            *index.entry(Name(name)).or_insert_with(|| {
+            if index.is_none() && names.len() > SEARCHED_NAMES {
+                let mut map = HashMap::with_capacity(names.len());
+                for (i, &name) in names.iter().enumerate() {
+                    map.entry(Name(name)).or_insert(i);
+                }
+                index = Some(map);
+            }
+            let found = match &mut index {
+                Some(map) => {
+                    return *map.entry(Name(name)).or_insert_with(|| {
+                        names.push(name);
+                        nodes.push(None);
+                        names.len() - 1
+                    })
+                }
+                None => names.iter().position(|&n| Name(n) == Name(name)),
+            };
+            found.unwrap_or_else(|| {
                 names.push(name);
                 nodes.push(None);
                 names.len() - 1
             })
         };
-        let mut required = Vec::new();
+        let mut required = Vec::with_capacity(self.required.map_or(0, <[Value]>::len));
         for n in self.required.into_iter().flatten() {
             let Value::String(name) = n else { continue };
             let index = index_of(name, &mut names);
-            let mut message = String::from("missing required property ");
+            const MISSING: &str = "missing required property ";
+            let mut message = String::with_capacity(MISSING.len() + name.len() + 2);
+            message.push_str(MISSING);
             write_json_string(&mut message, name);
             required.push(Required { index, message });
         }

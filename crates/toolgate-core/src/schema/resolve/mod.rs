@@ -125,6 +125,8 @@ pub(crate) struct Documents {
     /// live): a chain of references through thousands of `$defs` looks each one up
     /// in constant time, not by a search of the members.
     member_index: RefCell<HashMap<usize, HashMap<Box<str>, usize>>>,
+    /// How many schemas document 0 holds in schema positions (its root included).
+    schemas: usize,
 }
 
 /// Objects with more members than this are searched through an index.
@@ -263,7 +265,8 @@ impl Documents {
             by_uri: HashMap::new(),
             problems: Vec::new(),
             defer: false,
-            ptr: String::new(),
+            ptr: String::with_capacity(64),
+            schemas: 1,
         };
         ix.push_doc(Source::Owned(root), String::new());
         ix.index(0, None, Some(root_draft), default_draft);
@@ -297,7 +300,14 @@ impl Documents {
             resources: ix.resources,
             by_uri: ix.by_uri,
             member_index: RefCell::default(),
+            schemas: ix.schemas,
         })
+    }
+
+    /// How many schemas the schema being compiled holds in schema positions (its
+    /// root included): about how many nodes compiling it makes.
+    pub(crate) fn schema_count(&self) -> usize {
+        self.schemas
     }
 
     /// The value at `loc`; None when nothing is there.
@@ -786,6 +796,8 @@ struct Indexer {
     defer: bool,
     /// The pointer to the schema being indexed.
     ptr: String,
+    /// The schemas of document 0 indexed so far.
+    schemas: usize,
 }
 
 /// What claims a URI for a resource, for the message when another resource has it.
@@ -1149,6 +1161,9 @@ impl Indexer {
         r: ResourceId,
         draft: Draft,
     ) -> Option<Frame<'v>> {
+        if doc == 0 {
+            self.schemas += 1;
+        }
         let Value::Object(members) = v else {
             return None;
         };
