@@ -724,37 +724,48 @@ impl<'a> Compiler<'a> {
         // the chain loops). Each node's answer is kept, so every chain is followed
         // once, whatever number of aliases lead into it: a chain of n references
         // costs n steps, not n² (each node walking the rest of the chain).
+        // Without any alias (no reference left to replace: the usual tool schema),
+        // every node is its own answer and the nodes stay as they are.
+        let has_alias = self.prog.specials.iter().any(|special| {
+            special.kind == SpecialKind::Alias || (!dynamic && special.kind == SpecialKind::Scope)
+        });
         const UNKNOWN: u32 = u32::MAX;
         const ON_PATH: u32 = u32::MAX - 1;
         const LOOPS: u32 = u32::MAX - 2;
-        let mut found: Vec<u32> = vec![UNKNOWN; count];
+        let mut found: Vec<u32> = if has_alias {
+            vec![UNKNOWN; count]
+        } else {
+            (0..count as u32).collect()
+        };
         let mut path: Vec<usize> = Vec::new();
-        for id in 0..count {
-            let mut at = id;
-            let answer = loop {
-                #[cfg(test)]
-                LINK_STEPS.with(|c| c.set(c.get() + 1));
-                match found[at] {
-                    UNKNOWN => {}
-                    ON_PATH => break LOOPS,
-                    known => break known,
-                }
-                match alias_of(&self.prog, &self.prog.nodes[at]) {
-                    Some(next) if (next as usize) < count => {
-                        found[at] = ON_PATH;
-                        path.push(at);
-                        at = next as usize;
+        if has_alias {
+            for id in 0..count {
+                let mut at = id;
+                let answer = loop {
+                    #[cfg(test)]
+                    LINK_STEPS.with(|c| c.set(c.get() + 1));
+                    match found[at] {
+                        UNKNOWN => {}
+                        ON_PATH => break LOOPS,
+                        known => break known,
                     }
-                    // A target past the nodes this loop knows is no alias of theirs.
-                    Some(next) => break next,
-                    None => {
-                        found[at] = at as u32;
-                        break at as u32;
+                    match alias_of(&self.prog, &self.prog.nodes[at]) {
+                        Some(next) if (next as usize) < count => {
+                            found[at] = ON_PATH;
+                            path.push(at);
+                            at = next as usize;
+                        }
+                        // A target past the nodes this loop knows is no alias of theirs.
+                        Some(next) => break next,
+                        None => {
+                            found[at] = at as u32;
+                            break at as u32;
+                        }
                     }
+                };
+                for p in path.drain(..) {
+                    found[p] = answer;
                 }
-            };
-            for p in path.drain(..) {
-                found[p] = answer;
             }
         }
         let mut final_id: Vec<Option<NodeId>> = Vec::with_capacity(count);
@@ -808,6 +819,27 @@ impl<'a> Compiler<'a> {
         // With the dynamic scope kept, each reference into another resource enters it,
         // hop by hop (a chain first → second → third enters all three).
         // Each node's answer is kept here too, so each chain is followed once.
+        if has_alias {
+            self.replace_aliases(root, count, &final_id);
+        }
+        if dynamic {
+            self.prog.root_resource = self.resources.first().copied().unwrap_or(0);
+        }
+        self.check_cycles();
+    }
+
+    /// Replaces each alias by the node its chain ends at (`final_id`, for the first
+    /// `count` nodes), in the nodes and in every copy of one; with the dynamic scope
+    /// kept, a reference into another resource enters it.
+    fn replace_aliases(&mut self, root: &mut Node, count: usize, final_id: &[Option<NodeId>]) {
+        let dynamic = self.dynamic;
+        let alias_of = |prog: &Program, node: &Node| {
+            let special = node.special.then(|| prog.special_of(node))?;
+            let alias = special.kind == SpecialKind::Alias
+                || (!dynamic && special.kind == SpecialKind::Scope);
+            alias.then_some(special.inner)
+        };
+        let mut path: Vec<usize> = Vec::new();
         let mut entered: Vec<Option<Node>> = vec![None; self.prog.nodes.len()];
         let mut finals: Vec<Node> = Vec::with_capacity(self.prog.nodes.len());
         for (id, &last) in final_id.iter().enumerate() {
@@ -867,59 +899,68 @@ impl<'a> Compiler<'a> {
         fix(root);
         self.prog.for_each_copy_mut(fix);
         self.prog.nodes = finals;
-        if dynamic {
-            self.prog.root_resource = self.resources.first().copied().unwrap_or(0);
-        }
-        self.check_cycles();
     }
 
     /// Refuses a cycle of in-place applicators (and aliases) that never steps into the
     /// instance: walking it would never end.
     fn check_cycles(&mut self) {
         let count = self.prog.nodes.len();
+        // Each node's in-place edges, one after the other: node `id`'s are
+        // `targets[starts[id]..starts[id + 1]]`.
+        let mut starts = Vec::with_capacity(count + 1);
+        let mut targets = Vec::new();
+        starts.push(0);
+        for id in 0..count {
+            self.in_place(id as NodeId, &mut targets);
+            starts.push(targets.len());
+        }
+        if targets.is_empty() {
+            // No node applies another to its value: no cycle.
+            return;
+        }
         // 0 unvisited, 1 on the stack, 2 done.
         let mut state = vec![0u8; count];
+        // (node, its edges not yet followed end here): the last edge is followed first.
+        let mut stack: Vec<(usize, usize)> = Vec::new();
         for start in 0..count {
             if state[start] != 0 {
                 continue;
             }
-            let mut stack: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
             state[start] = 1;
-            stack.push((start as NodeId, self.in_place(start as NodeId)));
+            stack.push((start, starts[start + 1]));
             while let Some((id, next)) = stack.last_mut() {
                 let id = *id;
-                match next.pop() {
-                    Some(n) => match state[n as usize] {
+                if *next > starts[id] {
+                    *next -= 1;
+                    let n = targets[*next] as usize;
+                    match state[n] {
                         0 => {
-                            state[n as usize] = 1;
-                            let edges = self.in_place(n);
-                            stack.push((n, edges));
+                            state[n] = 1;
+                            stack.push((n, starts[n + 1]));
                         }
                         1 => {
-                            let ptr = self.pointer_of(n as usize).to_owned();
+                            let ptr = self.pointer_of(n).to_owned();
                             self.problems.push(SchemaProblem {
                                 pointer: ptr,
                                 keyword: "$ref".into(),
                                 message: "the schema applies itself to the same value without end (a reference cycle that never steps into the value)".into(),
                             });
-                            state[n as usize] = 2;
+                            state[n] = 2;
                         }
                         _ => {}
-                    },
-                    None => {
-                        state[id as usize] = 2;
-                        stack.pop();
                     }
+                } else {
+                    state[id] = 2;
+                    stack.pop();
                 }
             }
         }
     }
 
-    /// The nodes node `id` applies to the same value.
-    fn in_place(&self, id: NodeId) -> Vec<NodeId> {
+    /// Appends to `out` the nodes node `id` applies to the same value.
+    fn in_place(&self, id: NodeId, out: &mut Vec<NodeId>) {
         let prog = &self.prog;
         let node = prog.node(id);
-        let mut out = Vec::new();
         if node.special {
             let special = prog.special_of(node);
             match special.kind {
@@ -930,7 +971,7 @@ impl<'a> Compiler<'a> {
                 }
                 _ => out.push(special.inner),
             }
-            return out;
+            return;
         }
         if let Some(g) = prog.applicators.get(node.applicator as usize) {
             out.extend(g.branches());
@@ -940,7 +981,6 @@ impl<'a> Compiler<'a> {
                 out.extend(e.dependent_schemas.iter().map(|&(_, id)| id));
             }
         }
-        out
     }
 }
 
