@@ -56,12 +56,15 @@ use sink::{Collect, FirstError, Stop};
 use walk::{walk, walk_value, Cx};
 
 /// A compiled schema: immutable, `Send + Sync`.
+// `repr(C)`: what a call reads first (the depth limit, the root node, the program's
+// flags and first tables) is together at the front, the schema's text last.
+#[repr(C)]
 pub struct Schema {
-    prog: Program,
+    max_depth: usize,
     root: Node,
+    prog: Program,
     /// Compact JSON of the schema, keys in the author's order.
     json: String,
-    max_depth: usize,
 }
 
 impl Schema {

@@ -74,26 +74,32 @@ impl Node {
 }
 
 /// Every node of one schema and the keyword groups they use.
+///
+/// `repr(C)` keeps the fields a call reads first (the flags `Cx::new` tests, then the
+/// groups most schemas use) together at the front, so a schema not used for a while
+/// costs a call fewer cache lines; the tables only references, messages and the full
+/// profile read come after.
 #[derive(Default)]
+#[repr(C)]
 pub(crate) struct Program {
-    pub nodes: Vec<Node>,
-    pub texts: Vec<TypeRule>,
-    pub objects: Vec<ObjectGroup>,
-    pub arrays: Vec<ArrayGroup>,
-    pub strings: Vec<StringGroup>,
-    pub numbers: Vec<NumberGroup>,
-    pub choices: Vec<ChoiceGroup>,
-    pub applicators: Vec<ApplicatorGroup>,
-    pub specials: Vec<Special>,
-    /// The `$dynamicRef`s whose target the dynamic scope decides.
-    pub dynamics: Vec<Dynamic>,
     /// True when some `$dynamicRef` is dynamic: the walk then keeps the dynamic scope
     /// (the resources it has entered), from the root's resource on.
     pub dynamic: bool,
-    /// The root's resource, where the dynamic scope starts.
-    pub root_resource: u32,
     /// Instance values are left out of messages (`Options::with_masked_values`).
     pub masked: bool,
+    /// The root's resource, where the dynamic scope starts.
+    pub root_resource: u32,
+    pub objects: Vec<ObjectGroup>,
+    pub strings: Vec<StringGroup>,
+    pub numbers: Vec<NumberGroup>,
+    pub choices: Vec<ChoiceGroup>,
+    pub arrays: Vec<ArrayGroup>,
+    pub applicators: Vec<ApplicatorGroup>,
+    pub nodes: Vec<Node>,
+    pub specials: Vec<Special>,
+    /// The `$dynamicRef`s whose target the dynamic scope decides.
+    pub dynamics: Vec<Dynamic>,
+    pub texts: Vec<TypeRule>,
 }
 
 impl Program {

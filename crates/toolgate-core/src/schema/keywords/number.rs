@@ -16,9 +16,11 @@ use super::format::{report_format, FormatRule};
 /// A numeric bound as written in the schema, compared exactly; `small` is its value
 /// when it is an integer that fits an i64, so plain integer arguments compare without
 /// reading digits.
+// `repr(C)`: the value a comparison reads first, the text (for messages) after it.
+#[repr(C)]
 pub(crate) struct Bound {
-    pub text: String,
     pub small: Option<i64>,
+    pub text: String,
 }
 
 impl Bound {
@@ -336,8 +338,16 @@ impl BigDivisor {
 }
 
 /// The number keywords of one schema.
+///
+/// `repr(C)`, in the order a check reads them: the core profile's bounds and the flag
+/// that sends the rest out of line come first, so a schema not used for a while costs a
+/// number one cache line, not the five the whole group spans.
 #[derive(Default)]
+#[repr(C)]
 pub(crate) struct NumberGroup {
+    /// Any of the full profile's number keywords is present (one test on the path
+    /// of the core profile's).
+    pub full: bool,
     pub minimum: Option<Bound>,
     pub maximum: Option<Bound>,
     pub exclusive_minimum: Option<Bound>,
@@ -345,9 +355,6 @@ pub(crate) struct NumberGroup {
     pub multiple_of: Option<MultipleOf>,
     /// A format that applies to numbers (OpenAPI's `int32`, `int64`, `float`, `double`).
     pub format: Option<FormatRule>,
-    /// Any of the full profile's number keywords is present (one test on the path
-    /// of the core profile's).
-    pub full: bool,
     /// Where the schema object is (for the violations' schema location).
     pub at: std::sync::Arc<str>,
 }

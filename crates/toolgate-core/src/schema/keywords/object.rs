@@ -33,17 +33,26 @@ pub(crate) struct Required {
 }
 
 /// The object keywords of one schema, built finished by [`ObjectBuilder::finish`].
+///
+/// In the order the member loop reads them (`repr(C)` keeps it): a call of a schema
+/// that has not been used for a while then finds the group's hot fields in as few cache
+/// lines as it can, and the location, read only for messages, last.
+#[repr(C)]
 pub(crate) struct ObjectGroup {
+    /// The full profile's keywords, when the schema has any.
+    pub extra: Option<Box<ObjectExtra>>,
+    /// The bits of the required names when every one is among the first 64 names (the
+    /// marks of an object with up to 64 names are one word), else `None`: an object
+    /// that has them all passes `required` with one test, without reading the list.
+    pub required_bits: Option<u64>,
+    /// The required names, in the author's order.
+    pub required: Box<[Required]>,
     /// The names of `properties`, then the other names the group must know (only
     /// `required` or the dependencies list them), each with its `properties`
     /// subschema (`None` for the others: such a property is still "additional" for
     /// `additionalProperties`).
     pub names: NameTable<Option<Node>>,
-    /// The required names, in the author's order.
-    pub required: Box<[Required]>,
     pub additional: Option<Node>,
-    /// The full profile's keywords, when the schema has any.
-    pub extra: Option<Box<ObjectExtra>>,
     /// Where the schema object is (for the violations' schema location).
     pub at: std::sync::Arc<str>,
 }
@@ -361,11 +370,15 @@ impl<'v> ObjectBuilder<'v> {
                 unevaluated: self.unevaluated,
             })
         });
+        let required_bits = required.iter().try_fold(0u64, |bits, r: &Required| {
+            (r.index < 64).then(|| bits | 1 << r.index)
+        });
         ObjectGroup {
-            names: NameTable::new(names.into_iter().zip(nodes)),
-            required: required.into_boxed_slice(),
-            additional: self.additional,
             extra,
+            required_bits,
+            required: required.into_boxed_slice(),
+            names: NameTable::new(names.into_iter().zip(nodes)),
+            additional: self.additional,
             at,
         }
     }
@@ -379,6 +392,8 @@ pub(crate) trait Marks {
     /// Marks `i`; false when it was already marked (a duplicate key).
     fn set(&mut self, i: usize) -> bool;
     fn get(&self, i: usize) -> bool;
+    /// The marks of the first 64 names as one word, when the kind keeps them so.
+    fn low_word(&self) -> Option<u64>;
 }
 
 impl Marks for u64 {
@@ -396,6 +411,10 @@ impl Marks for u64 {
     #[inline(always)]
     fn get(&self, i: usize) -> bool {
         *self & (1 << (i % 64)) != 0
+    }
+    #[inline(always)]
+    fn low_word(&self) -> Option<u64> {
+        Some(*self)
     }
 }
 
@@ -422,6 +441,12 @@ impl Marks for Seen {
         match self {
             Seen::Wide(words) => words[i / 64].get(i),
             Seen::Heap(v) => v[i],
+        }
+    }
+    fn low_word(&self) -> Option<u64> {
+        match self {
+            Seen::Wide(words) => Some(words[0]),
+            Seen::Heap(_) => None,
         }
     }
 }
@@ -593,6 +618,11 @@ pub(crate) fn check_required<'a, S: Sink<'a>>(
     seen: &impl Marks,
     sink: &mut S,
 ) -> W {
+    if let (Some(bits), Some(low)) = (o.required_bits, seen.low_word()) {
+        if low & bits == bits {
+            return Ok(());
+        }
+    }
     for required in o.required.iter() {
         if !seen.get(required.index) {
             let name = o.names.name(required.index);
@@ -841,6 +871,76 @@ pub(crate) fn evaluated_members(
         match r.next_member() {
             Ok(true) => {}
             _ => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::schema::{Options, Profile, Schema};
+
+    /// A schema with `n` string properties `p0`..`p{n-1}`, requiring the listed ones
+    /// (`dependentRequired` too when `full`, which sends the walk to the full loop).
+    fn schema(n: usize, required: &[usize], full: bool) -> Schema {
+        let props: Vec<String> = (0..n)
+            .map(|i| format!(r#""p{i}":{{"type":"string"}}"#))
+            .collect();
+        let req: Vec<String> = required.iter().map(|i| format!(r#""p{i}""#)).collect();
+        let deps = if full {
+            r#","dependentRequired":{"p0":["p1"]}"#
+        } else {
+            ""
+        };
+        let json = format!(
+            r#"{{"type":"object","properties":{{{}}},"required":[{}]{deps}}}"#,
+            props.join(","),
+            req.join(",")
+        );
+        let opts =
+            Options::default().with_profile(if full { Profile::Full } else { Profile::Core });
+        Schema::compile_with(json.as_bytes(), &opts).unwrap()
+    }
+
+    fn instance(present: &[usize]) -> String {
+        let members: Vec<String> = present.iter().map(|i| format!(r#""p{i}":"x""#)).collect();
+        format!("{{{}}}", members.join(","))
+    }
+
+    /// `required` is decided by one word of marks when every required name is among
+    /// the first 64, and by the list otherwise: both ways report exactly the missing
+    /// names, and pass an object that has them all, on either side of the 64th name.
+    #[test]
+    fn required_names_on_both_sides_of_the_64th() {
+        for full in [false, true] {
+            for (n, required) in [(3, vec![0, 2]), (70, vec![1, 63]), (70, vec![1, 64, 69])] {
+                let s = schema(n, &required, full);
+                // The required names, and p0 and p1 (dependentRequired's pair).
+                let mut all: Vec<usize> = required.iter().copied().chain([0, 1]).collect();
+                all.sort_unstable();
+                all.dedup();
+                assert!(s.is_valid(instance(&all).as_bytes()), "n={n} full={full}");
+                assert!(s.validate_json(instance(&all).as_bytes()).is_empty());
+                for &missing in &required {
+                    let present: Vec<usize> =
+                        all.iter().copied().filter(|&i| i != missing).collect();
+                    let doc = instance(&present);
+                    assert!(
+                        !s.is_valid(doc.as_bytes()),
+                        "n={n} full={full} missing p{missing}"
+                    );
+                    let errors = s.validate_json(doc.as_bytes());
+                    let messages: Vec<&str> = errors
+                        .iter()
+                        .filter(|e| e.keyword == "required")
+                        .map(|e| e.message.as_str())
+                        .collect();
+                    assert_eq!(
+                        messages,
+                        [format!("missing required property \"p{missing}\"")],
+                        "n={n} full={full}"
+                    );
+                }
+            }
         }
     }
 }

@@ -48,16 +48,20 @@ impl Pattern {
 }
 
 /// The string keywords of one schema.
+///
+/// `repr(C)`, in the order a check reads them (the flags, the lengths, the pattern), so
+/// a schema not used for a while costs a string as few cache lines as it can.
 #[derive(Default)]
+#[repr(C)]
 pub(crate) struct StringGroup {
-    pub length: Bounds,
-    pub pattern: Option<Pattern>,
-    pub format: Option<FormatRule>,
-    /// Draft-07's content assertions.
-    pub content: Content,
     /// A format or a content assertion is present (one test on the path of the core
     /// profile's keywords).
     pub full: bool,
+    /// Draft-07's content assertions.
+    pub content: Content,
+    pub length: Bounds,
+    pub pattern: Option<Pattern>,
+    pub format: Option<FormatRule>,
     /// Where the schema object is (for the violations' schema location).
     pub at: std::sync::Arc<str>,
 }
