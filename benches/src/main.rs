@@ -1260,7 +1260,9 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
                 "cycling mix (core): jsonschema ÷ toolgate is_valid",
                 "cycling mix (core, non-ASCII): toolgate is_valid ÷ parse floor",
                 "cycling mix (core): registry call_into ÷ bare dispatcher",
+                "cycling mix (full): toolgate is_valid ÷ parse floor",
                 "cycling mix (full): jsonschema ÷ toolgate is_valid",
+                "every schema (full): jsonschema ÷ toolgate is_valid",
             ] {
                 targets.push(missing(what, "—", "n/a: no data"));
             }
@@ -1441,7 +1443,7 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
     }
     out!();
     // (target, ratio key, at least?, bound)
-    let wanted: [(&str, &str, bool, f64); 5] = [
+    let wanted: [(&str, &str, bool, f64); 6] = [
         (
             "cycling mix (core): toolgate is_valid ÷ parse floor",
             "core|floor",
@@ -1467,10 +1469,16 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
             1.2,
         ),
         (
+            "cycling mix (full): toolgate is_valid ÷ parse floor",
+            "full|floor",
+            false,
+            2.0,
+        ),
+        (
             "cycling mix (full): jsonschema parse+is_valid ÷ toolgate is_valid",
             "full|js",
             true,
-            5.0,
+            6.0,
         ),
     ];
     for (what, key, least, bound) in wanted {
@@ -1481,4 +1489,59 @@ fn cycling(cfg: &Config, targets: &mut Vec<Target>) {
             (None, false) => missing(what, &format!("≤ {bound}x"), "n/a: empty mix"),
         });
     }
+    slowest_against_jsonschema(&mixes[2].1, targets);
+}
+
+/// Each schema of the full mix on its own call, toolgate's `is_valid` against
+/// jsonschema's parse and `is_valid`, interleaved per schema (best of five rounds of a
+/// few hundred calls each): the five where toolgate leads least, and the target that
+/// it leads by 2x on every one.
+fn slowest_against_jsonschema(mix: &toolgate_bench::mix::Mix, targets: &mut Vec<Target>) {
+    const WHAT: &str = "every schema (full): jsonschema ÷ toolgate is_valid";
+    const CALLS: u32 = 300;
+    if mix.tools.is_empty() {
+        targets.push(missing(WHAT, "≥ 2x", "n/a: empty mix"));
+        return;
+    }
+    let best_ns = |f: &dyn Fn() -> bool| {
+        (0..5)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                for _ in 0..CALLS {
+                    black_box(f());
+                }
+                t.elapsed().as_nanos() as f64 / f64::from(CALLS)
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let mut ratios: Vec<(f64, f64, f64, &toolgate_bench::mix::MixTool)> = mix
+        .tools
+        .iter()
+        .map(|t| {
+            let tg = best_ns(&|| toolgate_is_valid(&t.toolgate, black_box(&t.call)));
+            let js = best_ns(&|| jsonschema_is_valid(&t.jsonschema, black_box(&t.call)));
+            (js / tg, tg, js, t)
+        })
+        .collect();
+    ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
+    out!("### The schemas where toolgate leads jsonschema least (full profile)\n");
+    out!("Each schema of the full mix alone, its one call repeated ({CALLS} calls, best of five rounds, the two interleaved per schema); ns per call.\n");
+    out!("| source | tool | call bytes | toolgate `is_valid` | jsonschema parse+`is_valid` | jsonschema ÷ toolgate |");
+    out!("|---|---|---:|---:|---:|---:|");
+    for &(ratio, tg, js, t) in ratios.iter().take(5) {
+        out!(
+            "| {} | {} | {} | {} | {} | {ratio:.2}x |",
+            t.source,
+            t.tool,
+            t.call.len(),
+            fmt_ns(tg),
+            fmt_ns(js)
+        );
+    }
+    let median = ratios[ratios.len() / 2].0;
+    out!(
+        "\nMedian over the {} schemas: {median:.2}x.\n",
+        ratios.len()
+    );
+    targets.push(at_least(WHAT, ratios[0].0, 2.0));
 }

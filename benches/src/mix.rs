@@ -76,6 +76,8 @@ pub struct MixTool {
     pub name: String,
     /// The published tool name.
     pub tool: String,
+    /// The project that publishes it.
+    pub source: String,
     pub schema_bytes: Vec<u8>,
     pub toolgate: Schema,
     pub jsonschema: jsonschema::Validator,
@@ -161,6 +163,7 @@ pub fn build_mix(tools: &[RealTool], opts: &Options, strings: Strings) -> Mix {
             Some(call) => mix.tools.push(MixTool {
                 name: format!("tool_{:03}", mix.tools.len()),
                 tool: t.tool.clone(),
+                source: t.source.clone(),
                 schema_bytes: t.schema_bytes.clone(),
                 toolgate,
                 jsonschema,
