@@ -10,35 +10,63 @@ use super::bits::Bits;
 use super::keywords::types::{self, T_ARRAY, T_BOOLEAN, T_NULL, T_OBJECT, T_STRING};
 use super::keywords::unevaluated::{self, Target};
 use super::keywords::{applicator, array, choice, number, object, string};
-use super::program::{Node, Program, SpecialKind};
+use super::program::{Node, Program, SpecialKind, NONE};
 use super::sink::{At, Member, Sink, W};
 
 /// What one validation walks with: the program, and the little state a walk keeps.
+/// Small and with nothing to drop for the schemas most tools have: everything only
+/// references, `unevaluated*` and the dynamic scope need is in [`Rare`], made on first
+/// use.
 pub(crate) struct Cx<'p> {
     pub prog: &'p Program,
-    /// What the in-place applicators evaluated in the value that starts at the
-    /// position given, for the `unevaluated*` keyword about to walk it.
-    evaluated: Option<(usize, Bits)>,
-    /// The verdicts of recursive nodes at a position, in first-error walks: where the
-    /// value ends when it passed, `None` when it failed.
-    /// Made on first use: a walk of a schema without recursion never pays for it.
-    verdicts: Option<Verdicts>,
-    /// What a memo node (`SpecialKind::Memo`) evaluated in a value that passes it, for
-    /// `unevaluated*`: (node, position, scope id, items rather than members) → the
-    /// members or items. Made on first use.
-    pub(crate) annotations: Option<std::collections::HashMap<(u32, u32, u32, bool), Bits>>,
     /// How many in-place levels ([`Cx::in_place`]) the walk is in: the frames that the
     /// instance's depth does not count.
     level: usize,
     /// The lowest address the current stack may use: read on the first level past
     /// [`UNCHECKED_LEVELS`] and on each new segment (0: not read yet; 1: unknown).
     stack_limit: usize,
+    /// The id of the dynamic scope (see [`Rare::scope`]); 0 for the empty scope.
+    pub(crate) scope_id: u32,
+    rare: Option<Box<Rare>>,
+}
+
+/// The state of a walk that only some schemas need. Making and dropping it on every
+/// call cost the common call a copy of it and a check of each part on drop, so it is
+/// behind one pointer, made on first use, and kept emptied for the thread's next walk.
+#[derive(Default)]
+pub(crate) struct Rare {
+    /// What the in-place applicators evaluated in the value that starts at the
+    /// position given, for the `unevaluated*` keyword about to walk it.
+    evaluated: Option<(usize, Bits)>,
+    /// The verdicts of memo nodes at a position, in first-error walks: where the
+    /// value ends when it passed, `None` when it failed.
+    verdicts: Verdicts,
+    /// What a memo node (`SpecialKind::Memo`) evaluated in a value that passes it, for
+    /// `unevaluated*`: (node, position, scope id, items rather than members) → the
+    /// members or items.
+    pub(crate) annotations: std::collections::HashMap<(u32, u32, u32, bool), Bits>,
     /// The dynamic scope, in a program with a dynamic `$dynamicRef`: the resources
     /// entered, outermost first, and an id of that stack (the same stack, the same id)
     /// for the memo's keys, since a verdict there depends on the scope.
     scope: Vec<u32>,
-    pub(crate) scope_id: u32,
-    scope_ids: Option<std::collections::HashMap<(u32, u32), u32>>,
+    scope_ids: std::collections::HashMap<(u32, u32), u32>,
+}
+
+impl Rare {
+    /// Empties it for the next walk; false when a table grew too large to keep (an
+    /// adversarial call's huge table is freed instead of held by the thread).
+    fn reset(&mut self) -> bool {
+        let keep = self.verdicts.capacity() <= SPARE_MAX
+            && self.annotations.capacity() <= SPARE_MAX
+            && self.scope_ids.capacity() <= SPARE_MAX
+            && self.scope.capacity() <= SPARE_MAX;
+        self.evaluated = None;
+        self.verdicts.clear();
+        self.annotations.clear();
+        self.scope.clear();
+        self.scope_ids.clear();
+        keep
+    }
 }
 
 /// The verdicts of memo nodes: (node, position, scope id) → where a passing value
@@ -46,25 +74,31 @@ pub(crate) struct Cx<'p> {
 type Verdicts = std::collections::HashMap<(u32, u32, u32), Option<usize>>;
 
 thread_local! {
-    /// The verdict table of this thread's last walk, emptied, kept for the next: a
-    /// schema whose walk needs one (a `$defs` entry applied from two places) allocates
-    /// it once per thread, not once per call, so `is_valid` stays allocation-free.
-    static SPARE_VERDICTS: std::cell::Cell<Option<Verdicts>> = const { std::cell::Cell::new(None) };
+    /// The [`Rare`] state of this thread's last walk that needed one, emptied, kept for
+    /// the next: a schema whose walk needs it (a `$defs` entry applied from two places)
+    /// allocates it once per thread, not once per call, so `is_valid` stays
+    /// allocation-free.
+    static SPARE_RARE: std::cell::Cell<Option<Box<Rare>>> = const { std::cell::Cell::new(None) };
 }
 
-/// The largest verdict table kept for the next walk: an adversarial call's huge table
-/// is freed instead of held by the thread.
-const SPARE_VERDICTS_MAX: usize = 4096;
+/// The largest table kept for the next walk.
+const SPARE_MAX: usize = 4096;
 
 impl Drop for Cx<'_> {
+    #[inline]
     fn drop(&mut self) {
-        if let Some(mut verdicts) = self.verdicts.take() {
-            if verdicts.capacity() <= SPARE_VERDICTS_MAX {
-                verdicts.clear();
-                // A thread being torn down has no slot left: the table is then freed.
-                let _ = SPARE_VERDICTS.try_with(|spare| spare.set(Some(verdicts)));
-            }
+        if let Some(rare) = self.rare.take() {
+            spare(rare);
         }
+    }
+}
+
+/// Keeps `rare`, emptied, for this thread's next walk.
+#[cold]
+fn spare(mut rare: Box<Rare>) {
+    if rare.reset() {
+        // A thread being torn down has no slot left: the state is then freed.
+        let _ = SPARE_RARE.try_with(|spare| spare.set(Some(rare)));
     }
 }
 
@@ -78,14 +112,10 @@ impl<'p> Cx<'p> {
     pub(crate) fn new(prog: &'p Program) -> Self {
         let mut cx = Cx {
             prog,
-            evaluated: None,
-            verdicts: None,
-            annotations: None,
             level: 0,
             stack_limit: 0,
-            scope: Vec::new(),
             scope_id: 0,
-            scope_ids: None,
+            rare: None,
         };
         if prog.dynamic {
             cx.enter_resource(prog.root_resource);
@@ -93,17 +123,38 @@ impl<'p> Cx<'p> {
         cx
     }
 
+    /// The state only some schemas need, made (or taken from the thread's spare) on
+    /// first use.
+    #[cold]
+    pub(crate) fn rare(&mut self) -> &mut Rare {
+        self.rare.get_or_insert_with(|| {
+            SPARE_RARE
+                .try_with(|spare| spare.take())
+                .ok()
+                .flatten()
+                .unwrap_or_default()
+        })
+    }
+
+    /// What a memo node evaluated in the value at the key's position, if gathered.
+    pub(crate) fn annotation(&self, key: &(u32, u32, u32, bool)) -> Option<&Bits> {
+        self.rare.as_ref()?.annotations.get(key)
+    }
+
     /// Pushes `resource` on the dynamic scope; returns the scope's previous id.
     pub(crate) fn enter_resource(&mut self, resource: u32) -> u32 {
-        let ids = self.scope_ids.get_or_insert_with(Default::default);
-        let fresh = ids.len() as u32 + 1;
-        let id = *ids.entry((self.scope_id, resource)).or_insert(fresh);
-        self.scope.push(resource);
+        let scope_id = self.scope_id;
+        let rare = self.rare();
+        let fresh = rare.scope_ids.len() as u32 + 1;
+        let id = *rare.scope_ids.entry((scope_id, resource)).or_insert(fresh);
+        rare.scope.push(resource);
         std::mem::replace(&mut self.scope_id, id)
     }
 
     pub(crate) fn leave_resource(&mut self, previous: u32) {
-        self.scope.pop();
+        if let Some(rare) = &mut self.rare {
+            rare.scope.pop();
+        }
         self.scope_id = previous;
     }
 
@@ -111,7 +162,8 @@ impl<'p> Cx<'p> {
     /// resource in the dynamic scope that declares its anchor, else its static target.
     pub(crate) fn dynamic_target(&self, index: u32) -> super::program::NodeId {
         let d = &self.prog.dynamics[index as usize];
-        self.scope
+        let scope = self.rare.as_ref().map_or(&[][..], |rare| &rare.scope[..]);
+        scope
             .iter()
             .find_map(|r| d.candidates.iter().find(|(c, _)| c == r).map(|&(_, id)| id))
             .unwrap_or(d.fallback)
@@ -170,10 +222,11 @@ impl<'p> Cx<'p> {
 
     /// The annotations gathered for the value at `start`, if any.
     pub(crate) fn take_evaluated(&mut self, start: usize) -> Option<Bits> {
-        match self.evaluated.take() {
+        let rare = self.rare.as_mut()?;
+        match rare.evaluated.take() {
             Some((at, bits)) if at == start => Some(bits),
             other => {
-                self.evaluated = other;
+                rare.evaluated = other;
                 None
             }
         }
@@ -243,6 +296,12 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
             }
             match prog.objects.get(node.object as usize) {
                 Some(g) => object::walk(cx, g, r, start, depth, sink)?,
+                None if only_applicators::<S>(node) => {
+                    if let Some(g) = prog.applicators.get(node.applicator as usize) {
+                        return applicator::walk_consuming(cx, g, r, start, depth);
+                    }
+                    r.skip_value(depth)?
+                }
                 None => r.skip_value(depth)?,
             }
         }
@@ -252,6 +311,12 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
             }
             match prog.arrays.get(node.array as usize) {
                 Some(g) => array::walk(cx, g, r, start, depth, sink)?,
+                None if only_applicators::<S>(node) => {
+                    if let Some(g) = prog.applicators.get(node.applicator as usize) {
+                        return applicator::walk_consuming(cx, g, r, start, depth);
+                    }
+                    r.skip_value(depth)?
+                }
                 None => r.skip_value(depth)?,
             }
         }
@@ -276,6 +341,15 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
         }
     }
     Ok(())
+}
+
+/// True for a first-error walk of a node whose only keywords that read the value are
+/// its applicators (no `enum` or `const`; the caller knows it has no group of the
+/// value's type): they may read a container themselves, see
+/// [`applicator::walk_consuming`].
+#[inline(always)]
+fn only_applicators<'a, S: Sink<'a>>(node: &Node) -> bool {
+    !S::COLLECT && node.rereads && node.choice == NONE
 }
 
 /// A value of a type the node refuses (or any value, for `false`), or a special node,
@@ -388,7 +462,7 @@ fn walk_special_here<'a, S: Sink<'a>>(
             };
             if let Some(target) = target {
                 let bits = unevaluated::by_applicators(cx, inner, target, r, start, depth);
-                cx.evaluated = Some((start, bits));
+                cx.rare().evaluated = Some((start, bits));
             }
         }
     }
@@ -423,7 +497,7 @@ fn walk_memo<'a, S: Sink<'a>>(
         }
         return Ok(());
     }
-    match cx.verdicts.as_ref().and_then(|v| v.get(&key)) {
+    match cx.rare.as_ref().and_then(|rare| rare.verdicts.get(&key)) {
         Some(&Some(end)) => {
             r.seek(end);
             Ok(())
@@ -436,15 +510,7 @@ fn walk_memo<'a, S: Sink<'a>>(
                 Err(super::sink::Stop::Invalid) => None,
                 Err(super::sink::Stop::Syntax(_)) => return outcome,
             };
-            cx.verdicts
-                .get_or_insert_with(|| {
-                    SPARE_VERDICTS
-                        .try_with(|spare| spare.take())
-                        .ok()
-                        .flatten()
-                        .unwrap_or_default()
-                })
-                .insert(key, verdict);
+            cx.rare().verdicts.insert(key, verdict);
             outcome
         }
     }

@@ -11,7 +11,7 @@ use super::super::compile::Compiler;
 use super::super::message::push_u64;
 use super::super::path::{render_path, Seg};
 use super::super::program::{NodeId, Program};
-use super::super::sink::{At, Collect, FirstError, Member, Sink, W};
+use super::super::sink::{At, Collect, FirstError, Member, Sink, Stop, W};
 use super::super::sort_errors;
 use super::super::walk::{walk, Cx};
 
@@ -153,6 +153,89 @@ fn check_here<'a, S: Sink<'a>>(
     Ok(())
 }
 
+/// A first-error walk of a container (an object or an array, at `start`, the cursor on
+/// it) that only this group looks at: no type-specific keyword, no `enum` or `const`.
+/// The branches read the value themselves, so it is not read on its own first: a
+/// branch that passes has read all of it, strictly (a walk that passes consumes its
+/// value), and the cursor moves to where that branch ended. Only when no passing
+/// branch read it (a group of `not` alone, or an `if` without the branch it picks) is
+/// the value read on its own. A value that is both malformed and failing may stop as
+/// failing rather than as malformed here, which a first-error walk does not tell
+/// apart; the collecting walk that writes messages reads the value first as before.
+///
+/// This is what made a value under `anyOf` of objects (pydantic's and zod's unions)
+/// cost one strict read more than its branches.
+pub(crate) fn walk_consuming(
+    cx: &mut Cx<'_>,
+    g: &ApplicatorGroup,
+    r: &mut Reader<'_>,
+    start: usize,
+    depth: usize,
+) -> W {
+    let end = cx.in_place(depth, |cx| consuming_here(cx, g, r, start, depth))?;
+    match end {
+        Some(end) => r.seek(end),
+        None => r.skip_value(depth)?,
+    }
+    Ok(())
+}
+
+/// The verdict of [`walk_consuming`], and where a passing branch ended.
+fn consuming_here(
+    cx: &mut Cx<'_>,
+    g: &ApplicatorGroup,
+    r: &Reader<'_>,
+    start: usize,
+    depth: usize,
+) -> Result<Option<usize>, Stop> {
+    let prog = cx.prog;
+    let mut end: Option<usize> = None;
+    let branch_end = |cx: &mut Cx<'_>, b: NodeId| -> Option<usize> {
+        let mut branch = r.at(start);
+        walk(cx, prog.node(b), &mut branch, depth, &mut FirstError).ok()?;
+        Some(branch.pos())
+    };
+    for &b in g.all_of.iter().chain(g.refs.iter()) {
+        let e = branch_end(cx, b).ok_or(Stop::Invalid)?;
+        end.get_or_insert(e);
+    }
+    if !g.any_of.is_empty() {
+        let e = g.any_of.iter().find_map(|&b| branch_end(cx, b));
+        end = end.or(Some(e.ok_or(Stop::Invalid)?));
+    }
+    if !g.one_of.is_empty() {
+        let mut found: Option<usize> = None;
+        for &b in g.one_of.iter() {
+            if let Some(e) = branch_end(cx, b) {
+                if found.is_some() {
+                    return Err(Stop::Invalid);
+                }
+                found = Some(e);
+            }
+        }
+        end = end.or(Some(found.ok_or(Stop::Invalid)?));
+    }
+    if let Some(not) = g.not {
+        if branch_end(cx, not).is_some() {
+            return Err(Stop::Invalid);
+        }
+    }
+    if let Some(cond) = g.if_ {
+        let then_else = match branch_end(cx, cond) {
+            Some(e) => {
+                end = end.or(Some(e));
+                g.then_
+            }
+            None => g.else_,
+        };
+        if let Some(b) = then_else {
+            let e = branch_end(cx, b).ok_or(Stop::Invalid)?;
+            end = end.or(Some(e));
+        }
+    }
+    Ok(end)
+}
+
 /// Whether the value at `start` passes branch `b`.
 fn passes(cx: &mut Cx<'_>, b: NodeId, r: &Reader<'_>, start: usize, depth: usize) -> bool {
     let prog = cx.prog;
@@ -264,4 +347,66 @@ fn explain<'a, S: Sink<'a>>(
     sink.report(keyword, At::Schema(at), Member::None, msg.len(), |m| {
         m.text = msg
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::schema::{Options, Profile, Schema};
+
+    fn full(json: &str) -> Schema {
+        let opts = Options::default().with_profile(Profile::Full);
+        Schema::compile_with(json.as_bytes(), &opts).unwrap()
+    }
+
+    /// A container that only applicators look at is read by the branches alone in a
+    /// first-error walk: `is_valid` must still agree with `validate_json` on every
+    /// kind of group, on values that pass, fail, or are malformed inside, and the
+    /// walk must go on after the value from where the passing branch ended.
+    #[test]
+    fn containers_under_applicators_alone_agree_with_the_collecting_walk() {
+        let union = r#"{"anyOf":[
+            {"type":"object","properties":{"kind":{"const":"a"},"n":{"type":"integer"}},"required":["kind"],"additionalProperties":false},
+            {"type":"object","properties":{"kind":{"const":"b"},"s":{"type":"string"}},"required":["kind"],"additionalProperties":false}]}"#;
+        let groups = [
+            union.to_string(),
+            union.replace("anyOf", "oneOf"),
+            union.replace("anyOf", "allOf"),
+            r#"{"not":{"type":"object","required":["kind"]}}"#.to_string(),
+            r#"{"if":{"type":"object","required":["kind"]},"then":{"type":"object","required":["n"]}}"#
+                .to_string(),
+            r#"{"if":{"type":"object","required":["kind"]},"else":{"type":"array","maxItems":1}}"#
+                .to_string(),
+            r##"{"$defs":{"a":{"type":"object","required":["kind"]}},"$ref":"#/properties/u/$defs/a","anyOf":[{"maxProperties":1},{"required":["n"]}]}"##
+                .to_string(),
+        ];
+        let values = [
+            r#"{"kind":"a","n":1}"#,
+            r#"{"kind":"b","s":"x"}"#,
+            r#"{"kind":"c"}"#,
+            r#"{"kind":"a","n":"1"}"#,
+            r#"{"kind":"a","kind":"a"}"#,
+            r#"{"kind":"a","n":[1,2}"#,
+            r#"{"kind":"b","s":"x","t":{"u":[1,{"v":true}]}}"#,
+            r#"{}"#,
+            r#"[1]"#,
+            r#"[1,2]"#,
+            r#"[1,[2,{"a":1,"a":2}]]"#,
+        ];
+        for group in &groups {
+            let schema = full(&format!(
+                r#"{{"type":"object","properties":{{"u":{group},"after":{{"type":"string"}}}}}}"#
+            ));
+            for value in values {
+                for after in [r#""ok""#, "7"] {
+                    let doc = format!(r#"{{"u":{value},"after":{after}}}"#);
+                    let errors = schema.validate_json(doc.as_bytes());
+                    assert_eq!(
+                        schema.is_valid(doc.as_bytes()),
+                        errors.is_empty(),
+                        "{group} on {doc}: {errors:?}"
+                    );
+                }
+            }
+        }
+    }
 }

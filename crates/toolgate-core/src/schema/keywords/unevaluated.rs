@@ -146,13 +146,11 @@ fn annotations(
                     cx.scope_id,
                     target == Target::Items,
                 );
-                if let Some(bits) = cx.annotations.as_ref().and_then(|m| m.get(&key)) {
+                if let Some(bits) = cx.annotation(&key) {
                     return bits.clone();
                 }
                 let bits = annotations(cx, prog.node(special.inner), target, r, start, depth);
-                cx.annotations
-                    .get_or_insert_with(Default::default)
-                    .insert(key, bits.clone());
+                cx.rare().annotations.insert(key, bits.clone());
                 bits
             }
             _ => annotations(cx, prog.node(special.inner), target, r, start, depth),
