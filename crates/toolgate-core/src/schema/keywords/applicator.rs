@@ -103,54 +103,9 @@ pub(crate) fn check<'a, S: Sink<'a>>(
     depth: usize,
     sink: &mut S,
 ) -> W {
-    cx.in_place(depth, |cx| check_here(cx, g, r, start, depth, sink))
-}
-
-fn check_here<'a, S: Sink<'a>>(
-    cx: &mut Cx<'_>,
-    g: &ApplicatorGroup,
-    r: &Reader<'a>,
-    start: usize,
-    depth: usize,
-    sink: &mut S,
-) -> W {
-    let prog = cx.prog;
-    // allOf and $ref: every branch's own violations are this value's.
-    for &b in g.all_of.iter().chain(g.refs.iter()) {
-        walk(cx, prog.node(b), &mut r.at(start), depth, sink)?;
-    }
-    if !g.any_of.is_empty() {
-        let matched = g.any_of.iter().any(|&b| passes(cx, b, r, start, depth));
-        if !matched {
-            explain(cx, "anyOf", &g.at, &g.any_of, r, start, depth, sink)?;
-        }
-    }
-    if !g.one_of.is_empty() {
-        check_one_of(cx, &g.at, &g.one_of, r, start, depth, sink)?;
-    }
-    if let Some(not) = g.not {
-        if passes(cx, not, r, start, depth) {
-            const MUST_NOT: &str = "must not match the schema in not";
-            sink.report(
-                "not",
-                At::Schema(&g.at),
-                Member::None,
-                MUST_NOT.len(),
-                |m| m.push_str(MUST_NOT),
-            )?;
-        }
-    }
-    if let Some(cond) = g.if_ {
-        let then_else = if passes(cx, cond, r, start, depth) {
-            g.then_
-        } else {
-            g.else_
-        };
-        if let Some(b) = then_else {
-            walk(cx, prog.node(b), &mut r.at(start), depth, sink)?;
-        }
-    }
-    Ok(())
+    cx.in_place(depth, |cx| {
+        check_here(cx, g, r, start, depth, sink).map(drop)
+    })
 }
 
 /// A first-error walk of a container (an object or an array, at `start`, the cursor on
@@ -172,7 +127,9 @@ pub(crate) fn walk_consuming(
     start: usize,
     depth: usize,
 ) -> W {
-    let end = cx.in_place(depth, |cx| consuming_here(cx, g, r, start, depth))?;
+    let end = cx.in_place(depth, |cx| {
+        check_here(cx, g, r, start, depth, &mut FirstError)
+    })?;
     match end {
         Some(end) => r.seek(end),
         None => r.skip_value(depth)?,
@@ -180,66 +137,81 @@ pub(crate) fn walk_consuming(
     Ok(())
 }
 
-/// The verdict of [`walk_consuming`], and where a passing branch ended.
-fn consuming_here(
+/// The applicators' check, and where the value ends when a branch that passed read
+/// it (what [`walk_consuming`] moves to; [`check`], whose caller read the value
+/// already, drops it).
+fn check_here<'a, S: Sink<'a>>(
     cx: &mut Cx<'_>,
     g: &ApplicatorGroup,
-    r: &Reader<'_>,
+    r: &Reader<'a>,
     start: usize,
     depth: usize,
+    sink: &mut S,
 ) -> Result<Option<usize>, Stop> {
     let prog = cx.prog;
-    let mut end: Option<usize> = None;
-    let branch_end = |cx: &mut Cx<'_>, b: NodeId| -> Option<usize> {
-        let mut branch = r.at(start);
-        walk(cx, prog.node(b), &mut branch, depth, &mut FirstError).ok()?;
-        Some(branch.pos())
-    };
+    let mut end = None;
+    // allOf and $ref: every branch's own violations are this value's.
     for &b in g.all_of.iter().chain(g.refs.iter()) {
-        let e = branch_end(cx, b).ok_or(Stop::Invalid)?;
-        end.get_or_insert(e);
+        let mut branch = r.at(start);
+        walk(cx, prog.node(b), &mut branch, depth, sink)?;
+        end.get_or_insert(branch.pos());
     }
     if !g.any_of.is_empty() {
-        let e = g.any_of.iter().find_map(|&b| branch_end(cx, b));
-        end = end.or(Some(e.ok_or(Stop::Invalid)?));
+        match g
+            .any_of
+            .iter()
+            .find_map(|&b| pass_end(cx, b, r, start, depth))
+        {
+            Some(e) => _ = end.get_or_insert(e),
+            None => explain(cx, "anyOf", &g.at, &g.any_of, r, start, depth, sink)?,
+        }
     }
     if !g.one_of.is_empty() {
-        let mut found: Option<usize> = None;
-        for &b in g.one_of.iter() {
-            if let Some(e) = branch_end(cx, b) {
-                if found.is_some() {
-                    return Err(Stop::Invalid);
-                }
-                found = Some(e);
-            }
+        if let Some(e) = check_one_of(cx, &g.at, &g.one_of, r, start, depth, sink)? {
+            end.get_or_insert(e);
         }
-        end = end.or(Some(found.ok_or(Stop::Invalid)?));
     }
     if let Some(not) = g.not {
-        if branch_end(cx, not).is_some() {
-            return Err(Stop::Invalid);
+        if pass_end(cx, not, r, start, depth).is_some() {
+            const MUST_NOT: &str = "must not match the schema in not";
+            sink.report(
+                "not",
+                At::Schema(&g.at),
+                Member::None,
+                MUST_NOT.len(),
+                |m| m.push_str(MUST_NOT),
+            )?;
         }
     }
     if let Some(cond) = g.if_ {
-        let then_else = match branch_end(cx, cond) {
+        let then_else = match pass_end(cx, cond, r, start, depth) {
             Some(e) => {
-                end = end.or(Some(e));
+                end.get_or_insert(e);
                 g.then_
             }
             None => g.else_,
         };
         if let Some(b) = then_else {
-            let e = branch_end(cx, b).ok_or(Stop::Invalid)?;
-            end = end.or(Some(e));
+            let mut branch = r.at(start);
+            walk(cx, prog.node(b), &mut branch, depth, sink)?;
+            end.get_or_insert(branch.pos());
         }
     }
     Ok(end)
 }
 
-/// Whether the value at `start` passes branch `b`.
-fn passes(cx: &mut Cx<'_>, b: NodeId, r: &Reader<'_>, start: usize, depth: usize) -> bool {
+/// Where the value at `start` ends when it passes branch `b`; `None` when it fails.
+fn pass_end(
+    cx: &mut Cx<'_>,
+    b: NodeId,
+    r: &Reader<'_>,
+    start: usize,
+    depth: usize,
+) -> Option<usize> {
     let prog = cx.prog;
-    walk(cx, prog.node(b), &mut r.at(start), depth, &mut FirstError).is_ok()
+    let mut branch = r.at(start);
+    walk(cx, prog.node(b), &mut branch, depth, &mut FirstError).ok()?;
+    Some(branch.pos())
 }
 
 /// `oneOf`: exactly one branch passes. None: `does not match any schema in oneOf: ...`;
@@ -253,28 +225,29 @@ fn check_one_of<'a, S: Sink<'a>>(
     start: usize,
     depth: usize,
     sink: &mut S,
-) -> W {
-    // The first match is kept without allocating (a valid oneOf has exactly one);
-    // the others only when the message lists them.
-    let mut first: Option<usize> = None;
+) -> Result<Option<usize>, Stop> {
+    // The first match (its index, and where it ended) is kept without allocating (a
+    // valid oneOf has exactly one); the others only when the message lists them.
+    let mut first: Option<(usize, usize)> = None;
     let mut more: Vec<usize> = Vec::new();
     for (i, &b) in branches.iter().enumerate() {
-        if passes(cx, b, r, start, depth) {
+        if let Some(end) = pass_end(cx, b, r, start, depth) {
             if first.is_none() {
-                first = Some(i);
+                first = Some((i, end));
                 continue;
             }
             // The verdict is known at the second match; the message lists them all.
             if !S::COLLECT {
-                return sink.report("oneOf", At::Schema(at), Member::None, 0, |_| {});
+                sink.report("oneOf", At::Schema(at), Member::None, 0, |_| {})?;
+                return Ok(None);
             }
             more.push(i);
         }
     }
     match (first, more.len()) {
-        (None, _) => explain(cx, "oneOf", at, branches, r, start, depth, sink),
-        (Some(_), 0) => Ok(()),
-        (Some(first), others) => {
+        (None, _) => explain(cx, "oneOf", at, branches, r, start, depth, sink).map(|()| None),
+        (Some((_, end)), 0) => Ok(Some(end)),
+        (Some((first, _)), others) => {
             let n = others + 1;
             let matched: Vec<usize> = std::iter::once(first).chain(more).collect();
             let mut msg = String::from("matches ");
@@ -292,6 +265,7 @@ fn check_one_of<'a, S: Sink<'a>>(
             sink.report("oneOf", At::Schema(at), Member::None, msg.len(), |m| {
                 m.text = msg
             })
+            .map(|()| None)
         }
     }
 }
