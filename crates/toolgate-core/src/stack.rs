@@ -1,11 +1,12 @@
-//! Room on the stack for the recursion that input nesting drives outside the
-//! validating walk (which keeps its own, in `schema::walk`): reading a schema into a
-//! tree, writing, cloning, comparing and dropping that tree, and compiling it. Each
-//! recursive step goes through [`guarded`], which moves the rest of the recursion to a
-//! new stack segment, allocated from the heap, when the current stack has less than
-//! [`RED_ZONE`] left. So no nesting within the limits can overflow the caller's
-//! thread, however small its stack (a 256 KiB thread is enough) or large the build's
-//! frames.
+//! Room on the stack for the one recursion outside the validating walk (which keeps
+//! its own, in `schema::walk`) that a schema's nesting drives: compiling it, a level of
+//! the compiler per level of subschemas. Each level goes through [`guarded`], which
+//! moves the rest of the recursion to a new stack segment, allocated from the heap,
+//! when the current stack has less than [`RED_ZONE`] left. So no nesting within the
+//! limits can overflow the caller's thread, however small its stack (a 256 KiB thread
+//! is enough) or large the build's frames. (Reading, writing, cloning, comparing and
+//! dropping a schema's tree, and its OpenAPI translation, are loops: they need no
+//! room per level.)
 
 /// Room a recursive step must find on the stack to run there: more than any step
 /// takes between two guarded calls, even in a debug build (a compile level takes some

@@ -1,4 +1,7 @@
-use super::{utf8, KeySet, Kind, Reader, SyntaxError};
+use std::borrow::Cow;
+
+use super::events::{Event, Events};
+use super::{utf8, Reader, SyntaxError};
 
 /// A receiver of a JSON document's values, in the document's order, that builds its
 /// own tree from them: [`Value`] is built this way, and so are the Python module's
@@ -86,69 +89,60 @@ pub trait Build {
         Self: Sized,
     {
         let mut r = Reader::new(input, max_depth);
-        let v = value(&mut r, 0, self)?;
+        let v = read_value(&mut r, self)?;
         r.finish()?;
         Ok(v)
     }
 }
 
-/// One value; every [`GUARD_EVERY`] levels the rest of the recursion makes sure of
-/// room on the stack (a level's frame is small, so this many fit the red zone).
-#[inline]
-fn value<B: Build>(r: &mut Reader<'_>, depth: usize, b: &mut B) -> Result<B::Value, B::Error> {
-    if depth.is_multiple_of(GUARD_EVERY) {
-        crate::stack::guarded(|| value_here(r, depth, b))
-    } else {
-        value_here(r, depth, b)
-    }
+/// A container being filled, with the name of the member being read for an object.
+enum Open<'a, B: Build> {
+    Array(B::Array),
+    Object(B::Object, Cow<'a, str>),
 }
 
-/// How many levels share one check for stack room.
-const GUARD_EVERY: usize = 16;
-
-fn value_here<B: Build>(r: &mut Reader<'_>, depth: usize, b: &mut B) -> Result<B::Value, B::Error> {
-    match r.peek_kind()? {
-        Kind::Null => {
-            r.read_literal(Kind::Null)?;
-            b.null()
-        }
-        k @ (Kind::True | Kind::False) => {
-            r.read_literal(k)?;
-            b.bool(k == Kind::True)
-        }
-        Kind::Number => {
-            let n = r.read_number()?;
+/// The value at the cursor, built from the reader's [`Events`] in a loop: the open
+/// containers are on a heap stack, so no nesting within the limit deepens the call
+/// stack.
+fn read_value<'a, B: Build>(r: &mut Reader<'a>, b: &mut B) -> Result<B::Value, B::Error> {
+    let mut events = Events::new(r);
+    let mut open: Vec<Open<'a, B>> = Vec::new();
+    loop {
+        // `Events` ends only after the document's value, which returns below.
+        let Some(event) = events.next()? else {
+            unreachable!("the value is returned before its events end")
+        };
+        let value = match event {
+            Event::Null => b.null()?,
+            Event::Bool(v) => b.bool(v)?,
             // The reader checked the number's grammar: its text is ASCII.
-            b.number(utf8(n.text).unwrap_or("0"))
-        }
-        Kind::String => b.string(&r.read_string()?.to_cow()),
-        Kind::Array => {
-            let mut array = b.array()?;
-            if r.begin_array(depth)? {
-                loop {
-                    let item = value(r, depth + 1, b)?;
-                    b.push(&mut array, item)?;
-                    if !r.next_element()? {
-                        break;
-                    }
-                }
+            Event::Number(text) => b.number(utf8(text).unwrap_or("0"))?,
+            Event::String(s) => b.string(&s.to_cow())?,
+            Event::Array => {
+                open.push(Open::Array(b.array()?));
+                continue;
             }
-            b.end_array(array)
-        }
-        Kind::Object => {
-            let mut object = b.object()?;
-            if r.begin_object(depth)? {
-                let mut keys = KeySet::new();
-                loop {
-                    let key = r.read_key(&mut keys)?.to_cow();
-                    let item = value(r, depth + 1, b)?;
-                    b.member(&mut object, &key, item)?;
-                    if !r.next_member()? {
-                        break;
-                    }
-                }
+            Event::Object => {
+                open.push(Open::Object(b.object()?, Cow::Borrowed("")));
+                continue;
             }
-            b.end_object(object)
+            Event::Key(key) => {
+                if let Some(Open::Object(_, name)) = open.last_mut() {
+                    *name = key.to_cow();
+                }
+                continue;
+            }
+            Event::End => match open.pop() {
+                Some(Open::Array(array)) => b.end_array(array)?,
+                Some(Open::Object(object, _)) => b.end_object(object)?,
+                None => unreachable!("an end closes an open container"),
+            },
+        };
+        // The finished value joins its container, or is the document's.
+        match open.last_mut() {
+            Some(Open::Array(array)) => b.push(array, value)?,
+            Some(Open::Object(object, name)) => b.member(object, name, value)?,
+            None => return Ok(value),
         }
     }
 }

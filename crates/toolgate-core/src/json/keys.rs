@@ -27,6 +27,12 @@ impl<'a> KeySet<'a> {
         }
     }
 
+    /// Empties it, for another object.
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+        self.hashed = None;
+    }
+
     /// Adds `key`; false when an equal key (by decoded value) was already there.
     #[inline]
     pub(crate) fn insert(&mut self, key: JsonStr<'a>) -> bool {

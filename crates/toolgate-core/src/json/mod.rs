@@ -14,6 +14,7 @@
 
 mod build;
 mod error;
+mod events;
 mod keys;
 mod names;
 mod number;

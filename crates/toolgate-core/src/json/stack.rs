@@ -51,6 +51,15 @@ impl<T, const N: usize> Stack<T, N> {
         Some(unsafe { self.inline[self.len].assume_init_read() })
     }
 
+    /// The entry `i` from the bottom.
+    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        if i >= self.len {
+            return self.spill.get_mut(i - self.len);
+        }
+        // SAFETY: `i < len`, and entries below `len` are initialized.
+        Some(unsafe { self.inline[i].assume_init_mut() })
+    }
+
     pub(crate) fn last_mut(&mut self) -> Option<&mut T> {
         if let Some(value) = self.spill.last_mut() {
             return Some(value);

@@ -1,12 +1,14 @@
-use super::{write_json_string, Build, Decimal, KeySet, Kind, Reader, SyntaxError};
+use std::borrow::Cow;
+
+use super::{write_json_string, Build, Decimal, KeySet, Kind, Reader, Stack, SyntaxError};
 
 /// An owned JSON tree, used for schemas only. Object members keep the author's
 /// order (tool definitions are sent to the model in that order) and numbers keep
 /// their exact text.
 ///
-/// Nesting drives every recursion over a tree (reading, writing, cloning, comparing,
-/// dropping): each level goes through `stack::guarded`, so a tree nested to the
-/// deepest limit never overflows a small thread's stack.
+/// Nothing done to a whole tree recurses per level (reading, writing, cloning,
+/// comparing, dropping): each keeps its open arrays and objects on a heap stack, so a
+/// tree nested to the deepest limit needs no more call stack than a flat one.
 #[derive(Debug)]
 pub enum Value {
     /// `null`.
@@ -44,7 +46,7 @@ impl Value {
             items: Vec::new(),
         };
         let mut r = Reader::new(input, max_depth);
-        let v = p.value(&mut r, 0)?;
+        let v = p.value(&mut r)?;
         r.finish()?;
         Ok((v, p.out))
     }
@@ -99,36 +101,44 @@ impl Value {
 
     /// Appends the value as compact JSON, members in order, numbers as written.
     pub fn write_compact(&self, out: &mut String) {
-        crate::stack::guarded(|| self.write_compact_here(out))
-    }
-
-    fn write_compact_here(&self, out: &mut String) {
-        match self {
-            Value::Null => out.push_str("null"),
-            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Value::Number(t) => out.push_str(t),
-            Value::String(s) => write_json_string(out, s),
-            Value::Array(items) => {
-                out.push('[');
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
+        // The open containers: what is left of each, and whether an item was written.
+        let mut open: Vec<(Children<'_>, bool)> = Vec::new();
+        let mut next = Some(self);
+        loop {
+            if let Some(v) = next.take() {
+                match v {
+                    Value::Null => out.push_str("null"),
+                    Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+                    Value::Number(t) => out.push_str(t),
+                    Value::String(s) => write_json_string(out, s),
+                    Value::Array(items) => {
+                        out.push('[');
+                        open.push((Children::Items(items.iter()), false));
                     }
-                    v.write_compact(out);
+                    Value::Object(members) => {
+                        out.push('{');
+                        open.push((Children::Members(members.iter()), false));
+                    }
                 }
-                out.push(']');
             }
-            Value::Object(members) => {
-                out.push('{');
-                for (i, (k, v)) in members.iter().enumerate() {
-                    if i > 0 {
+            let Some((children, started)) = open.last_mut() else {
+                return;
+            };
+            match children.next() {
+                Some((name, v)) => {
+                    if std::mem::replace(started, true) {
                         out.push(',');
                     }
-                    write_json_string(out, k);
-                    out.push(':');
-                    v.write_compact(out);
+                    if let Some(name) = name {
+                        write_json_string(out, name);
+                        out.push(':');
+                    }
+                    next = Some(v);
                 }
-                out.push('}');
+                None => {
+                    out.push(if children.is_object() { '}' } else { ']' });
+                    open.pop();
+                }
             }
         }
     }
@@ -141,45 +151,197 @@ impl Value {
     }
 }
 
-impl Clone for Value {
-    fn clone(&self) -> Self {
-        crate::stack::guarded(|| match self {
-            Value::Null => Value::Null,
+/// What is left of a container's children, in order: an array's elements, or an
+/// object's members with their names.
+enum Children<'v> {
+    Items(std::slice::Iter<'v, Value>),
+    Members(std::slice::Iter<'v, (String, Value)>),
+}
+
+impl<'v> Children<'v> {
+    /// The children of `v`, when it is a container.
+    fn of(v: &'v Value) -> Option<Self> {
+        match v {
+            Value::Array(items) => Some(Children::Items(items.iter())),
+            Value::Object(members) => Some(Children::Members(members.iter())),
+            _ => None,
+        }
+    }
+
+    fn is_object(&self) -> bool {
+        matches!(self, Children::Members(_))
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Children::Items(items) => items.len(),
+            Children::Members(members) => members.len(),
+        }
+    }
+
+    /// The next child, with its name in an object.
+    fn next(&mut self) -> Option<(Option<&'v String>, &'v Value)> {
+        match self {
+            Children::Items(items) => items.next().map(|v| (None, v)),
+            Children::Members(members) => members.next().map(|(k, v)| (Some(k), v)),
+        }
+    }
+}
+
+/// A copy being made of a container: its originals left, the copies so far, and the
+/// name it has in its own container (an object's member).
+struct Copying<'v> {
+    children: Children<'v>,
+    name: Option<&'v String>,
+    items: Vec<Value>,
+    members: Vec<(String, Value)>,
+}
+
+impl<'v> Copying<'v> {
+    fn new(children: Children<'v>, name: Option<&'v String>) -> Self {
+        let (items, members) = match children.is_object() {
+            false => (children.len(), 0),
+            true => (0, children.len()),
+        };
+        Copying {
+            children,
+            name,
+            items: Vec::with_capacity(items),
+            members: Vec::with_capacity(members),
+        }
+    }
+
+    fn add(&mut self, name: Option<&String>, copy: Value) {
+        match name {
+            Some(name) => self.members.push((name.clone(), copy)),
+            None => self.items.push(copy),
+        }
+    }
+
+    fn finish(self) -> Value {
+        match self.children.is_object() {
+            true => Value::Object(self.members),
+            false => Value::Array(self.items),
+        }
+    }
+}
+
+impl Value {
+    /// A copy of a scalar; `null` for a container (which [`Clone`] copies by parts).
+    fn copy_scalar(&self) -> Value {
+        match self {
             Value::Bool(b) => Value::Bool(*b),
             Value::Number(t) => Value::Number(t.clone()),
             Value::String(s) => Value::String(s.clone()),
-            Value::Array(items) => Value::Array(items.clone()),
-            Value::Object(members) => Value::Object(members.clone()),
-        })
+            Value::Null | Value::Array(_) | Value::Object(_) => Value::Null,
+        }
+    }
+}
+
+impl Clone for Value {
+    fn clone(&self) -> Self {
+        let Some(children) = Children::of(self) else {
+            return self.copy_scalar();
+        };
+        let mut open = vec![Copying::new(children, None)];
+        while let Some(top) = open.last_mut() {
+            match top.children.next() {
+                Some((name, v)) => match Children::of(v) {
+                    Some(children) => open.push(Copying::new(children, name)),
+                    None => top.add(name, v.copy_scalar()),
+                },
+                None => {
+                    let Some(done) = open.pop() else { break };
+                    let name = done.name;
+                    let copy = done.finish();
+                    match open.last_mut() {
+                        Some(parent) => parent.add(name, copy),
+                        None => return copy,
+                    }
+                }
+            }
+        }
+        unreachable!("the copy is returned when its outermost container closes")
     }
 }
 
 impl PartialEq for Value {
     fn eq(&self, other: &Self) -> bool {
-        crate::stack::guarded(|| match (self, other) {
-            (Value::Null, Value::Null) => true,
-            (Value::Bool(a), Value::Bool(b)) => a == b,
-            (Value::Number(a), Value::Number(b)) => a == b,
-            (Value::String(a), Value::String(b)) => a == b,
-            (Value::Array(a), Value::Array(b)) => a == b,
-            (Value::Object(a), Value::Object(b)) => a == b,
-            _ => false,
-        })
+        // The pairs still to compare; a container's children are pushed once its own
+        // shape (type, length, names in order) matched.
+        let mut pending: Stack<(&Value, &Value), 8> = Stack::new();
+        pending.push((self, other));
+        while let Some(pair) = pending.pop() {
+            match pair {
+                (Value::Null, Value::Null) => {}
+                (Value::Bool(a), Value::Bool(b)) if a == b => {}
+                (Value::Number(a), Value::Number(b)) if a == b => {}
+                (Value::String(a), Value::String(b)) if a == b => {}
+                (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+                    a.iter().zip(b).for_each(|pair| pending.push(pair));
+                }
+                (Value::Object(a), Value::Object(b)) if a.len() == b.len() => {
+                    for ((ka, va), (kb, vb)) in a.iter().zip(b) {
+                        if ka != kb {
+                            return false;
+                        }
+                        pending.push((va, vb));
+                    }
+                }
+                _ => return false,
+            }
+        }
+        true
     }
 }
 
 impl Drop for Value {
     fn drop(&mut self) {
-        // The members are dropped here, a level at a time through the guard, rather
-        // than by the drop glue after this returns (which would recurse unguarded).
-        match self {
-            Value::Array(items) if !items.is_empty() => {
-                let items = std::mem::take(items);
-                crate::stack::guarded(move || drop(items));
+        // A container whose children hold nothing is left to the drop glue, which
+        // recurses no further. Otherwise the nested containers are moved out onto a
+        // heap stack and dropped from there, each after its own nested ones were
+        // moved out, so no drop recurses more than a level.
+        if !self.holds_nested() {
+            return;
+        }
+        let mut nested = Vec::new();
+        self.drain_children(&mut nested);
+        while let Some(mut v) = nested.pop() {
+            if v.holds_nested() {
+                v.drain_children(&mut nested);
             }
-            Value::Object(members) if !members.is_empty() => {
-                let members = std::mem::take(members);
-                crate::stack::guarded(move || drop(members));
+        }
+    }
+}
+
+/// True for a non-empty container.
+fn holds_more(v: &Value) -> bool {
+    match v {
+        Value::Array(items) => !items.is_empty(),
+        Value::Object(members) => !members.is_empty(),
+        _ => false,
+    }
+}
+
+impl Value {
+    /// True when a child of this container is itself a non-empty container.
+    fn holds_nested(&self) -> bool {
+        match self {
+            Value::Array(items) => items.iter().any(holds_more),
+            Value::Object(members) => members.iter().any(|(_, v)| holds_more(v)),
+            _ => false,
+        }
+    }
+
+    /// Empties this container: its children that are non-empty containers go to
+    /// `nested`, the others are dropped.
+    fn drain_children(&mut self, nested: &mut Vec<Value>) {
+        match self {
+            Value::Array(items) => {
+                nested.extend(items.drain(..).filter(holds_more));
+            }
+            Value::Object(members) => {
+                nested.extend(members.drain(..).map(|(_, v)| v).filter(holds_more));
             }
             _ => {}
         }
@@ -196,82 +358,132 @@ struct CompactTree {
     items: Vec<Value>,
 }
 
+/// An open container of a [`CompactTree`]: where its members or elements start on the
+/// shared stack, and for an object the name of the member being read.
+struct Gathering<'a> {
+    start: usize,
+    name: Option<Cow<'a, str>>,
+}
+
 impl CompactTree {
-    /// One value; every [`GUARD_EVERY`] levels the rest of the recursion makes sure
-    /// of room on the stack (as [`Build::read`] does).
-    #[inline]
-    fn value(&mut self, r: &mut Reader<'_>, depth: usize) -> Result<Value, SyntaxError> {
-        if depth.is_multiple_of(GUARD_EVERY) {
-            crate::stack::guarded(|| self.value_here(r, depth))
-        } else {
-            self.value_here(r, depth)
+    /// The value at the cursor, read in a loop: the open containers are on a stack of
+    /// their own (inline for the first levels), so no nesting deepens the call stack.
+    /// The reader is called in the order a recursive reading calls it, so malformed
+    /// input stops at the same byte with the same error.
+    fn value<'a>(&mut self, r: &mut Reader<'a>) -> Result<Value, SyntaxError> {
+        let mut open: Stack<Gathering<'a>, 16> = Stack::new();
+        // The key sets of the open objects (`keys[objects - 1]` the innermost's), and
+        // past them those of closed ones, emptied for the next object at their level:
+        // a key set is large, so it is made once per level rather than per object.
+        let mut keys: Stack<KeySet<'a>, 4> = Stack::new();
+        let mut objects = 0;
+        'value: loop {
+            let mut value = match r.peek_kind()? {
+                Kind::Null => {
+                    r.read_literal(Kind::Null)?;
+                    self.out.push_str("null");
+                    Value::Null
+                }
+                k @ (Kind::True | Kind::False) => {
+                    r.read_literal(k)?;
+                    let b = k == Kind::True;
+                    self.out.push_str(if b { "true" } else { "false" });
+                    Value::Bool(b)
+                }
+                Kind::Number => {
+                    let n = r.read_number()?;
+                    // The reader checked the number's grammar: its text is ASCII.
+                    let text = super::utf8(n.text).unwrap_or("0");
+                    self.out.push_str(text);
+                    Value::Number(text.to_owned())
+                }
+                Kind::String => {
+                    let s = r.read_string()?;
+                    let text = s.to_cow();
+                    self.push_string(s.has_escapes(), &text);
+                    Value::String(text.into_owned())
+                }
+                Kind::Array => {
+                    self.out.push('[');
+                    if r.begin_array(open.len())? {
+                        let start = self.items.len();
+                        open.push(Gathering { start, name: None });
+                        continue 'value;
+                    }
+                    self.out.push(']');
+                    Value::Array(Vec::new())
+                }
+                Kind::Object => {
+                    self.out.push('{');
+                    if r.begin_object(open.len())? {
+                        let set = match keys.get_mut(objects) {
+                            Some(set) => {
+                                set.clear();
+                                set
+                            }
+                            None => {
+                                keys.push(KeySet::new());
+                                keys.last_mut().expect("just pushed")
+                            }
+                        };
+                        objects += 1;
+                        let name = self.name(r, set)?;
+                        let start = self.members.len();
+                        open.push(Gathering {
+                            start,
+                            name: Some(name),
+                        });
+                        continue 'value;
+                    }
+                    self.out.push('}');
+                    Value::Object(Vec::new())
+                }
+            };
+            // The value joins its container; then the container's next item, or its
+            // close, which finishes the container's own value.
+            loop {
+                let Some(top) = open.last_mut() else {
+                    return Ok(value);
+                };
+                let start = top.start;
+                if let Some(name) = &mut top.name {
+                    self.members
+                        .push((std::mem::take(name).into_owned(), value));
+                    if r.next_member()? {
+                        self.out.push(',');
+                        let set = keys.get_mut(objects - 1).expect("an open object's key set");
+                        *name = self.name(r, set)?;
+                        continue 'value;
+                    }
+                    self.out.push('}');
+                    objects -= 1;
+                    value = Value::Object(self.members.drain(start..).collect());
+                } else {
+                    self.items.push(value);
+                    if r.next_element()? {
+                        self.out.push(',');
+                        continue 'value;
+                    }
+                    self.out.push(']');
+                    value = Value::Array(self.items.drain(start..).collect());
+                }
+                open.pop();
+            }
         }
     }
 
-    fn value_here(&mut self, r: &mut Reader<'_>, depth: usize) -> Result<Value, SyntaxError> {
-        match r.peek_kind()? {
-            Kind::Null => {
-                r.read_literal(Kind::Null)?;
-                self.out.push_str("null");
-                Ok(Value::Null)
-            }
-            k @ (Kind::True | Kind::False) => {
-                r.read_literal(k)?;
-                let b = k == Kind::True;
-                self.out.push_str(if b { "true" } else { "false" });
-                Ok(Value::Bool(b))
-            }
-            Kind::Number => {
-                let n = r.read_number()?;
-                // The reader checked the number's grammar: its text is ASCII.
-                let text = super::utf8(n.text).unwrap_or("0");
-                self.out.push_str(text);
-                Ok(Value::Number(text.to_owned()))
-            }
-            Kind::String => {
-                let s = r.read_string()?;
-                let text = s.to_cow();
-                self.push_string(s.has_escapes(), &text);
-                Ok(Value::String(text.into_owned()))
-            }
-            Kind::Array => {
-                let start = self.items.len();
-                self.out.push('[');
-                if r.begin_array(depth)? {
-                    loop {
-                        let item = self.value(r, depth + 1)?;
-                        self.items.push(item);
-                        if !r.next_element()? {
-                            break;
-                        }
-                        self.out.push(',');
-                    }
-                }
-                self.out.push(']');
-                Ok(Value::Array(self.items.drain(start..).collect()))
-            }
-            Kind::Object => {
-                let start = self.members.len();
-                self.out.push('{');
-                if r.begin_object(depth)? {
-                    let mut keys = KeySet::new();
-                    loop {
-                        let key = r.read_key(&mut keys)?;
-                        let name = key.to_cow();
-                        self.push_string(key.has_escapes(), &name);
-                        self.out.push(':');
-                        let item = self.value(r, depth + 1)?;
-                        self.members.push((name.into_owned(), item));
-                        if !r.next_member()? {
-                            break;
-                        }
-                        self.out.push(',');
-                    }
-                }
-                self.out.push('}');
-                Ok(Value::Object(self.members.drain(start..).collect()))
-            }
-        }
+    /// An object's next member name, written with its colon.
+    #[inline]
+    fn name<'a>(
+        &mut self,
+        r: &mut Reader<'a>,
+        keys: &mut KeySet<'a>,
+    ) -> Result<Cow<'a, str>, SyntaxError> {
+        let key = r.read_key(keys)?;
+        let name = key.to_cow();
+        self.push_string(key.has_escapes(), &name);
+        self.out.push(':');
+        Ok(name)
     }
 }
 
@@ -290,9 +502,6 @@ impl CompactTree {
         }
     }
 }
-
-/// How many levels share one check for stack room (as in [`Build::read`]).
-const GUARD_EVERY: usize = 16;
 
 /// The [`Build`] of [`Value`] trees.
 struct Tree;
@@ -354,6 +563,53 @@ impl Build for Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every operation on a whole tree, on trees nested to the largest depth limit,
+    /// runs on a 64 KiB thread: none recurses per level of the tree.
+    #[test]
+    fn the_deepest_trees_need_no_deep_stack() {
+        const LIMIT: usize = crate::schema::Options::MAX_DEPTH_LIMIT;
+        // `open` a level (or `levels`) at a time, to the limit, around `inner`.
+        let nested_by = |levels: usize, open: &str, inner: &str, close: &str| {
+            let n = LIMIT / levels;
+            format!("{}{inner}{}", open.repeat(n), close.repeat(n))
+        };
+        let nested = move |open: &str, inner: &str, close: &str| nested_by(1, open, inner, close);
+        let docs = [
+            nested("[", "", "]"),
+            nested(r#"{"a":"#, "0", "}"),
+            nested_by(2, r#"[true,{"a":null,"b":"#, r#""é""#, r#"}]"#),
+        ];
+        let done = std::thread::Builder::new()
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                let mut trees = Vec::new();
+                for doc in &docs {
+                    let tree = Value::parse(doc.as_bytes(), LIMIT).unwrap();
+                    let (same, text) = Value::parse_compact(doc.as_bytes(), LIMIT).unwrap();
+                    assert_eq!(&text, doc);
+                    assert_eq!(tree.to_compact(), text);
+                    assert!(tree == same);
+                    let copy = tree.clone();
+                    assert!(copy == tree);
+                    drop(copy);
+                    trees.push(tree);
+                    // One level more is refused, by both readers.
+                    let deeper = format!("[{doc}]");
+                    assert!(Value::parse(deeper.as_bytes(), LIMIT).is_err());
+                    assert!(Value::parse_compact(deeper.as_bytes(), LIMIT).is_err());
+                }
+                // Trees that differ only at their innermost value are unequal.
+                let (a, b) = (nested("[", "1", "]"), nested("[", "2", "]"));
+                let a = Value::parse(a.as_bytes(), LIMIT).unwrap();
+                let b = Value::parse(b.as_bytes(), LIMIT).unwrap();
+                assert!(a != b);
+                assert!(trees[0] != trees[1] && trees[1] != trees[2]);
+            })
+            .unwrap()
+            .join();
+        assert!(done.is_ok(), "a whole-tree operation overflowed 64 KiB");
+    }
 
     /// The one-pass reader gives the tree and the text that `parse` then `to_compact`
     /// give, and refuses what `parse` refuses, with the same error.
