@@ -1,7 +1,6 @@
 use std::borrow::Cow;
 
-use super::events::{Event, Events};
-use super::{utf8, Reader, SyntaxError};
+use super::{utf8, JsonStr, KeySet, Kind, Reader, Stack, SyntaxError};
 
 /// A receiver of a JSON document's values, in the document's order, that builds its
 /// own tree from them: [`Value`] is built this way, and so are the Python module's
@@ -89,60 +88,196 @@ pub trait Build {
         Self: Sized,
     {
         let mut r = Reader::new(input, max_depth);
-        let v = read_value(&mut r, self)?;
+        let v = read_tree(&mut r, &mut Built(self))?;
         r.finish()?;
         Ok(v)
     }
 }
 
-/// A container being filled, with the name of the member being read for an object.
-enum Open<'a, B: Build> {
-    Array(B::Array),
-    Object(B::Object, Cow<'a, str>),
+/// What [`read_tree`] hands a document's values to: a [`Build`] (through [`Built`]),
+/// or the compact tree of a schema, which also writes the document's compact text
+/// (hence the names and separators it is told of).
+pub(crate) trait Gather<'a> {
+    type Value;
+    type Array;
+    type Object;
+    type Error: From<SyntaxError>;
+
+    fn null(&mut self) -> Result<Self::Value, Self::Error>;
+    fn bool(&mut self, value: bool) -> Result<Self::Value, Self::Error>;
+    /// A number's text (its grammar checked, so ASCII).
+    fn number(&mut self, text: &'a str) -> Result<Self::Value, Self::Error>;
+    fn string(&mut self, value: JsonStr<'a>) -> Result<Self::Value, Self::Error>;
+    fn array(&mut self) -> Result<Self::Array, Self::Error>;
+    fn push(&mut self, array: &mut Self::Array, item: Self::Value) -> Result<(), Self::Error>;
+    fn end_array(&mut self, array: Self::Array) -> Result<Self::Value, Self::Error>;
+    fn object(&mut self) -> Result<Self::Object, Self::Error>;
+    /// A member's name, read (with its colon) and found unique in its object.
+    fn name(&mut self, key: JsonStr<'a>) -> Cow<'a, str>;
+    fn member(
+        &mut self,
+        object: &mut Self::Object,
+        name: Cow<'a, str>,
+        value: Self::Value,
+    ) -> Result<(), Self::Error>;
+    fn end_object(&mut self, object: Self::Object) -> Result<Self::Value, Self::Error>;
+    /// The comma before a container's next item.
+    fn separator(&mut self) {}
 }
 
-/// The value at the cursor, built from the reader's [`Events`] in a loop: the open
-/// containers are on a heap stack, so no nesting within the limit deepens the call
-/// stack.
-fn read_value<'a, B: Build>(r: &mut Reader<'a>, b: &mut B) -> Result<B::Value, B::Error> {
-    let mut events = Events::new(r);
-    let mut open: Vec<Open<'a, B>> = Vec::new();
-    loop {
-        // `Events` ends only after the document's value, which returns below.
-        let Some(event) = events.next()? else {
-            unreachable!("the value is returned before its events end")
-        };
-        let value = match event {
-            Event::Null => b.null()?,
-            Event::Bool(v) => b.bool(v)?,
+/// A container being filled: an array, or an object with the name of the member being
+/// read.
+enum Filling<'a, G: Gather<'a>> {
+    Array(G::Array),
+    Object(G::Object, Cow<'a, str>),
+}
+
+/// The value at the cursor, handed to `g` in the document's order, read in a loop:
+/// the open containers are on a stack of their own (inline for the first levels), so
+/// no nesting within the limit deepens the call stack. The reader is called in the
+/// order a recursive reading calls it, so malformed input stops at the same byte with
+/// the same error.
+#[inline]
+pub(crate) fn read_tree<'a, G: Gather<'a>>(
+    r: &mut Reader<'a>,
+    g: &mut G,
+) -> Result<G::Value, G::Error> {
+    let mut open: Stack<Filling<'a, G>, 16> = Stack::new();
+    // The key sets of the open objects (`keys[objects - 1]` the innermost's), and past
+    // them those of closed ones, emptied for the next object at their level: a key set
+    // is large, so it is made once per level rather than once per object.
+    let mut keys: Stack<KeySet<'a>, 4> = Stack::new();
+    let mut objects = 0;
+    'value: loop {
+        let mut value = match r.peek_kind()? {
+            Kind::Null => {
+                r.read_literal(Kind::Null)?;
+                g.null()?
+            }
+            k @ (Kind::True | Kind::False) => {
+                r.read_literal(k)?;
+                g.bool(k == Kind::True)?
+            }
             // The reader checked the number's grammar: its text is ASCII.
-            Event::Number(text) => b.number(utf8(text).unwrap_or("0"))?,
-            Event::String(s) => b.string(&s.to_cow())?,
-            Event::Array => {
-                open.push(Open::Array(b.array()?));
-                continue;
-            }
-            Event::Object => {
-                open.push(Open::Object(b.object()?, Cow::Borrowed("")));
-                continue;
-            }
-            Event::Key(key) => {
-                if let Some(Open::Object(_, name)) = open.last_mut() {
-                    *name = key.to_cow();
+            Kind::Number => g.number(utf8(r.read_number()?.text).unwrap_or("0"))?,
+            Kind::String => g.string(r.read_string()?)?,
+            Kind::Array => {
+                let array = g.array()?;
+                if r.begin_array(open.len())? {
+                    open.push(Filling::Array(array));
+                    continue 'value;
                 }
-                continue;
+                g.end_array(array)?
             }
-            Event::End => match open.pop() {
-                Some(Open::Array(array)) => b.end_array(array)?,
-                Some(Open::Object(object, _)) => b.end_object(object)?,
-                None => unreachable!("an end closes an open container"),
-            },
+            Kind::Object => {
+                let object = g.object()?;
+                if r.begin_object(open.len())? {
+                    let set = match keys.get_mut(objects) {
+                        Some(set) => {
+                            set.clear();
+                            set
+                        }
+                        None => {
+                            keys.push(KeySet::new());
+                            keys.last_mut().expect("just pushed")
+                        }
+                    };
+                    objects += 1;
+                    let name = g.name(r.read_key(set)?);
+                    open.push(Filling::Object(object, name));
+                    continue 'value;
+                }
+                g.end_object(object)?
+            }
         };
-        // The finished value joins its container, or is the document's.
-        match open.last_mut() {
-            Some(Open::Array(array)) => b.push(array, value)?,
-            Some(Open::Object(object, name)) => b.member(object, name, value)?,
-            None => return Ok(value),
+        // The value joins its container; then the container's next item, or its
+        // close, which finishes the container's own value.
+        loop {
+            match open.last_mut() {
+                None => return Ok(value),
+                Some(Filling::Array(array)) => {
+                    g.push(array, value)?;
+                    if r.next_element()? {
+                        g.separator();
+                        continue 'value;
+                    }
+                }
+                Some(Filling::Object(object, name)) => {
+                    g.member(object, std::mem::take(name), value)?;
+                    if r.next_member()? {
+                        g.separator();
+                        let set = keys.get_mut(objects - 1).expect("an open object's key set");
+                        *name = g.name(r.read_key(set)?);
+                        continue 'value;
+                    }
+                    objects -= 1;
+                }
+            }
+            value = match open.pop() {
+                Some(Filling::Array(array)) => g.end_array(array)?,
+                Some(Filling::Object(object, _)) => g.end_object(object)?,
+                None => unreachable!("the container was just read"),
+            };
         }
+    }
+}
+
+/// A [`Build`] as [`read_tree`] drives it.
+struct Built<'b, B>(&'b mut B);
+
+impl<'a, B: Build> Gather<'a> for Built<'_, B> {
+    type Value = B::Value;
+    type Array = B::Array;
+    type Object = B::Object;
+    type Error = B::Error;
+
+    #[inline]
+    fn null(&mut self) -> Result<B::Value, B::Error> {
+        self.0.null()
+    }
+    #[inline]
+    fn bool(&mut self, value: bool) -> Result<B::Value, B::Error> {
+        self.0.bool(value)
+    }
+    #[inline]
+    fn number(&mut self, text: &'a str) -> Result<B::Value, B::Error> {
+        self.0.number(text)
+    }
+    #[inline]
+    fn string(&mut self, value: JsonStr<'a>) -> Result<B::Value, B::Error> {
+        self.0.string(&value.to_cow())
+    }
+    #[inline]
+    fn array(&mut self) -> Result<B::Array, B::Error> {
+        self.0.array()
+    }
+    #[inline]
+    fn push(&mut self, array: &mut B::Array, item: B::Value) -> Result<(), B::Error> {
+        self.0.push(array, item)
+    }
+    #[inline]
+    fn end_array(&mut self, array: B::Array) -> Result<B::Value, B::Error> {
+        self.0.end_array(array)
+    }
+    #[inline]
+    fn object(&mut self) -> Result<B::Object, B::Error> {
+        self.0.object()
+    }
+    #[inline]
+    fn name(&mut self, key: JsonStr<'a>) -> Cow<'a, str> {
+        key.to_cow()
+    }
+    #[inline]
+    fn member(
+        &mut self,
+        object: &mut B::Object,
+        name: Cow<'a, str>,
+        value: B::Value,
+    ) -> Result<(), B::Error> {
+        self.0.member(object, &name, value)
+    }
+    #[inline]
+    fn end_object(&mut self, object: B::Object) -> Result<B::Value, B::Error> {
+        self.0.end_object(object)
     }
 }

@@ -14,7 +14,6 @@
 
 mod build;
 mod error;
-mod events;
 mod keys;
 mod names;
 mod number;

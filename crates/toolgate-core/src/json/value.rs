@@ -1,6 +1,7 @@
 use std::borrow::Cow;
 
-use super::{write_json_string, Build, Decimal, KeySet, Kind, Reader, Stack, SyntaxError};
+use super::build::{read_tree, Gather};
+use super::{write_json_string, Build, Decimal, JsonStr, Reader, Stack, SyntaxError};
 
 /// An owned JSON tree, used for schemas only. Object members keep the author's
 /// order (tool definitions are sent to the model in that order) and numbers keep
@@ -46,7 +47,7 @@ impl Value {
             items: Vec::new(),
         };
         let mut r = Reader::new(input, max_depth);
-        let v = p.value(&mut r)?;
+        let v = read_tree(&mut r, &mut p)?;
         r.finish()?;
         Ok((v, p.out))
     }
@@ -351,139 +352,92 @@ impl Value {
 /// The reader of [`Value::parse_compact`]: the tree and its compact text at once.
 /// Members and elements are gathered on two stacks shared by every level (a nested
 /// container is finished before its parent takes its next item), so each container's
-/// vector is allocated once, at its length, rather than grown.
+/// vector is allocated once, at its length, rather than grown. An open container is
+/// where its items start on its stack.
 struct CompactTree {
     out: String,
     members: Vec<(String, Value)>,
     items: Vec<Value>,
 }
 
-/// An open container of a [`CompactTree`]: where its members or elements start on the
-/// shared stack, and for an object the name of the member being read.
-struct Gathering<'a> {
-    start: usize,
-    name: Option<Cow<'a, str>>,
-}
+impl<'a> Gather<'a> for CompactTree {
+    type Value = Value;
+    type Array = usize;
+    type Object = usize;
+    type Error = SyntaxError;
 
-impl CompactTree {
-    /// The value at the cursor, read in a loop: the open containers are on a stack of
-    /// their own (inline for the first levels), so no nesting deepens the call stack.
-    /// The reader is called in the order a recursive reading calls it, so malformed
-    /// input stops at the same byte with the same error.
-    fn value<'a>(&mut self, r: &mut Reader<'a>) -> Result<Value, SyntaxError> {
-        let mut open: Stack<Gathering<'a>, 16> = Stack::new();
-        // The key sets of the open objects (`keys[objects - 1]` the innermost's), and
-        // past them those of closed ones, emptied for the next object at their level:
-        // a key set is large, so it is made once per level rather than per object.
-        let mut keys: Stack<KeySet<'a>, 4> = Stack::new();
-        let mut objects = 0;
-        'value: loop {
-            let mut value = match r.peek_kind()? {
-                Kind::Null => {
-                    r.read_literal(Kind::Null)?;
-                    self.out.push_str("null");
-                    Value::Null
-                }
-                k @ (Kind::True | Kind::False) => {
-                    r.read_literal(k)?;
-                    let b = k == Kind::True;
-                    self.out.push_str(if b { "true" } else { "false" });
-                    Value::Bool(b)
-                }
-                Kind::Number => {
-                    let n = r.read_number()?;
-                    // The reader checked the number's grammar: its text is ASCII.
-                    let text = super::utf8(n.text).unwrap_or("0");
-                    self.out.push_str(text);
-                    Value::Number(text.to_owned())
-                }
-                Kind::String => {
-                    let s = r.read_string()?;
-                    let text = s.to_cow();
-                    self.push_string(s.has_escapes(), &text);
-                    Value::String(text.into_owned())
-                }
-                Kind::Array => {
-                    self.out.push('[');
-                    if r.begin_array(open.len())? {
-                        let start = self.items.len();
-                        open.push(Gathering { start, name: None });
-                        continue 'value;
-                    }
-                    self.out.push(']');
-                    Value::Array(Vec::new())
-                }
-                Kind::Object => {
-                    self.out.push('{');
-                    if r.begin_object(open.len())? {
-                        let set = match keys.get_mut(objects) {
-                            Some(set) => {
-                                set.clear();
-                                set
-                            }
-                            None => {
-                                keys.push(KeySet::new());
-                                keys.last_mut().expect("just pushed")
-                            }
-                        };
-                        objects += 1;
-                        let name = self.name(r, set)?;
-                        let start = self.members.len();
-                        open.push(Gathering {
-                            start,
-                            name: Some(name),
-                        });
-                        continue 'value;
-                    }
-                    self.out.push('}');
-                    Value::Object(Vec::new())
-                }
-            };
-            // The value joins its container; then the container's next item, or its
-            // close, which finishes the container's own value.
-            loop {
-                let Some(top) = open.last_mut() else {
-                    return Ok(value);
-                };
-                let start = top.start;
-                if let Some(name) = &mut top.name {
-                    self.members
-                        .push((std::mem::take(name).into_owned(), value));
-                    if r.next_member()? {
-                        self.out.push(',');
-                        let set = keys.get_mut(objects - 1).expect("an open object's key set");
-                        *name = self.name(r, set)?;
-                        continue 'value;
-                    }
-                    self.out.push('}');
-                    objects -= 1;
-                    value = Value::Object(self.members.drain(start..).collect());
-                } else {
-                    self.items.push(value);
-                    if r.next_element()? {
-                        self.out.push(',');
-                        continue 'value;
-                    }
-                    self.out.push(']');
-                    value = Value::Array(self.items.drain(start..).collect());
-                }
-                open.pop();
-            }
-        }
+    #[inline]
+    fn null(&mut self) -> Result<Value, SyntaxError> {
+        self.out.push_str("null");
+        Ok(Value::Null)
     }
 
-    /// An object's next member name, written with its colon.
     #[inline]
-    fn name<'a>(
-        &mut self,
-        r: &mut Reader<'a>,
-        keys: &mut KeySet<'a>,
-    ) -> Result<Cow<'a, str>, SyntaxError> {
-        let key = r.read_key(keys)?;
+    fn bool(&mut self, b: bool) -> Result<Value, SyntaxError> {
+        self.out.push_str(if b { "true" } else { "false" });
+        Ok(Value::Bool(b))
+    }
+
+    #[inline]
+    fn number(&mut self, text: &'a str) -> Result<Value, SyntaxError> {
+        self.out.push_str(text);
+        Ok(Value::Number(text.to_owned()))
+    }
+
+    #[inline]
+    fn string(&mut self, s: JsonStr<'a>) -> Result<Value, SyntaxError> {
+        let text = s.to_cow();
+        self.push_string(s.has_escapes(), &text);
+        Ok(Value::String(text.into_owned()))
+    }
+
+    #[inline]
+    fn array(&mut self) -> Result<usize, SyntaxError> {
+        self.out.push('[');
+        Ok(self.items.len())
+    }
+
+    #[inline]
+    fn push(&mut self, _: &mut usize, item: Value) -> Result<(), SyntaxError> {
+        self.items.push(item);
+        Ok(())
+    }
+
+    #[inline]
+    fn end_array(&mut self, start: usize) -> Result<Value, SyntaxError> {
+        self.out.push(']');
+        Ok(Value::Array(self.items.drain(start..).collect()))
+    }
+
+    #[inline]
+    fn object(&mut self) -> Result<usize, SyntaxError> {
+        self.out.push('{');
+        Ok(self.members.len())
+    }
+
+    #[inline]
+    fn name(&mut self, key: JsonStr<'a>) -> Cow<'a, str> {
         let name = key.to_cow();
         self.push_string(key.has_escapes(), &name);
         self.out.push(':');
-        Ok(name)
+        name
+    }
+
+    #[inline]
+    fn member(&mut self, _: &mut usize, name: Cow<'a, str>, v: Value) -> Result<(), SyntaxError> {
+        self.members.push((name.into_owned(), v));
+        Ok(())
+    }
+
+    #[inline]
+    fn end_object(&mut self, start: usize) -> Result<Value, SyntaxError> {
+        self.out.push('}');
+        Ok(Value::Object(self.members.drain(start..).collect()))
+    }
+
+    #[inline]
+    fn separator(&mut self) {
+        self.out.push(',');
     }
 }
 
