@@ -324,6 +324,56 @@ fn suite_full_profile_draft7() {
     run_suite("draft7", Profile::Full, Draft::Draft7);
 }
 
+/// Every document of nst/JSONTestSuite's `test_parsing/` (RFC 8259's accepted,
+/// refused and implementation-defined cases), fed byte by byte, in random chunks and
+/// whole, under a schema that accepts any value and under one with a rule for every
+/// type: whatever the stream's own reading of the bytes decides, `finish` says what
+/// `validate_json` says, and no accepted document is refused on the way. The stream
+/// checks what it reads itself, so this is where a byte it let through and the reader
+/// refuses would show.
+#[test]
+fn json_test_suite_documents_stream_as_they_validate() {
+    let Some(dir) = test_data::testdata_or_skip("JSONTestSuite", "json-test-suite/test_parsing")
+    else {
+        return;
+    };
+    let schemas = [
+        Schema::compile(b"{}").unwrap(),
+        Schema::compile(
+            br#"{"type":["object","array","string","number","boolean","null"],
+                 "properties":{"a":{"type":"integer"}},"required":[],
+                 "items":{"maxLength":100000},"maxLength":100000,"maximum":1e300}"#,
+        )
+        .unwrap(),
+    ];
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 300, "{} documents", files.len());
+    let tally = Tally::default();
+    let mut rng = Rng(7);
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        // The suite's deepest documents (100,000 levels) are refused at the depth
+        // limit: a prefix past it says the same, so a few thousand bytes suffice.
+        let bytes = &bytes[..bytes.len().min(4096)];
+        let name = path.file_name().unwrap().to_string_lossy();
+        for (i, schema) in schemas.iter().enumerate() {
+            check_all(
+                schema,
+                bytes,
+                &mut rng,
+                &format!("{name} (schema {i})"),
+                &tally,
+            );
+        }
+    }
+    assert!(tally.early.load(Ordering::Relaxed) > 0);
+}
+
 /// The real-world tool schemas (those the full profile compiles), as `(name, schema
 /// value, schema bytes)`.
 fn realworld() -> Option<Vec<(String, Value, Vec<u8>)>> {

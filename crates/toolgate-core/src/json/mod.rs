@@ -29,6 +29,7 @@ pub(crate) use keys::KeySet;
 pub(crate) use names::{same_bytes, NameTable};
 pub use number::Decimal;
 pub(crate) use number::Scale;
+pub(crate) use reader::plain_ascii_end;
 pub use reader::{Kind, Number, Reader};
 pub(crate) use stack::Stack;
 pub use string::JsonStr;

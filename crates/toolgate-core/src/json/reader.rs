@@ -96,7 +96,7 @@ fn special_bytes(w: u64) -> u64 {
 /// the first quote, backslash, control byte or non-ASCII byte, or where fewer than eight
 /// bytes are left (the hot loop of every string).
 #[inline(always)]
-fn plain_ascii_end(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn plain_ascii_end(b: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = b.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);

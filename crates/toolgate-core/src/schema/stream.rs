@@ -59,13 +59,16 @@
 //! type; an object or array when it closes only if its schema has rules the stream
 //! does not count as it reads (the in-place applicators, `enum`/`const`, the full
 //! profile's object and array keywords), so the extra work is at most the bytes times
-//! the nesting of such schemas. A stream keeps the bytes fed (its `finish` validates
-//! them), up to a refusal.
+//! the nesting of such schemas. A stream keeps the bytes fed, up to a refusal. When
+//! the whole value was read and nothing refused it, every rule was decided on the way,
+//! and `finish` returns at once; it validates the bytes whole only where the stream
+//! left the verdict to it (a program with a dynamic `$dynamicRef`, or bytes the
+//! stream's reading and the reader's judged differently).
 
 use std::collections::HashSet;
 use std::ops::Deref;
 
-use crate::json::{Reader, SyntaxError, SyntaxErrorKind};
+use crate::json::{plain_ascii_end, JsonStr, Reader, SyntaxError, SyntaxErrorKind};
 
 use super::keywords::choice::Choices;
 use super::keywords::count::{self, Bounds};
@@ -161,6 +164,9 @@ impl<S: Deref<Target = Schema>> SchemaStreamOf<S> {
     pub fn finish(self) -> Vec<ValidationError> {
         match self.engine.refusal {
             Some(errors) => errors,
+            // The stream checked every rule as the value was read: the walk of the
+            // whole bytes would find nothing.
+            None if self.engine.verified() => Vec::new(),
             None => self.schema.validate_json(&self.engine.buf),
         }
     }
@@ -200,6 +206,10 @@ pub(crate) struct Engine {
     off: bool,
     state: State,
     frames: Vec<Frame>,
+    /// The names of the open objects' members, the innermost object's last: their
+    /// spans in the bytes (between the quotes) and whether they hold an escape. One
+    /// list for every level, so an object costs no allocation of its own.
+    keys: Vec<(usize, usize, bool)>,
     /// Where the scalar or key being read starts, and its schema.
     tok_start: usize,
     tok_node: Option<Node>,
@@ -291,10 +301,9 @@ struct Frame {
     /// The opening quote of the current member's name.
     key: usize,
     child: Option<Node>,
-    /// The members' names so far, for the duplicate check: their spans in the bytes
-    /// (between the quotes) and whether they hold an escape; past [`KEYS_LISTED`]
-    /// names, the set of them decoded instead.
-    keys: Vec<(usize, usize, bool)>,
+    /// Where the members' names so far start on [`Engine::keys`], for the duplicate
+    /// check; past [`KEYS_LISTED`] names, the set of them decoded instead.
+    keys_from: usize,
     key_set: Option<HashSet<Box<[u8]>>>,
     seen: Option<Seen>,
 }
@@ -357,6 +366,7 @@ const KEYS_LISTED: usize = 16;
 fn repeated(
     buf: &[u8],
     keys: &mut Vec<(usize, usize, bool)>,
+    from: usize,
     set: &mut Option<HashSet<Box<[u8]>>>,
     start: usize,
     end: usize,
@@ -374,7 +384,7 @@ fn repeated(
     }
     let raw = &buf[start + 1..end];
     let escaped = key.has_escapes();
-    for &(s, e, other_escaped) in keys.iter() {
+    for &(s, e, other_escaped) in &keys[from..] {
         let same = match escaped || other_escaped {
             false => &buf[s..e] == raw,
             true => *decode(s) == *key.to_cow().as_bytes(),
@@ -384,8 +394,8 @@ fn repeated(
         }
     }
     keys.push((start + 1, end, escaped));
-    if keys.len() > KEYS_LISTED {
-        *set = Some(keys.drain(..).map(|(s, _, _)| decode(s)).collect());
+    if keys.len() - from > KEYS_LISTED {
+        *set = Some(keys.drain(from..).map(|(s, _, _)| decode(s)).collect());
     }
     false
 }
@@ -400,6 +410,7 @@ impl Engine {
             off: false,
             state: State::Value,
             frames: Vec::new(),
+            keys: Vec::new(),
             tok_start: 0,
             tok_node: None,
             tok_res: None,
@@ -425,6 +436,16 @@ impl Engine {
             scanned: 0,
             rewalked: 0,
         }
+    }
+
+    /// True when the whole value was read, nothing refused, and every rule that
+    /// applies to it was decided as it was read: each value, when it closed, was
+    /// checked against its schema for what its first byte, its names and its counts
+    /// did not decide (see [`Engine::close`] and `needs_walk`). Not in a program with
+    /// a dynamic `$dynamicRef`, whose scope only the walk of the whole knows, nor once
+    /// early checks were given up (`off`). Then `validate_json` of the bytes is empty.
+    pub(crate) fn verified(&self) -> bool {
+        self.refusal.is_none() && !self.off && self.state == State::Done && self.root.is_some()
     }
 
     pub(crate) fn verdict(&self) -> Feed<'_> {
@@ -499,11 +520,14 @@ impl Engine {
             return 0;
         }
         let room = usize::try_from(t.max.saturating_sub(t.chars)).unwrap_or(usize::MAX);
-        let run = self.buf[pos..end]
-            .iter()
-            .take(room)
-            .take_while(|&&b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\')
-            .count();
+        let limit = end.min(pos.saturating_add(room));
+        let plain = |b: u8| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\';
+        // Whole words at once (the reader's scan), then the bytes of the last word.
+        let mut at = plain_ascii_end(&self.buf[..limit], pos);
+        while at < limit && plain(self.buf[at]) {
+            at += 1;
+        }
+        let run = at - pos;
         t.chars += run as u64;
         t.plain_len += run;
         run
@@ -749,7 +773,7 @@ impl Engine {
                     count: 0,
                     key: 0,
                     child: None,
-                    keys: Vec::new(),
+                    keys_from: self.keys.len(),
                     key_set: None,
                     seen,
                 });
@@ -1054,12 +1078,28 @@ impl Engine {
         self.state = State::Colon;
         let depth = self.frames.len();
         let start = self.tok_start;
-        let key = Reader::new(&self.buf[..=pos], 1)
-            .at(start)
-            .read_string()
-            .map_err(|_| Halt::Off)?;
+        let raw = &self.buf[start + 1..pos];
+        let key = if self.text.plain_len == raw.len() {
+            // No escape (each would have left content bytes uncounted), and every
+            // byte read as UTF-8 (a bad sequence was refused at the quote): the
+            // name is its bytes.
+            JsonStr::new(raw, false, raw.is_ascii())
+        } else {
+            Reader::new(&self.buf[..=pos], 1)
+                .at(start)
+                .read_string()
+                .map_err(|_| Halt::Off)?
+        };
         let f = self.frames.last_mut().expect("an object");
-        if repeated(&self.buf, &mut f.keys, &mut f.key_set, start, pos, key) {
+        if repeated(
+            &self.buf,
+            &mut self.keys,
+            f.keys_from,
+            &mut f.key_set,
+            start,
+            pos,
+            key,
+        ) {
             // The reader reads a name's `:` before it looks for the name among the
             // others: the duplicate is reported there (and a missing `:` first).
             self.dup_key = Some(start);
@@ -1148,6 +1188,7 @@ impl Engine {
     fn close(&mut self, s: &Schema, pos: usize, obj: bool) -> Step {
         let prog = &s.prog;
         let f = self.frames.pop().expect("an open container");
+        self.keys.truncate(f.keys_from);
         debug_assert_eq!(f.obj, obj);
         self.value_done();
         let depth = self.frames.len();
@@ -1169,12 +1210,36 @@ impl Engine {
         if whole {
             return self.check_value(s, f.start, pos + 1, &node, depth);
         }
+        // The common case, passing, costs no sink (whose path is made from the bytes).
+        let object = prog.objects.get(res.object as usize);
+        let array = prog.arrays.get(res.array as usize);
+        let passes = if obj {
+            match (object, &f.seen) {
+                (Some(g), Some(seen)) => object::check_required(g, seen, &mut FirstError).is_ok(),
+                _ => true,
+            }
+        } else {
+            array.is_none_or(|g| {
+                count::check(
+                    &mut FirstError,
+                    &g.at,
+                    f.count,
+                    &g.count,
+                    ("minItems", "maxItems"),
+                    ("item", "items"),
+                )
+                .is_ok()
+            })
+        };
+        if passes {
+            return Ok(());
+        }
         let mut sink = self.sink_at(s, depth);
         if obj {
-            if let (Some(g), Some(seen)) = (prog.objects.get(res.object as usize), &f.seen) {
+            if let (Some(g), Some(seen)) = (object, &f.seen) {
                 let _ = object::check_required(g, seen, &mut sink);
             }
-        } else if let Some(g) = prog.arrays.get(res.array as usize) {
+        } else if let Some(g) = array {
             let _ = count::check(
                 &mut sink,
                 &g.at,
