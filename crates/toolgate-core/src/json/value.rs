@@ -103,7 +103,8 @@ impl Value {
     /// Appends the value as compact JSON, members in order, numbers as written.
     pub fn write_compact(&self, out: &mut String) {
         // The open containers: what is left of each, and whether an item was written.
-        let mut open: Vec<(Children<'_>, bool)> = Vec::new();
+        // Inline for eight levels: writing a shallow tree allocates only its text.
+        let mut open: Stack<(Children<'_>, bool), 8> = Stack::new();
         let mut next = Some(self);
         loop {
             if let Some(v) = next.take() {

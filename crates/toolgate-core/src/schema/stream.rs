@@ -76,7 +76,7 @@ use super::keywords::object::{self, Marks, Seen};
 use super::keywords::types::{T_ARRAY, T_BOOLEAN, T_NULL, T_NUMBER, T_OBJECT, T_STRING};
 use super::path::Seg;
 use super::program::{Node, Program, SpecialKind, NONE};
-use super::sink::{Collect, FirstError, Sink};
+use super::sink::{Collect, FirstError, Sink, W};
 use super::walk::{walk_value, Cx};
 use super::{sort_errors, syntax_error, Schema, ValidationError};
 
@@ -354,6 +354,29 @@ fn needs_walk(n: &Node, first: u8) -> bool {
         b'"' => n.string != NONE,
         b't' | b'f' | b'n' => false,
         _ => n.number != NONE || n.types & T_NUMBER == 0,
+    }
+}
+
+/// The rules a closing container's frame counted as it was read: `required` of an
+/// object (when the stream kept which names it saw), `minItems`/`maxItems` of an array.
+fn counted<'a, S: Sink<'a>>(prog: &Program, res: &Node, f: &Frame, sink: &mut S) -> W {
+    if f.obj {
+        match (prog.objects.get(res.object as usize), &f.seen) {
+            (Some(g), Some(seen)) => object::check_required(g, seen, sink),
+            _ => Ok(()),
+        }
+    } else {
+        match prog.arrays.get(res.array as usize) {
+            Some(g) => count::check(
+                sink,
+                &g.at,
+                f.count,
+                &g.count,
+                ("minItems", "maxItems"),
+                ("item", "items"),
+            ),
+            None => Ok(()),
+        }
     }
 }
 
@@ -1210,45 +1233,13 @@ impl Engine {
         if whole {
             return self.check_value(s, f.start, pos + 1, &node, depth);
         }
-        // The common case, passing, costs no sink (whose path is made from the bytes).
-        let object = prog.objects.get(res.object as usize);
-        let array = prog.arrays.get(res.array as usize);
-        let passes = if obj {
-            match (object, &f.seen) {
-                (Some(g), Some(seen)) => object::check_required(g, seen, &mut FirstError).is_ok(),
-                _ => true,
-            }
-        } else {
-            array.is_none_or(|g| {
-                count::check(
-                    &mut FirstError,
-                    &g.at,
-                    f.count,
-                    &g.count,
-                    ("minItems", "maxItems"),
-                    ("item", "items"),
-                )
-                .is_ok()
-            })
-        };
-        if passes {
+        // The common case, passing, costs no collecting sink (whose path is made from
+        // the bytes).
+        if counted(prog, &res, &f, &mut FirstError).is_ok() {
             return Ok(());
         }
         let mut sink = self.sink_at(s, depth);
-        if obj {
-            if let (Some(g), Some(seen)) = (object, &f.seen) {
-                let _ = object::check_required(g, seen, &mut sink);
-            }
-        } else if let Some(g) = array {
-            let _ = count::check(
-                &mut sink,
-                &g.at,
-                f.count,
-                &g.count,
-                ("minItems", "maxItems"),
-                ("item", "items"),
-            );
-        }
+        let _ = counted(prog, &res, &f, &mut sink);
         let errors = sink.errors;
         if errors.is_empty() {
             return Ok(());

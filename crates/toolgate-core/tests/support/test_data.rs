@@ -133,3 +133,17 @@ pub fn testdata_or_skip(what: &str, relative: &str) -> Option<PathBuf> {
     );
     None
 }
+
+/// The documents of nst/JSONTestSuite's `test_parsing/`, sorted by name, or `None`
+/// (after a loud skip, or a failure where the data is required) when it is absent.
+#[allow(dead_code)] // Not every test file that includes this module reads the suite.
+pub fn json_test_suite_documents() -> Option<Vec<PathBuf>> {
+    let dir = testdata_or_skip("JSONTestSuite", "json-test-suite/test_parsing")?;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    Some(files)
+}
