@@ -58,7 +58,10 @@ pub(crate) struct NameTable<T> {
     /// Key hash -> name index (or `SLOT_EMPTY` / `SLOT_SHARED`).
     slots: [u8; SLOTS],
     /// Name -> index, for sets too large for the slots.
-    index: Option<HashMap<Box<str>, u32>>,
+    /// Boxed: most tables are slotted, and an absent map then costs eight bytes, not
+    /// the map's forty-eight.
+    #[allow(clippy::box_collection)]
+    index: Option<Box<HashMap<Box<str>, u32>>>,
 }
 
 struct Entry<T> {
@@ -194,7 +197,7 @@ impl<T> NameTable<T> {
             for i in (0..count).rev() {
                 index.insert(Box::from(table.name(i)), i as u32);
             }
-            table.index = Some(index);
+            table.index = Some(Box::new(index));
             return table;
         }
         // At most MAX_SLOTTED names: their hashes are computed once, not per seed.

@@ -16,11 +16,12 @@ use crate::json::Value;
 
 use super::error::{CompileError, SchemaProblem};
 use super::keywords::applicator::MAX_ALTERNATIVES;
+use super::keywords::types::TypeNames;
 use super::keywords::{Keyword, NodeBuilder, Reference};
 use super::message::quoted;
 use super::options::{Draft, Options, Profile};
 use super::path::push_pointer_token;
-use super::program::{push, Dynamic, Node, NodeId, Program, SpecialKind, TypeRule};
+use super::program::{push, Dynamic, Loc, Node, NodeId, Program, SpecialKind, TypeRule};
 use super::resolve::{DocId, Documents, Location, ResourceId};
 
 /// The state of one compile: the program so far, the pointer to where it is in the
@@ -182,16 +183,12 @@ impl<'a> Compiler<'a> {
     /// Where the schema being compiled is, as a violation's schema location says it:
     /// `#` and the pointer in the schema document (`#/properties/a`), or, in another
     /// document (a registered resource, a meta-schema), its URI, `#` and the pointer.
-    pub(crate) fn location(&self) -> std::sync::Arc<str> {
+    pub(crate) fn location(&mut self) -> Loc {
         let uri = match self.docs {
             Some(docs) if self.doc != 0 => docs.document_uri(self.doc),
             _ => "",
         };
-        let mut out = String::with_capacity(uri.len() + 1 + self.ptr.len());
-        out.push_str(uri);
-        out.push('#');
-        out.push_str(&self.ptr);
-        std::sync::Arc::from(out)
+        self.prog.add_location(uri, &self.ptr)
     }
 
     /// The location being compiled.
@@ -353,7 +350,7 @@ impl<'a> Compiler<'a> {
             Value::Bool(false) => {
                 // Where it is written, for the violation it reports.
                 let rule = TypeRule {
-                    text: Box::from(""),
+                    names: TypeNames::NONE,
                     at: self.location(),
                 };
                 let mut node = Node::NEVER;

@@ -123,7 +123,7 @@ impl Schema {
     /// malformed too (`unexpected end of input`). For tool-call arguments, where empty
     /// means `{}`, use [`Schema::validate_arguments`].
     pub fn validate_json(&self, instance: &[u8]) -> Vec<ValidationError> {
-        let mut sink = Collect::new(self.prog.masked);
+        let mut sink = Collect::new(&self.prog);
         let mut cx = Cx::new(&self.prog);
         let mut r = Reader::new(instance, self.max_depth);
         let outcome =

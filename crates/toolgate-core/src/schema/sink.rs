@@ -6,6 +6,7 @@
 use crate::json::{JsonStr, SyntaxError};
 
 use super::path::{render_path_and_pointer, PathStack, Seg};
+use super::program::{Loc, Program};
 use super::ValidationError;
 
 /// Why the walk stopped early.
@@ -29,8 +30,10 @@ pub(crate) type W = Result<(), Stop>;
 /// `schema_location`.
 #[derive(Clone, Copy)]
 pub(crate) enum At<'s> {
-    /// In the schema object at this location (`#/properties/days`): the rule is the
+    /// In the schema object at this place of the program's locations: the rule is the
     /// reported keyword there, or, for `false`, the schema itself.
+    Object(Loc),
+    /// In the schema object at this location (`#`), as [`At::Object`].
     Schema(&'s str),
     /// Exactly this location (a violation passed on from a subschema's walk).
     Rule(&'s str),
@@ -126,7 +129,9 @@ impl<'a> Sink<'a> for FirstError {
 }
 
 /// Collect mode: every violation, with its path and pointer.
-pub(crate) struct Collect<'a> {
+pub(crate) struct Collect<'a, 'p> {
+    /// The program walked: where its schema objects' locations are written.
+    prog: &'p Program,
     pub path: PathStack<'a>,
     pub errors: Vec<ValidationError>,
     /// The recursive nodes already walked at a position: walking one again would only
@@ -135,36 +140,34 @@ pub(crate) struct Collect<'a> {
     walked: Option<Walked>,
     /// False in a sink that explains a failure (see [`Sink::explains`]).
     explains: bool,
-    /// Instance values are left out of the messages.
-    masked: bool,
 }
 
-impl<'a> Collect<'a> {
-    /// A sink for a walk of a schema compiled with values `masked` (or not).
-    pub(crate) fn new(masked: bool) -> Self {
+impl<'a, 'p> Collect<'a, 'p> {
+    /// A sink for a walk of `prog`.
+    pub(crate) fn new(prog: &'p Program) -> Self {
         Collect {
+            prog,
             path: PathStack::new(),
             errors: Vec::new(),
             walked: None,
             explains: true,
-            masked,
         }
     }
 
     /// A sink that explains a failure: its path starts at `path` (to walk a branch
     /// again at the same place), and it does not explain failures of its own.
-    pub(crate) fn explaining(path: &[Seg<'a>], masked: bool) -> Self {
+    pub(crate) fn explaining(path: &[Seg<'a>], prog: &'p Program) -> Self {
         Collect {
+            prog,
             path: PathStack::from_slice(path),
             errors: Vec::new(),
             walked: None,
             explains: false,
-            masked,
         }
     }
 }
 
-impl<'a> Sink<'a> for Collect<'a> {
+impl<'a> Sink<'a> for Collect<'a, '_> {
     const COLLECT: bool = true;
     fn push(&mut self, seg: Seg<'a>) {
         self.path.push(seg);
@@ -188,10 +191,11 @@ impl<'a> Sink<'a> for Collect<'a> {
         let (path, pointer) = render_path_and_pointer(self.path.as_slice(), extra.as_deref());
         let mut text = Msg {
             text: String::with_capacity(capacity),
-            masked: self.masked,
+            // Instance values are left out of the messages of a masked program.
+            masked: self.prog.masked,
         };
         message(&mut text);
-        let schema_location = schema_location(at, keyword);
+        let schema_location = schema_location(self.prog, at, keyword);
         if self.errors.capacity() == 0 {
             // A refused call rarely has one error: room for several at once spares
             // the copies of growing 4 -> 8.
@@ -220,16 +224,18 @@ impl<'a> Sink<'a> for Collect<'a> {
 /// The location of the rule `keyword` reported `at`: the schema object's location and
 /// the keyword (`#/properties/days` and `type` → `#/properties/days/type`), the
 /// schema's own for `false`.
-fn schema_location(at: At<'_>, keyword: &str) -> String {
-    match at {
-        At::Rule(location) => location.to_owned(),
-        At::Schema(object) if keyword == "false" => object.to_owned(),
-        At::Schema(object) => {
-            let mut out = String::with_capacity(object.len() + 1 + keyword.len());
-            out.push_str(object);
-            out.push('/');
-            out.push_str(keyword);
-            out
-        }
+fn schema_location(prog: &Program, at: At<'_>, keyword: &str) -> String {
+    let object = match at {
+        At::Rule(location) => return location.to_owned(),
+        At::Object(loc) => prog.location(loc),
+        At::Schema(object) => object,
+    };
+    if keyword == "false" {
+        return object.to_owned();
     }
+    let mut out = String::with_capacity(object.len() + 1 + keyword.len());
+    out.push_str(object);
+    out.push('/');
+    out.push_str(keyword);
+    out
 }

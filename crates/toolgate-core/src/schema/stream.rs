@@ -369,7 +369,7 @@ fn counted<'a, S: Sink<'a>>(prog: &Program, res: &Node, f: &Frame, sink: &mut S)
         match prog.arrays.get(res.array as usize) {
             Some(g) => count::check(
                 sink,
-                &g.at,
+                g.at,
                 f.count,
                 &g.count,
                 ("minItems", "maxItems"),
@@ -646,8 +646,8 @@ impl Engine {
     }
 
     /// A collecting sink at the path of nesting `upto`.
-    fn sink_at(&self, s: &Schema, upto: usize) -> Collect<'_> {
-        let mut sink = Collect::new(s.prog.masked);
+    fn sink_at<'s>(&'s self, s: &'s Schema, upto: usize) -> Collect<'s, 's> {
+        let mut sink = Collect::new(&s.prog);
         for seg in self.segs(&self.buf, upto) {
             sink.push(seg);
         }
@@ -665,7 +665,7 @@ impl Engine {
         depth: usize,
     ) -> Result<Vec<ValidationError>, Halt> {
         let mut cx = Cx::new(&s.prog);
-        let mut sink = Collect::new(s.prog.masked);
+        let mut sink = Collect::new(&s.prog);
         let buf = &self.buf;
         for seg in self.segs(buf, depth) {
             sink.push(seg);
@@ -746,7 +746,7 @@ impl Engine {
             let mut sink = self.sink_at(s, depth - 1);
             let _ = count::check(
                 &mut sink,
-                &g.at,
+                g.at,
                 n,
                 &bounds,
                 ("minItems", "maxItems"),
@@ -1062,7 +1062,7 @@ impl Engine {
                 let mut sink = self.sink_at(s, depth);
                 let _ = count::check(
                     &mut sink,
-                    &g.at,
+                    g.at,
                     n,
                     &bounds,
                     ("minLength", "maxLength"),
@@ -1171,7 +1171,7 @@ impl Engine {
             };
             let _ = count::check(
                 &mut sink,
-                &g.at,
+                g.at,
                 count,
                 &bounds,
                 ("minProperties", "maxProperties"),

@@ -7,7 +7,7 @@
 use crate::json::{Kind, Reader};
 
 use super::bits::Bits;
-use super::keywords::types::{self, T_ARRAY, T_BOOLEAN, T_NULL, T_OBJECT, T_STRING};
+use super::keywords::types::{self, TypeNames, T_ARRAY, T_BOOLEAN, T_NULL, T_OBJECT, T_STRING};
 use super::keywords::unevaluated::{self, Target};
 use super::keywords::{applicator, array, choice, number, object, string};
 use super::program::{Node, Program, SpecialKind, NONE};
@@ -371,21 +371,17 @@ fn mismatch<'a, S: Sink<'a>>(
         return walk_special(cx, node, r, start, depth, sink);
     }
     let rule = cx.prog.texts.get(node.types_text as usize);
-    let at = rule.map_or("#", |rule| &*rule.at);
+    let at = rule.map_or(At::Schema("#"), |rule| At::Object(rule.at));
     if node.types == 0 {
-        sink.report(
-            "false",
-            At::Schema(at),
-            Member::None,
-            NOTHING_ALLOWED.len(),
-            |m| m.push_str(NOTHING_ALLOWED),
-        )?;
+        sink.report("false", at, Member::None, NOTHING_ALLOWED.len(), |m| {
+            m.push_str(NOTHING_ALLOWED)
+        })?;
         if matches!(kind, Kind::Object | Kind::Array) {
             r.skip_value(depth)?;
         }
         return Ok(());
     }
-    let expected = rule.map_or("", |rule| &*rule.text);
+    let expected = rule.map_or(TypeNames::NONE, |rule| rule.names);
     types::mismatch(expected, at, kind, number, r, depth, sink)
 }
 

@@ -10,7 +10,7 @@ use crate::json::{Reader, Value};
 use super::super::compile::Compiler;
 use super::super::message::push_u64;
 use super::super::path::{render_path, Seg};
-use super::super::program::{NodeId, Program};
+use super::super::program::{Loc, NodeId, Program};
 use super::super::sink::{At, Collect, FirstError, Member, Sink, Stop, W};
 use super::super::sort_errors;
 use super::super::walk::{walk, Cx};
@@ -35,7 +35,7 @@ pub(crate) struct ApplicatorGroup {
     /// branch): its share of [`MAX_ALTERNATIVES`].
     pub alternatives: usize,
     /// Where the schema object is (for the violations' schema location).
-    pub at: std::sync::Arc<str>,
+    pub at: Loc,
 }
 
 impl ApplicatorGroup {
@@ -163,24 +163,20 @@ fn check_here<'a, S: Sink<'a>>(
             .find_map(|&b| pass_end(cx, b, r, start, depth))
         {
             Some(e) => _ = end.get_or_insert(e),
-            None => explain(cx, "anyOf", &g.at, &g.any_of, r, start, depth, sink)?,
+            None => explain(cx, "anyOf", g.at, &g.any_of, r, start, depth, sink)?,
         }
     }
     if !g.one_of.is_empty() {
-        if let Some(e) = check_one_of(cx, &g.at, &g.one_of, r, start, depth, sink)? {
+        if let Some(e) = check_one_of(cx, g.at, &g.one_of, r, start, depth, sink)? {
             end.get_or_insert(e);
         }
     }
     if let Some(not) = g.not {
         if pass_end(cx, not, r, start, depth).is_some() {
             const MUST_NOT: &str = "must not match the schema in not";
-            sink.report(
-                "not",
-                At::Schema(&g.at),
-                Member::None,
-                MUST_NOT.len(),
-                |m| m.push_str(MUST_NOT),
-            )?;
+            sink.report("not", At::Object(g.at), Member::None, MUST_NOT.len(), |m| {
+                m.push_str(MUST_NOT)
+            })?;
         }
     }
     if let Some(cond) = g.if_ {
@@ -219,7 +215,7 @@ fn pass_end(
 #[allow(clippy::too_many_arguments)]
 fn check_one_of<'a, S: Sink<'a>>(
     cx: &mut Cx<'_>,
-    at: &str,
+    at: Loc,
     branches: &[NodeId],
     r: &Reader<'a>,
     start: usize,
@@ -238,7 +234,7 @@ fn check_one_of<'a, S: Sink<'a>>(
             }
             // The verdict is known at the second match; the message lists them all.
             if !S::COLLECT {
-                sink.report("oneOf", At::Schema(at), Member::None, 0, |_| {})?;
+                sink.report("oneOf", At::Object(at), Member::None, 0, |_| {})?;
                 return Ok(None);
             }
             more.push(i);
@@ -262,7 +258,7 @@ fn check_one_of<'a, S: Sink<'a>>(
                 msg.push(']');
             }
             msg.push_str("); exactly one must match");
-            sink.report("oneOf", At::Schema(at), Member::None, msg.len(), |m| {
+            sink.report("oneOf", At::Object(at), Member::None, msg.len(), |m| {
                 m.text = msg
             })
             .map(|()| None)
@@ -276,7 +272,7 @@ fn check_one_of<'a, S: Sink<'a>>(
 fn explain<'a, S: Sink<'a>>(
     cx: &mut Cx<'_>,
     keyword: &'static str,
-    at: &str,
+    at: Loc,
     branches: &[NodeId],
     r: &Reader<'a>,
     start: usize,
@@ -285,11 +281,11 @@ fn explain<'a, S: Sink<'a>>(
 ) -> W {
     const NO_MATCH: &str = "does not match any schema in ";
     if !S::COLLECT {
-        return sink.report(keyword, At::Schema(at), Member::None, 0, |_| {});
+        return sink.report(keyword, At::Object(at), Member::None, 0, |_| {});
     }
     if !sink.explains() {
         let capacity = NO_MATCH.len() + keyword.len();
-        return sink.report(keyword, At::Schema(at), Member::None, capacity, |m| {
+        return sink.report(keyword, At::Object(at), Member::None, capacity, |m| {
             m.push_str(NO_MATCH);
             m.push_str(keyword);
         });
@@ -301,7 +297,7 @@ fn explain<'a, S: Sink<'a>>(
     msg.push_str(keyword);
     msg.push(':');
     for (i, &b) in branches.iter().enumerate() {
-        let mut c = Collect::explaining(&path, prog.masked);
+        let mut c = Collect::explaining(&path, prog);
         let _ = walk(cx, prog.node(b), &mut r.at(start), depth, &mut c);
         sort_errors(&mut c.errors);
         if let Some(e) = c.errors.first() {
@@ -318,7 +314,7 @@ fn explain<'a, S: Sink<'a>>(
             msg.push_str(&e.message);
         }
     }
-    sink.report(keyword, At::Schema(at), Member::None, msg.len(), |m| {
+    sink.report(keyword, At::Object(at), Member::None, msg.len(), |m| {
         m.text = msg
     })
 }

@@ -12,7 +12,7 @@ use super::super::compile::Compiler;
 use super::super::equal::{hash_value, same_value};
 use super::super::message::{push_u64, U64_DIGITS};
 use super::super::path::Seg;
-use super::super::program::Node;
+use super::super::program::{Loc, Node};
 use super::super::sink::{At, FirstError, Member, Sink, W};
 use super::super::walk::{walk as walk_node, walk_value, Cx};
 use super::count::{self, Bounds};
@@ -26,7 +26,7 @@ pub(crate) struct ArrayGroup {
     /// The full profile's keywords, when the schema has any.
     pub extra: Option<Box<ArrayExtra>>,
     /// Where the schema object is (for the violations' schema location).
-    pub at: std::sync::Arc<str>,
+    pub at: Loc,
 }
 
 /// The array keywords only the full profile has.
@@ -121,7 +121,7 @@ impl ArrayBuilder {
         self.unevaluated = Some(c.subschema(v));
     }
 
-    pub(crate) fn finish(self, at: std::sync::Arc<str>) -> ArrayGroup {
+    pub(crate) fn finish(self, at: Loc) -> ArrayGroup {
         let has_extra = self.has_extra();
         let draft7_tuple = self.prefix.is_some() && self.items.is_none();
         // Draft-07: `additionalItems` is the schema past an array of `items`; beside a
@@ -213,7 +213,7 @@ fn walk_here<'a, S: Sink<'a>>(
     }
     count::check(
         sink,
-        &a.at,
+        a.at,
         n,
         &a.count,
         ("minItems", "maxItems"),
@@ -284,31 +284,31 @@ fn walk_full<'a, S: Sink<'a>>(
     }
     count::check(
         sink,
-        &a.at,
+        a.at,
         n as u64,
         &a.count,
         ("minItems", "maxItems"),
         ("item", "items"),
     )?;
     if let Some((_, bounds)) = &extra.contains {
-        check_contains(&a.at, matches, bounds, sink)?;
+        check_contains(a.at, matches, bounds, sink)?;
     }
     if extra.unique {
         if let Some((i, j)) = first_equal_pair(r, &hashes) {
-            report_equal(&a.at, i, j, sink)?;
+            report_equal(a.at, i, j, sink)?;
         }
     }
     Ok(())
 }
 
 /// `expected at least 1 item matching contains, got 0`.
-fn check_contains<'a, S: Sink<'a>>(at: &str, matches: u64, bounds: &Bounds, sink: &mut S) -> W {
+fn check_contains<'a, S: Sink<'a>>(at: Loc, matches: u64, bounds: &Bounds, sink: &mut S) -> W {
     const AT_LEAST: &str = "expected at least ";
     const AT_MOST: &str = "expected at most ";
     const MATCHING: &str = " matching contains, got ";
     let mut report = |keyword, bound: u64, relation: &str| {
         let capacity = relation.len() + U64_DIGITS + 6 + MATCHING.len() + U64_DIGITS;
-        sink.report(keyword, At::Schema(at), Member::None, capacity, |m| {
+        sink.report(keyword, At::Object(at), Member::None, capacity, |m| {
             m.push_str(relation);
             push_u64(m, bound);
             m.push_str(if bound == 1 { " item" } else { " items" });
@@ -365,10 +365,10 @@ fn first_equal_pair(r: &Reader<'_>, hashes: &[(u64, usize, usize)]) -> Option<(u
 }
 
 /// `items [0] and [2] are equal`.
-fn report_equal<'a, S: Sink<'a>>(at: &str, i: usize, j: usize, sink: &mut S) -> W {
+fn report_equal<'a, S: Sink<'a>>(at: Loc, i: usize, j: usize, sink: &mut S) -> W {
     sink.report(
         "uniqueItems",
-        At::Schema(at),
+        At::Object(at),
         Member::None,
         32 + 2 * U64_DIGITS,
         |m| {

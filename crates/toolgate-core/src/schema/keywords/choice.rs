@@ -6,6 +6,7 @@ use crate::json::{same_bytes, JsonStr, Reader, Value};
 use super::super::compile::Compiler;
 use super::super::equal::equals;
 use super::super::message::{push_value, quoted_len};
+use super::super::program::Loc;
 use super::super::sink::{At, Member, Sink, W};
 
 /// The allowed values and their rendering.
@@ -24,7 +25,7 @@ pub(crate) struct ChoiceGroup {
     pub enum_: Option<Choices>,
     pub const_: Option<Choices>,
     /// Where the schema object is (for the violations' schema location).
-    pub at: std::sync::Arc<str>,
+    pub at: Loc,
 }
 
 impl ChoiceGroup {
@@ -89,7 +90,7 @@ pub(crate) fn check<'a, S: Sink<'a>>(
     if let Some(c) = &g.const_ {
         if !matches(c, r, start, string) {
             let capacity = quoted_len(span.len()) + NOT_EQUAL.len() + c.text.len();
-            sink.report("const", At::Schema(&g.at), Member::None, capacity, |m| {
+            sink.report("const", At::Object(g.at), Member::None, capacity, |m| {
                 push_value(m, span);
                 m.push_str(NOT_EQUAL);
                 m.push_str(&c.text);
@@ -99,7 +100,7 @@ pub(crate) fn check<'a, S: Sink<'a>>(
     if let Some(e) = &g.enum_ {
         if !matches(e, r, start, string) {
             let capacity = quoted_len(span.len()) + NOT_ONE_OF.len() + e.text.len();
-            sink.report("enum", At::Schema(&g.at), Member::None, capacity, |m| {
+            sink.report("enum", At::Object(g.at), Member::None, capacity, |m| {
                 push_value(m, span);
                 m.push_str(NOT_ONE_OF);
                 m.push_str(&e.text);

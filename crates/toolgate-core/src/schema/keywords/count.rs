@@ -7,6 +7,7 @@ use crate::json::Value;
 
 use super::super::compile::Compiler;
 use super::super::message::{push_count, push_u64, U64_DIGITS};
+use super::super::program::Loc;
 use super::super::sink::{At, Member, Sink, W};
 
 /// A lower and an upper bound on a count.
@@ -53,7 +54,7 @@ const GOT: &str = ", got ";
 #[inline(always)]
 pub(crate) fn check<'a, S: Sink<'a>>(
     sink: &mut S,
-    at: &str,
+    at: Loc,
     n: u64,
     bounds: &Bounds,
     (min_keyword, max_keyword): (&'static str, &'static str),
@@ -61,7 +62,7 @@ pub(crate) fn check<'a, S: Sink<'a>>(
 ) -> W {
     let mut report = |keyword, bound: u64, relation: &str| {
         let capacity = relation.len() + U64_DIGITS + 1 + many.len() + GOT.len() + U64_DIGITS;
-        sink.report(keyword, At::Schema(at), Member::None, capacity, |m| {
+        sink.report(keyword, At::Object(at), Member::None, capacity, |m| {
             m.push_str(relation);
             push_count(m, bound, one, many);
             m.push_str(GOT);

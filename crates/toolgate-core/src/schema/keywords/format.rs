@@ -9,6 +9,7 @@ use super::super::compile::Compiler;
 use super::super::format::{Format, FormatDraft};
 use super::super::message::{push_value, quoted, quoted_len};
 use super::super::options::Draft;
+use super::super::program::Loc;
 use super::super::sink::{At, Member, Sink, W};
 
 /// A format to check.
@@ -62,13 +63,13 @@ const NOT_VALID: &str = " is not a valid ";
 #[cold]
 pub(crate) fn report_format<'a, S: Sink<'a>>(
     sink: &mut S,
-    at: &str,
+    at: Loc,
     span: &[u8],
     rule: &FormatRule,
 ) -> W {
     let name = rule.format.name();
     let capacity = quoted_len(span.len()) + NOT_VALID.len() + name.len();
-    sink.report("format", At::Schema(at), Member::None, capacity, |m| {
+    sink.report("format", At::Object(at), Member::None, capacity, |m| {
         push_value(m, span);
         m.push_str(NOT_VALID);
         m.push_str(name);

@@ -263,7 +263,7 @@ impl Keyword {
 /// One schema object's keywords as they are read, per group.
 #[derive(Default)]
 pub(crate) struct NodeBuilder<'v> {
-    types: Option<(u8, String)>,
+    types: Option<(u8, types::TypeNames)>,
     choice: ChoiceGroup,
     object: ObjectBuilder<'v>,
     array: ArrayBuilder,
@@ -424,37 +424,34 @@ impl<'v> NodeBuilder<'v> {
             // No group to build, so no location to keep.
             return Node::ANY;
         }
-        // Where this schema object is, for the violations of its keywords: one shared
-        // text per object, made at compile time, so reporting copies it.
+        // Where this schema object is, for the violations of its keywords: written
+        // once into the program's locations, each group keeping its place there.
         let at = c.location();
-        let object = (!self.object.is_empty()).then(|| self.object.finish(c, at.clone()));
+        let object = (!self.object.is_empty()).then(|| self.object.finish(c, at));
         let mut applicator = self.applicator;
         applicator.count_alternatives(&c.prog);
         let prog = &mut c.prog;
         let mut node = Node::ANY;
-        if let Some((mask, text)) = self.types {
+        if let Some((mask, names)) = self.types {
             node.types = mask;
-            let rule = TypeRule {
-                text: text.into_boxed_str(),
-                at: at.clone(),
-            };
+            let rule = TypeRule { names, at };
             node.types_text = push(&mut prog.texts, rule);
         }
         if let Some(o) = object {
             node.object = push(&mut prog.objects, o);
         }
         if !self.array.is_empty() {
-            node.array = push(&mut prog.arrays, self.array.finish(at.clone()));
+            node.array = push(&mut prog.arrays, self.array.finish(at));
         }
         if !self.string.is_empty() {
             let mut string = self.string;
-            string.at = at.clone();
+            string.at = at;
             string.full = string.format.is_some() || string.content != string::Content::default();
             node.string = push(&mut prog.strings, string);
         }
         if !self.number.is_empty() {
             let mut number = self.number;
-            number.at = at.clone();
+            number.at = at;
             number.full = number.exclusive_minimum.is_some()
                 || number.exclusive_maximum.is_some()
                 || number.multiple_of.is_some()
@@ -463,7 +460,7 @@ impl<'v> NodeBuilder<'v> {
         }
         if !self.choice.is_empty() {
             let mut choice = self.choice;
-            choice.at = at.clone();
+            choice.at = at;
             node.choice = push(&mut prog.choices, choice);
             node.rereads = true;
         }

@@ -10,6 +10,7 @@ use crate::json::{Decimal, Number, Reader, Scale, Value};
 
 use super::super::compile::Compiler;
 use super::super::message::{push_number, quoted_len};
+use super::super::program::Loc;
 use super::super::sink::{At, Member, Sink, W};
 use super::format::{report_format, FormatRule};
 
@@ -356,7 +357,7 @@ pub(crate) struct NumberGroup {
     /// A format that applies to numbers (OpenAPI's `int32`, `int64`, `float`, `double`).
     pub format: Option<FormatRule>,
     /// Where the schema object is (for the violations' schema location).
-    pub at: std::sync::Arc<str>,
+    pub at: Loc,
 }
 
 impl NumberGroup {
@@ -395,12 +396,12 @@ const NOT_MULTIPLE: &str = " is not a multiple of ";
 pub(crate) fn check<'a, S: Sink<'a>>(g: &NumberGroup, n: Number<'_>, sink: &mut S) -> W {
     if let Some(min) = &g.minimum {
         if min.compare(n).is_lt() {
-            report(sink, &g.at, "minimum", n, LESS, &min.text)?;
+            report(sink, g.at, "minimum", n, LESS, &min.text)?;
         }
     }
     if let Some(max) = &g.maximum {
         if max.compare(n).is_gt() {
-            report(sink, &g.at, "maximum", n, GREATER, &max.text)?;
+            report(sink, g.at, "maximum", n, GREATER, &max.text)?;
         }
     }
     if g.full {
@@ -414,23 +415,23 @@ pub(crate) fn check<'a, S: Sink<'a>>(g: &NumberGroup, n: Number<'_>, sink: &mut 
 fn check_full<'a, S: Sink<'a>>(g: &NumberGroup, n: Number<'_>, sink: &mut S) -> W {
     if let Some(min) = &g.exclusive_minimum {
         if min.compare(n).is_le() {
-            report(sink, &g.at, "exclusiveMinimum", n, NOT_GREATER, &min.text)?;
+            report(sink, g.at, "exclusiveMinimum", n, NOT_GREATER, &min.text)?;
         }
     }
     if let Some(max) = &g.exclusive_maximum {
         if max.compare(n).is_ge() {
-            report(sink, &g.at, "exclusiveMaximum", n, NOT_LESS, &max.text)?;
+            report(sink, g.at, "exclusiveMaximum", n, NOT_LESS, &max.text)?;
         }
     }
     if let Some(m) = &g.multiple_of {
         let divides = Decimal::parse(n.text).is_some_and(|d| m.divides(&d));
         if !divides {
-            report(sink, &g.at, "multipleOf", n, NOT_MULTIPLE, &m.text)?;
+            report(sink, g.at, "multipleOf", n, NOT_MULTIPLE, &m.text)?;
         }
     }
     if let Some(f) = &g.format {
         if !f.format.is_valid_number(n.text) {
-            report_format(sink, &g.at, n.text, f)?;
+            report_format(sink, g.at, n.text, f)?;
         }
     }
     Ok(())
@@ -439,14 +440,14 @@ fn check_full<'a, S: Sink<'a>>(g: &NumberGroup, n: Number<'_>, sink: &mut S) -> 
 /// `N<relation>BOUND`: the number as written, then what it breaks.
 fn report<'a, S: Sink<'a>>(
     sink: &mut S,
-    at: &str,
+    at: Loc,
     keyword: &'static str,
     n: Number<'_>,
     relation: &str,
     bound: &str,
 ) -> W {
     let capacity = quoted_len(n.text.len()) + relation.len() + bound.len();
-    sink.report(keyword, At::Schema(at), Member::None, capacity, |m| {
+    sink.report(keyword, At::Object(at), Member::None, capacity, |m| {
         push_number(m, n.text);
         m.push_str(relation);
         m.push_str(bound);

@@ -17,7 +17,7 @@ use super::super::bits::Bits;
 use super::super::compile::Compiler;
 use super::super::message::quoted;
 use super::super::path::Seg;
-use super::super::program::{Node, NodeId, Program};
+use super::super::program::{Loc, Node, NodeId, Program};
 use super::super::sink::{At, Collect, FirstError, Member, Sink, Stop, W};
 use super::super::walk::{walk as walk_node, walk_value, Cx};
 use super::count::{self, Bounds};
@@ -54,7 +54,7 @@ pub(crate) struct ObjectGroup {
     pub names: NameTable<Option<Node>>,
     pub additional: Option<Node>,
     /// Where the schema object is (for the violations' schema location).
-    pub at: std::sync::Arc<str>,
+    pub at: Loc,
 }
 
 /// The object keywords only the full profile has.
@@ -280,7 +280,7 @@ impl<'v> ObjectBuilder<'v> {
     }
 
     /// Compiles the deferred subschemas and builds the group.
-    pub(crate) fn finish(self, c: &mut Compiler<'_>, at: std::sync::Arc<str>) -> ObjectGroup {
+    pub(crate) fn finish(self, c: &mut Compiler<'_>, at: Loc) -> ObjectGroup {
         let mut names: Vec<&str> = Vec::new();
         let mut nodes: Vec<Option<Node>> = Vec::new();
         if let Some(props) = self.properties {
@@ -530,22 +530,16 @@ pub(crate) fn unexpected<'a, S: Sink<'a>>(
     sink: &mut S,
 ) -> W {
     let capacity = UNEXPECTED.len() + key.raw().len() + 2;
-    sink.report(
-        keyword,
-        At::Schema(&o.at),
-        Member::Key(key),
-        capacity,
-        |m| {
-            let key = key.to_cow();
-            m.push_str(UNEXPECTED);
-            write_json_string(m, &key);
-            if let Some(near) = near_property(o, &key) {
-                m.push_str(DID_YOU_MEAN);
-                write_json_string(m, near);
-                m.push('?');
-            }
-        },
-    )
+    sink.report(keyword, At::Object(o.at), Member::Key(key), capacity, |m| {
+        let key = key.to_cow();
+        m.push_str(UNEXPECTED);
+        write_json_string(m, &key);
+        if let Some(near) = near_property(o, &key) {
+            m.push_str(DID_YOU_MEAN);
+            write_json_string(m, near);
+            m.push('?');
+        }
+    })
 }
 
 /// The declared property an unexpected `key` most likely meant, if one is closest.
@@ -629,7 +623,7 @@ pub(crate) fn check_required<'a, S: Sink<'a>>(
             let message = &required.message;
             sink.report(
                 "required",
-                At::Schema(&o.at),
+                At::Object(o.at),
                 Member::Name(name),
                 message.len(),
                 |m| m.push_str(message),
@@ -731,14 +725,14 @@ fn walk_full<'a, S: Sink<'a>>(
         for &i in dep.required.iter() {
             if !seen.get(i) {
                 let name = o.names.name(i);
-                report_dependency(&o.at, dep.keyword, name, trigger, sink)?;
+                report_dependency(o.at, dep.keyword, name, trigger, sink)?;
             }
         }
     }
     if !extra.count.is_empty() {
         count::check(
             sink,
-            &o.at,
+            o.at,
             count,
             &extra.count,
             ("minProperties", "maxProperties"),
@@ -784,7 +778,7 @@ impl<'a> MemberValue<'a> {
 
 /// `property "card_cvc" is required when "card_number" is present`.
 fn report_dependency<'a, S: Sink<'a>>(
-    at: &str,
+    at: Loc,
     keyword: &'static str,
     name: &str,
     trigger: &str,
@@ -794,7 +788,7 @@ fn report_dependency<'a, S: Sink<'a>>(
     const WHEN: &str = " is required when ";
     const PRESENT: &str = " is present";
     let capacity = PROPERTY.len() + name.len() + WHEN.len() + trigger.len() + PRESENT.len() + 4;
-    sink.report(keyword, At::Schema(at), Member::Name(name), capacity, |m| {
+    sink.report(keyword, At::Object(at), Member::Name(name), capacity, |m| {
         m.push_str(PROPERTY);
         write_json_string(m, name);
         m.push_str(WHEN);
@@ -820,7 +814,7 @@ fn check_name<'a, S: Sink<'a>>(
     if !S::COLLECT {
         return Err(Stop::Invalid);
     }
-    let mut inner = Collect::new(cx.prog.masked);
+    let mut inner = Collect::new(cx.prog);
     let _ = walk_node(cx, names, &mut r.at(at), depth, &mut inner);
     super::super::sort_errors(&mut inner.errors);
     const PREFIX: &str = "property name ";

@@ -7,6 +7,7 @@ use crate::json::{write_json_string, JsonStr, Value};
 use super::super::compile::Compiler;
 use super::super::message::{push_value, quoted, quoted_len};
 use super::super::pattern::{compile_matcher, Matcher};
+use super::super::program::Loc;
 use super::super::sink::{At, Member, Sink, W};
 use super::count::{self, Bounds};
 use super::format::{report_format, FormatRule};
@@ -63,7 +64,7 @@ pub(crate) struct StringGroup {
     pub pattern: Option<Pattern>,
     pub format: Option<FormatRule>,
     /// Where the schema object is (for the violations' schema location).
-    pub at: std::sync::Arc<str>,
+    pub at: Loc,
 }
 
 /// Draft-07's `contentEncoding: "base64"` and `contentMediaType: "application/json"`,
@@ -106,7 +107,7 @@ pub(crate) fn check<'a, S: Sink<'a>>(
     if !g.length.is_empty() {
         count::check(
             sink,
-            &g.at,
+            g.at,
             s.char_count() as u64,
             &g.length,
             ("minLength", "maxLength"),
@@ -116,7 +117,7 @@ pub(crate) fn check<'a, S: Sink<'a>>(
     if let Some(p) = &g.pattern {
         if !p.is_match(s) {
             let capacity = quoted_len(span.len()) + NO_MATCH.len() + p.quoted_source.len();
-            sink.report("pattern", At::Schema(&g.at), Member::None, capacity, |m| {
+            sink.report("pattern", At::Object(g.at), Member::None, capacity, |m| {
                 push_value(m, span);
                 m.push_str(NO_MATCH);
                 m.push_str(&p.quoted_source);
@@ -133,7 +134,7 @@ pub(crate) fn check<'a, S: Sink<'a>>(
 #[inline(never)]
 fn check_full<'a, S: Sink<'a>>(g: &StringGroup, s: JsonStr<'a>, span: &[u8], sink: &mut S) -> W {
     if g.content != Content::default() {
-        check_content(g.content, &g.at, s, span, sink)?;
+        check_content(g.content, g.at, s, span, sink)?;
     }
     if let Some(f) = &g.format {
         let valid = match s.as_plain_str() {
@@ -141,7 +142,7 @@ fn check_full<'a, S: Sink<'a>>(g: &StringGroup, s: JsonStr<'a>, span: &[u8], sin
             None => f.format.is_valid_str(&s.to_cow()),
         };
         if !valid {
-            report_format(sink, &g.at, span, f)?;
+            report_format(sink, g.at, span, f)?;
         }
     }
     Ok(())
@@ -151,7 +152,7 @@ fn check_full<'a, S: Sink<'a>>(g: &StringGroup, s: JsonStr<'a>, span: &[u8], sin
 #[cold]
 fn check_content<'a, S: Sink<'a>>(
     content: Content,
-    at: &str,
+    at: Loc,
     s: JsonStr<'a>,
     span: &[u8],
     sink: &mut S,
@@ -183,7 +184,7 @@ fn check_content<'a, S: Sink<'a>>(
 
 fn report_content<'a, S: Sink<'a>>(
     sink: &mut S,
-    at: &str,
+    at: Loc,
     keyword: &'static str,
     span: &[u8],
     what: &str,
@@ -191,7 +192,7 @@ fn report_content<'a, S: Sink<'a>>(
     const IS_NOT: &str = " is not ";
     sink.report(
         keyword,
-        At::Schema(at),
+        At::Object(at),
         Member::None,
         quoted_len(span.len()) + IS_NOT.len() + what.len(),
         |m| {

@@ -29,11 +29,60 @@ fn type_bit(name: &str) -> Option<u8> {
     })
 }
 
+/// The names of a `type`, in the author's order, for messages: up to seven 3-bit codes
+/// (a type's bit position plus one), the first in the lowest bits, 0 past the last. A
+/// node keeps these four bytes instead of its text (`string or null`), which is
+/// written only when a value is refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TypeNames(u32);
+
+/// The type names by bit position (`T_NULL` is bit 0).
+const NAMES: [&str; 7] = [
+    "null", "boolean", "object", "array", "number", "string", "integer",
+];
+
+impl TypeNames {
+    /// No names: `false`'s rule.
+    pub(crate) const NONE: TypeNames = TypeNames(0);
+
+    /// The names in their order.
+    fn iter(self) -> impl Iterator<Item = &'static str> {
+        let mut codes = self.0;
+        std::iter::from_fn(move || {
+            let code = codes & 7;
+            codes >>= 3;
+            (code != 0).then(|| NAMES[code as usize - 1])
+        })
+    }
+
+    /// The length of [`TypeNames::write`]'s text.
+    pub(crate) fn text_len(self) -> usize {
+        let (mut len, mut count) = (0, 0);
+        for name in self.iter() {
+            len += name.len();
+            count += 1;
+        }
+        // ", " between all but the last two, " or " before the last.
+        len + if count > 1 { 2 * (count - 2) + 4 } else { 0 }
+    }
+
+    /// Writes `a`, `a or b`, `a, b or c`.
+    pub(crate) fn write(self, out: &mut String) {
+        let count = self.iter().count();
+        for (i, name) in self.iter().enumerate() {
+            if i > 0 {
+                out.push_str(if i + 1 == count { " or " } else { ", " });
+            }
+            out.push_str(name);
+        }
+    }
+}
+
 const MUST_BE: &str = "\"type\" must be a type name or an array of type names";
 
-/// Compiles `type`: the mask of accepted types and its text (`integer`, `string or
-/// null`, `string, number or null`), or `None` after recording a problem.
-pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<(u8, String)> {
+/// Compiles `type`: the mask of accepted types and their names in order, or `None`
+/// after recording a problem.
+pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<(u8, TypeNames)> {
     // One name (the usual `type`) needs no list.
     let one: [&str; 1];
     let mut many: Vec<&str> = Vec::new();
@@ -61,7 +110,8 @@ pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<(u8, String)> {
         }
     };
     let mut mask = 0u8;
-    for n in names {
+    let mut order = 0u32;
+    for (i, n) in names.iter().enumerate() {
         let Some(bit) = type_bit(n) else {
             c.problem(
                 "type",
@@ -80,17 +130,10 @@ pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<(u8, String)> {
             return None;
         }
         mask |= bit;
+        // A name listed twice is refused above, so there are at most seven.
+        order |= (bit.trailing_zeros() + 1) << (3 * i);
     }
-    Some((mask, join_or(names)))
-}
-
-/// `a`, `a or b`, `a, b or c`.
-pub(crate) fn join_or(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => (*one).to_string(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
+    Some((mask, TypeNames(order)))
 }
 
 /// Whether a number passes the mask: `number` takes every number, `integer` those with
@@ -125,8 +168,8 @@ const GOT: &str = ", got ";
 /// container is skipped unread.
 #[inline(never)]
 pub(crate) fn mismatch<'a, S: Sink<'a>>(
-    expected: &str,
-    at: &str,
+    expected: TypeNames,
+    at: At<'_>,
     kind: Kind,
     number: Option<Number<'_>>,
     r: &mut Reader<'a>,
@@ -134,10 +177,10 @@ pub(crate) fn mismatch<'a, S: Sink<'a>>(
     sink: &mut S,
 ) -> W {
     let got = got_name(kind, number);
-    let capacity = EXPECTED.len() + expected.len() + GOT.len() + got.len();
-    sink.report("type", At::Schema(at), Member::None, capacity, |m| {
+    let capacity = EXPECTED.len() + expected.text_len() + GOT.len() + got.len();
+    sink.report("type", at, Member::None, capacity, |m| {
         m.push_str(EXPECTED);
-        m.push_str(expected);
+        expected.write(m);
         m.push_str(GOT);
         m.push_str(got);
     })?;
@@ -145,4 +188,67 @@ pub(crate) fn mismatch<'a, S: Sink<'a>>(
         r.skip_value(depth)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Options, Schema};
+
+    /// The names as the message writes them, from `type` as the author wrote it.
+    fn expected(type_: &str) -> String {
+        let schema = format!(r#"{{"type":{type_}}}"#);
+        let schema =
+            Schema::compile_with(schema.as_bytes(), &Options::default()).expect("schema compiles");
+        let errors = schema.validate_json(br#"{}"#);
+        let message = &errors.first().expect("an object is refused").message;
+        message
+            .strip_prefix("expected ")
+            .and_then(|m| m.strip_suffix(", got object"))
+            .unwrap_or_else(|| panic!("unexpected message {message:?}"))
+            .to_owned()
+    }
+
+    #[test]
+    fn a_type_mismatch_names_the_types_in_the_authors_order() {
+        assert_eq!(expected(r#""string""#), "string");
+        assert_eq!(expected(r#"["null","string"]"#), "null or string");
+        assert_eq!(expected(r#"["string","null"]"#), "string or null");
+        assert_eq!(
+            expected(r#"["integer","array","boolean","null"]"#),
+            "integer, array, boolean or null"
+        );
+        assert_eq!(
+            expected(r#"["integer","string","number","array","boolean","null"]"#),
+            "integer, string, number, array, boolean or null"
+        );
+    }
+
+    #[test]
+    fn the_text_length_is_what_is_written() {
+        let all = [
+            "null", "boolean", "object", "array", "number", "string", "integer",
+        ];
+        // Every count of names, in a few orders (forwards, backwards, rotated).
+        for count in 0..=all.len() {
+            for order in [0, 1, 3] {
+                let mut names = all.to_vec();
+                match order {
+                    0 => {}
+                    1 => names.reverse(),
+                    r => names.rotate_left(r),
+                }
+                names.truncate(count);
+                let mut codes = 0u32;
+                for (i, n) in names.iter().enumerate() {
+                    codes |= (type_bit(n).unwrap().trailing_zeros() + 1) << (3 * i);
+                }
+                let mut text = String::new();
+                TypeNames(codes).write(&mut text);
+                assert_eq!(text.len(), TypeNames(codes).text_len(), "{text}");
+                let listed: Vec<&str> = TypeNames(codes).iter().collect();
+                assert_eq!(listed, names);
+            }
+        }
+    }
 }
