@@ -42,7 +42,8 @@ if [ ${#contenders[@]} -eq 0 ]; then
         booking_floor booking_is_valid booking_validate_json_invalid booking_compile
         payment_is_valid orders_is_valid tiny_floor tiny_skip tiny_is_valid
         cycle_floor cycle_is_valid cycle_validate_json cycle_non_ascii_floor
-        cycle_non_ascii_is_valid cycle_call_into cycle_bare_call_into)
+        cycle_non_ascii_is_valid cycle_call_into cycle_bare_call_into cycle_compile
+        cycle_compile_full)
 fi
 base=""
 cycle_base=""

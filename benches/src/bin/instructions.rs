@@ -34,8 +34,10 @@
 //! The cycling mix (benches/src/mix.rs, core profile): iteration `i` takes call
 //! `i % len` of the mix: `cycle_floor`, `cycle_is_valid`, `cycle_validate_json`,
 //! `cycle_non_ascii_floor`, `cycle_non_ascii_is_valid`, `cycle_call_into`,
-//! `cycle_bare_call_into`, and `cycle_none`, the empty loop after building the mixes,
-//! registry and bare dispatcher (subtract it from those, not `none`).
+//! `cycle_bare_call_into`, `cycle_compile` and `cycle_compile_full` (`Schema::compile_with`
+//! of the tool's schema, core profile and full profile with formats), and `cycle_none`,
+//! the empty loop after building the mixes, registry and bare dispatcher (subtract it
+//! from those, not `none`).
 
 use std::hint::black_box;
 
@@ -205,6 +207,7 @@ fn cycle(which: &str, n: usize) {
         std::process::exit(2);
     });
     let core = toolgate_core::Options::default();
+    let full = full_options();
     let mix = build_mix(&tools, &core, Strings::Ascii);
     let non_ascii = build_mix(&tools, &core, Strings::NonAscii);
     let registry = mix_registry(&mix, &core);
@@ -226,6 +229,12 @@ fn cycle(which: &str, n: usize) {
             }
             "cycle_bare_call_into" => {
                 bare.call_into(&a.name, black_box(&a.call), &mut reused) as usize
+            }
+            "cycle_compile" => {
+                Schema::compile_with(black_box(&a.schema_bytes), &core).is_ok() as usize
+            }
+            "cycle_compile_full" => {
+                Schema::compile_with(black_box(&a.schema_bytes), &full).is_ok() as usize
             }
             "cycle_none" => black_box(1),
             other => panic!("unknown contender {other:?}"),

@@ -99,9 +99,9 @@ impl Schema {
             // The author's text stays what `to_json` gives; the translation is compiled.
             let translated = openapi::to_json_schema(&value).map_err(CompileError::new)?;
             let full = opts.clone().with_profile(Profile::Full);
-            compile_full(translated, &full)?
+            compile_full(translated, None, &full)?
         } else if opts.profile() == Profile::Full {
-            compile_full(value, opts)?
+            compile_full(value, Some(&json), opts)?
         } else {
             let mut compiler = compile::Compiler::new(opts, None, opts.default_draft());
             let mut root = compiler.root(&value);
@@ -175,7 +175,12 @@ impl Schema {
 
 /// The full profile's compile: the root's draft (its `$schema`, else the default),
 /// every document its references may reach indexed, then the program.
-fn compile_full(value: Value, opts: &Options) -> Result<(Program, Node), CompileError> {
+/// `text` is the schema's compact text, when it is the text of `value`.
+fn compile_full(
+    value: Value,
+    text: Option<&str>,
+    opts: &Options,
+) -> Result<(Program, Node), CompileError> {
     let draft = match value.get("$schema") {
         Some(Value::String(uri)) => Draft::from_uri(uri).ok_or_else(|| {
             CompileError::single(
@@ -191,7 +196,7 @@ fn compile_full(value: Value, opts: &Options) -> Result<(Program, Node), Compile
         })?,
         _ => opts.default_draft(),
     };
-    let docs = resolve::Documents::new(value, draft, opts.default_draft(), opts.resources())
+    let docs = resolve::Documents::new(value, text, draft, opts.default_draft(), opts.resources())
         .map_err(|problems| {
             CompileError::new(
                 problems

@@ -281,8 +281,11 @@ impl<'v> ObjectBuilder<'v> {
 
     /// Compiles the deferred subschemas and builds the group.
     pub(crate) fn finish(self, c: &mut Compiler<'_>, at: Loc) -> ObjectGroup {
-        let mut names: Vec<&str> = Vec::new();
-        let mut nodes: Vec<Option<Node>> = Vec::new();
+        // Room for every property and every required name: the lists are dropped once
+        // the name table is built, and growing them cost more than the spare room.
+        let room = self.properties.map_or(0, <[_]>::len) + self.required.map_or(0, <[Value]>::len);
+        let mut names: Vec<&str> = Vec::with_capacity(room);
+        let mut nodes: Vec<Option<Node>> = Vec::with_capacity(room);
         if let Some(props) = self.properties {
             c.enter("properties");
             for (name, sub) in props {

@@ -157,7 +157,7 @@ fn run_group(
     let root_draft = string(member(schema, "$schema"))
         .and_then(Draft::from_uri)
         .unwrap_or(folder_draft);
-    let d = Documents::new(schema.clone(), root_draft, folder_draft, registered)
+    let d = Documents::new(schema.clone(), None, root_draft, folder_draft, registered)
         .map_err(|p| format!("indexing failed: {p:#?}"))?;
     let mut refusals = Vec::new();
     let mut walked: HashSet<Location> = HashSet::new();

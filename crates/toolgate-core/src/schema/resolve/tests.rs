@@ -21,7 +21,7 @@ fn resource(uri: &str, json: &str) -> Resource {
 }
 
 fn docs_in(draft: Draft, json: &str, registered: &[Resource]) -> Documents {
-    match Documents::new(parse(json), draft, draft, registered) {
+    match Documents::new(parse(json), None, draft, draft, registered) {
         Ok(d) => d,
         Err(problems) => panic!("unexpected problems: {problems:#?}"),
     }
@@ -32,7 +32,7 @@ fn docs(json: &str) -> Documents {
 }
 
 fn problems_in(draft: Draft, json: &str, registered: &[Resource]) -> Vec<Problem> {
-    match Documents::new(parse(json), draft, draft, registered) {
+    match Documents::new(parse(json), None, draft, draft, registered) {
         Ok(_) => panic!("expected problems in {json}"),
         Err(p) => p,
     }
@@ -635,14 +635,14 @@ fn registered_documents() {
         "http://localhost:1234/legacy.json",
         r##"{"definitions": {"a": {"$id": "#foo"}}}"##,
     )];
-    let d = Documents::new(parse("{}"), D12, D7, &legacy).unwrap();
+    let d = Documents::new(parse("{}"), None, D12, D7, &legacy).unwrap();
     let foo = d
         .resolve(&at(""), "http://localhost:1234/legacy.json#foo")
         .unwrap();
     assert_eq!(foo.pointer, "/definitions/a");
     // Read in draft 2020-12, it is invalid: only a reference that reaches it is
     // refused, so one set of registered resources can serve schemas of both drafts.
-    let d = Documents::new(parse("{}"), D12, D12, &legacy).unwrap();
+    let d = Documents::new(parse("{}"), None, D12, D12, &legacy).unwrap();
     assert_eq!(d.registered_problems(1).len(), 1);
     assert_eq!(d.registered_problems(1)[0].at.pointer, "/definitions/a");
     assert_eq!(
@@ -833,7 +833,7 @@ fn built_in_table_matches_the_documents() {
             uri: b.uri.to_owned(),
             value: Arc::new(value.clone()),
         }];
-        let d = Documents::new(parse("{}"), D12, D12, &registered)
+        let d = Documents::new(parse("{}"), None, D12, D12, &registered)
             .unwrap_or_else(|p| panic!("{}: {p:#?}", b.uri));
         let Value::Object(members) = value else {
             panic!("{} is not an object", b.uri)
@@ -911,7 +911,7 @@ fn deep_documents_index_on_a_small_stack() {
     ]);
     let d = std::thread::Builder::new()
         .stack_size(64 * 1024)
-        .spawn(move || Documents::new(value, D12, D12, &[]).map_err(|p| format!("{p:?}")))
+        .spawn(move || Documents::new(value, None, D12, D12, &[]).map_err(|p| format!("{p:?}")))
         .unwrap()
         .join()
         .expect("indexing needs no deep stack")
