@@ -663,29 +663,36 @@ impl<'a> Reader<'a> {
     /// any depth, and allocates only past eight levels inside the value.
     fn skip_container(&mut self, depth: usize) -> R<()> {
         let mut inner: Stack<Option<KeySet<'a>>, 8> = Stack::new();
-        // Open the container at the cursor; false when it was empty (closed already).
-        let open = |r: &mut Self, depth: usize| -> R<Option<Option<KeySet<'a>>>> {
-            if r.peek_kind()? == Kind::Array {
-                return Ok(r.begin_array(depth)?.then_some(None));
+        // The key sets are made where they stay (a set is 312 bytes: returning one from
+        // a helper copied it twice, the largest cost of skipping a small object).
+        let mut outer: Option<KeySet<'a>> = None;
+        if self.peek_kind()? == Kind::Array {
+            if !self.begin_array(depth)? {
+                return Ok(());
             }
-            if !r.begin_object(depth)? {
-                return Ok(None);
+        } else {
+            if !self.begin_object(depth)? {
+                return Ok(());
             }
-            let mut keys = KeySet::new();
-            r.read_key(&mut keys)?;
-            Ok(Some(Some(keys)))
-        };
-        let Some(mut outer) = open(self, depth)? else {
-            return Ok(());
-        };
+            self.read_key(outer.insert(KeySet::new()))?;
+        }
         'value: loop {
             match self.peek_kind()? {
                 Kind::String => drop(self.read_string()?),
                 Kind::Number => drop(self.read_number()?),
                 k @ (Kind::True | Kind::False | Kind::Null) => self.read_literal(k)?,
-                Kind::Object | Kind::Array => {
-                    if let Some(keys) = open(self, depth + 1 + inner.len())? {
-                        inner.push(keys);
+                Kind::Array => {
+                    if self.begin_array(depth + 1 + inner.len())? {
+                        inner.push(None);
+                        continue 'value;
+                    }
+                }
+                Kind::Object => {
+                    if self.begin_object(depth + 1 + inner.len())? {
+                        inner.push(Some(KeySet::new()));
+                        if let Some(Some(keys)) = inner.last_mut() {
+                            self.read_key(keys)?;
+                        }
                         continue 'value;
                     }
                 }
