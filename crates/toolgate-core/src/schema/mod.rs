@@ -25,6 +25,7 @@ mod equal;
 mod error;
 pub(crate) mod format;
 mod keywords;
+mod memo;
 mod message;
 mod openapi;
 mod options;

@@ -101,7 +101,7 @@ pub(crate) trait Sink<'a> {
 }
 
 /// (node id, value position, dynamic scope id) → where the value ends.
-pub(crate) type Walked = std::collections::HashMap<(u32, u32, u32), usize>;
+pub(crate) type Walked = super::memo::MemoMap<(u32, u32, u32), usize>;
 
 /// First-error mode: no paths, no messages, no allocation.
 pub(crate) struct FirstError;
@@ -214,7 +214,7 @@ impl<'a> Sink<'a> for Collect<'a, '_> {
         self.path.as_slice().to_vec()
     }
     fn walked(&mut self) -> Option<&mut Walked> {
-        Some(self.walked.get_or_insert_with(Walked::new))
+        Some(self.walked.get_or_insert_with(Walked::default))
     }
     fn explains(&self) -> bool {
         self.explains

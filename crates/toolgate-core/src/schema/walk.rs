@@ -10,6 +10,7 @@ use super::bits::Bits;
 use super::keywords::types::{self, TypeNames, T_ARRAY, T_BOOLEAN, T_NULL, T_OBJECT, T_STRING};
 use super::keywords::unevaluated::{self, Target};
 use super::keywords::{applicator, array, choice, number, object, string};
+use super::memo::MemoMap;
 use super::program::{Node, Program, SpecialKind, NONE};
 use super::sink::{At, Member, Sink, W};
 
@@ -44,12 +45,12 @@ pub(crate) struct Rare {
     /// What a memo node (`SpecialKind::Memo`) evaluated in a value that passes it, for
     /// `unevaluated*`: (node, position, scope id, items rather than members) → the
     /// members or items.
-    pub(crate) annotations: std::collections::HashMap<(u32, u32, u32, bool), Bits>,
+    pub(crate) annotations: MemoMap<(u32, u32, u32, bool), Bits>,
     /// The dynamic scope, in a program with a dynamic `$dynamicRef`: the resources
     /// entered, outermost first, and an id of that stack (the same stack, the same id)
     /// for the memo's keys, since a verdict there depends on the scope.
     scope: Vec<u32>,
-    scope_ids: std::collections::HashMap<(u32, u32), u32>,
+    scope_ids: MemoMap<(u32, u32), u32>,
 }
 
 impl Rare {
@@ -71,7 +72,7 @@ impl Rare {
 
 /// The verdicts of memo nodes: (node, position, scope id) → where a passing value
 /// ends, `None` when it failed.
-type Verdicts = std::collections::HashMap<(u32, u32, u32), Option<usize>>;
+type Verdicts = MemoMap<(u32, u32, u32), Option<usize>>;
 
 thread_local! {
     /// The [`Rare`] state of this thread's last walk that needed one, emptied, kept for
