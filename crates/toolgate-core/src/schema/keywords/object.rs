@@ -25,11 +25,8 @@ use super::string::Pattern;
 
 /// One name of `required`.
 pub(crate) struct Required {
-    /// Its index among the group's names.
+    /// Its index among the group's names (where its text is).
     pub index: usize,
-    /// `missing required property "name"`, written once at compile time: a refused
-    /// call copies it rather than formatting it.
-    pub message: String,
 }
 
 /// The object keywords of one schema, built finished by [`ObjectBuilder::finish`].
@@ -329,11 +326,7 @@ impl<'v> ObjectBuilder<'v> {
         for n in self.required.into_iter().flatten() {
             let Value::String(name) = n else { continue };
             let index = index_of(name, &mut names);
-            const MISSING: &str = "missing required property ";
-            let mut message = String::with_capacity(MISSING.len() + name.len() + 2);
-            message.push_str(MISSING);
-            write_json_string(&mut message, name);
-            required.push(Required { index, message });
+            required.push(Required { index });
         }
         let extra = self.has_extra().then(|| {
             let dependent_required = self
@@ -623,13 +616,18 @@ pub(crate) fn check_required<'a, S: Sink<'a>>(
     for required in o.required.iter() {
         if !seen.get(required.index) {
             let name = o.names.name(required.index);
-            let message = &required.message;
+            // Written when a call is refused, not kept per name: the name's text is in
+            // the group's table already.
+            const MISSING: &str = "missing required property ";
             sink.report(
                 "required",
                 At::Object(o.at),
                 Member::Name(name),
-                message.len(),
-                |m| m.push_str(message),
+                MISSING.len() + name.len() + 2,
+                |m| {
+                    m.push_str(MISSING);
+                    write_json_string(m, name);
+                },
             )?;
         }
     }
