@@ -7,6 +7,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,18 @@ class RawHost:
     def _err(self):
         for line in iter(self.proc.stderr.readline, b""):
             self.stderr.append(line.decode("utf-8", "replace"))
+
+    def stderr_has(self, text, timeout=10.0) -> bool:
+        """Whether a line of the gateway's stderr holds `text`, waiting up to `timeout`
+        seconds for it: a thread of its own reads the lines, and may not have read the
+        last ones when the host has already seen what follows them (or the exit)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if any(text in line for line in list(self.stderr)):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
 
     def send(self, frame):
         if not isinstance(frame, bytes):

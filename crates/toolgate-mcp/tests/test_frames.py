@@ -51,7 +51,7 @@ def test_an_upstream_crash_answers_the_pending_calls_and_the_gateway_exits_non_z
     answers = {host.recv()["id"]: None for _ in range(2)}
     assert set(answers) == {10, 11}
     assert host.proc.wait(timeout=20) != 0
-    assert any("upstream server exited" in line for line in host.stderr)
+    assert host.stderr_has("upstream server exited"), "".join(host.stderr)
 
 
 def test_an_upstream_crash_gives_errors_with_the_request_ids(raw_host):
@@ -150,7 +150,7 @@ def test_restart_starts_the_upstream_again_and_answers_the_pending_calls(raw_hos
     assert answer["id"] == 4 and answer["result"]["content"][0]["text"] == "0", answer
     assert pidfile.read_text() != first_pid
     assert host.proc.poll() is None
-    assert any("starting the upstream server again" in line for line in host.stderr)
+    assert host.stderr_has("starting the upstream server again"), "".join(host.stderr)
 
 
 def test_a_host_of_the_revision_without_initialize_is_served_in_its_protocol_version(raw_host, tmp_path):
