@@ -87,7 +87,13 @@ fn main() {
         }
     };
     let profiles: [(&str, Options); 2] = [("core", Options::default()), ("full", full_options())];
-    println!("{} schemas in realworld-tools/tools.jsonl\n", tools.len());
+    println!("{} schemas in realworld-tools/tools.jsonl", tools.len());
+    // A schema whose text has no `$` is compiled without a search for identifiers.
+    let plain = tools
+        .iter()
+        .filter(|t| !t.schema_bytes.contains(&b'$'))
+        .count();
+    println!("{plain} of them with no `$` in their text\n");
     println!("| profile | compiled | median bytes | p95 bytes | max bytes | total |");
     println!("|---|---:|---:|---:|---:|---:|");
     for (name, opts) in &profiles {
