@@ -3,7 +3,8 @@
 //!
 //! - cost: the time of a stream fed each call in 16-byte chunks and finished, over the
 //!   time of `validate_json` on the whole call (the median of the rounds' ratios, the
-//!   two run moments apart in each round);
+//!   two run moments apart in each round); and the same for 64-byte chunks and for the
+//!   whole call in one feed;
 //! - saving: for invalid calls (the generator's mutants of each call: wrong type,
 //!   missing required, extra property, out of bounds, bad enum, ...), the share of the
 //!   call's bytes read when the stream refused it (1 when only `finish` did): the
@@ -24,16 +25,21 @@ use toolgate_core::{Options, Schema};
 
 const ROUNDS: usize = 21;
 const PASSES: usize = 200;
-const CHUNK: usize = 16;
+/// Chunk sizes: a provider's small deltas, larger ones, and the whole call at once.
+const CHUNKS: [(usize, &str); 3] = [
+    (16, "16-byte chunks"),
+    (64, "64-byte chunks"),
+    (usize::MAX, "one feed"),
+];
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
-fn streamed(schema: &Schema, call: &[u8]) -> usize {
+fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
     let mut stream = schema.stream();
-    for chunk in call.chunks(CHUNK) {
+    for chunk in call.chunks(chunk) {
         if let Feed::Refused(_) = stream.feed(chunk) {
             break;
         }
@@ -58,8 +64,9 @@ fn main() {
         mix.mean_call_bytes()
     );
 
-    let mut ratios = Vec::new();
-    let (mut whole_ns, mut stream_ns) = (Vec::new(), Vec::new());
+    let mut ratios = vec![Vec::new(); CHUNKS.len()];
+    let mut stream_ns = vec![Vec::new(); CHUNKS.len()];
+    let mut whole_ns = Vec::new();
     let per_call = (PASSES * calls.len()) as f64;
     for _ in 0..ROUNDS {
         let t = Instant::now();
@@ -69,26 +76,27 @@ fn main() {
             }
         }
         let whole = t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        for _ in 0..PASSES {
-            for (s, call) in &calls {
-                black_box(streamed(s, black_box(call)));
-            }
-        }
-        let stream = t.elapsed().as_secs_f64();
-        ratios.push(stream / whole);
         whole_ns.push(whole * 1e9 / per_call);
-        stream_ns.push(stream * 1e9 / per_call);
+        for (i, &(chunk, _)) in CHUNKS.iter().enumerate() {
+            let t = Instant::now();
+            for _ in 0..PASSES {
+                for (s, call) in &calls {
+                    black_box(streamed(s, black_box(call), chunk));
+                }
+            }
+            let stream = t.elapsed().as_secs_f64();
+            ratios[i].push(stream / whole);
+            stream_ns[i].push(stream * 1e9 / per_call);
+        }
     }
-    println!(
-        "validate_json: {:.0} ns per call; stream in {CHUNK}-byte chunks + finish: {:.0} ns per call",
-        median(whole_ns),
-        median(stream_ns)
-    );
-    println!(
-        "cost: stream in {CHUNK}-byte chunks + finish / validate_json on the whole call: {:.2}x (median of {ROUNDS} rounds)",
-        median(ratios)
-    );
+    println!("validate_json: {:.0} ns per call", median(whole_ns));
+    for (i, (_, label)) in CHUNKS.iter().enumerate() {
+        println!(
+            "cost: stream in {label} + finish / validate_json on the whole call: {:.2}x ({:.0} ns per call; median of {ROUNDS} rounds)",
+            median(ratios[i].clone()),
+            median(stream_ns[i].clone())
+        );
+    }
 
     let mut shares = Vec::new();
     let mut early = 0usize;

@@ -59,11 +59,23 @@
 //! type; an object or array when it closes only if its schema has rules the stream
 //! does not count as it reads (the in-place applicators, `enum`/`const`, the full
 //! profile's object and array keywords), so the extra work is at most the bytes times
-//! the nesting of such schemas. A stream keeps the bytes fed, up to a refusal. When
-//! the whole value was read and nothing refused it, every rule was decided on the way,
-//! and `finish` returns at once; it validates the bytes whole only where the stream
-//! left the verdict to it (a program with a dynamic `$dynamicRef`, or bytes the
-//! stream's reading and the reader's judged differently).
+//! the nesting of such schemas.
+//!
+//! An object or array (or a scalar the stream would walk again at its close) whose
+//! bytes are all fed by the time its first byte is read is walked at once, as
+//! `validate_json` walks it. When it passes, the stream reads on after it: no byte of
+//! a value that is valid whole can be one no continuation makes valid. When it is
+//! still open, or refused, the stream reads it byte by byte to find the byte that
+//! decides, and the walk was spent in vain; such walks stop once they add up to the
+//! bytes fed, so they at most double the work. A valid call fed in one piece is thus
+//! walked once, as `validate_json` walks it; one fed in small pieces is mostly read
+//! byte by byte.
+//!
+//! A stream keeps the bytes fed, up to a refusal. When the whole value was read and
+//! nothing refused it, every rule was decided on the way, and `finish` returns at
+//! once; it validates the bytes whole only where the stream left the verdict to it (a
+//! program with a dynamic `$dynamicRef`, or bytes the stream's reading and the
+//! reader's judged differently).
 
 use std::collections::HashSet;
 use std::ops::Deref;
@@ -187,8 +199,9 @@ impl<S: Deref<Target = Schema>> SchemaStreamOf<S> {
         &self.engine.buf
     }
 
-    /// The work done so far: bytes the incremental reader examined, and bytes of
-    /// completed values walked against their schemas. For tests bounding the work.
+    /// The work done so far: bytes read (by the incremental reader, or by the walk of a
+    /// value fed whole), and bytes walked again (values walked when they closed, walks
+    /// of values fed whole that decided nothing). For tests bounding the work.
     #[doc(hidden)]
     pub fn work(&self) -> (u64, u64) {
         (self.engine.scanned, self.engine.rewalked)
@@ -222,6 +235,11 @@ pub(crate) struct Engine {
     root: Option<Node>,
     scanned: u64,
     rewalked: u64,
+    /// Bytes walked by whole-value walks that could not decide (the value still open,
+    /// or refused): they may not outgrow the bytes fed, which keeps the work linear.
+    unsettled: usize,
+    /// Where reading goes on after a value the walk settled whole.
+    jump: Option<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -331,6 +349,12 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
 }
 
+/// String content that is one character and decides nothing but a count: printable
+/// ASCII, not a quote or backslash.
+fn is_plain(b: u8) -> bool {
+    (0x20..0x80).contains(&b) && b != b'"' && b != b'\\'
+}
+
 /// The node whose groups apply to a value of `node`, or `None` when the dynamic scope
 /// decides it (left to the walk of an enclosing value, or to `finish`).
 fn resolve(prog: &Program, mut node: Node) -> Option<Node> {
@@ -416,6 +440,11 @@ fn repeated(
             return true;
         }
     }
+    if keys.capacity() == 0 {
+        // The first name of the stream: room for the names of a typical call's
+        // objects in one allocation.
+        keys.reserve(KEYS_LISTED);
+    }
     keys.push((start + 1, end, escaped));
     if keys.len() - from > KEYS_LISTED {
         *set = Some(keys.drain(from..).map(|(s, _, _)| decode(s)).collect());
@@ -458,6 +487,8 @@ impl Engine {
             root: (!schema.prog.dynamic).then_some(schema.root),
             scanned: 0,
             rewalked: 0,
+            unsettled: 0,
+            jump: None,
         }
     }
 
@@ -502,58 +533,79 @@ impl Engine {
         }
         let end = self.buf.len();
         let mut pos = from;
-        while pos < end {
-            let run = self.plain_run(pos, end);
-            if run > 0 {
-                self.scanned += run as u64;
-                pos += run;
-                continue;
+        let halt = loop {
+            if pos < end {
+                pos = self.skip_run(pos, end);
             }
-            self.scanned += 1;
+            if pos >= end {
+                break None;
+            }
             let b = self.buf[pos];
-            pos += 1;
-            let pos = pos - 1;
-            match self.step(s, pos, b) {
-                Ok(()) => {}
-                Err(Halt::Refused) => {
-                    self.refused_at = pos + 1;
-                    self.buf.truncate(pos + 1);
-                    return;
-                }
-                Err(Halt::Off) => {
-                    self.off = true;
-                    return;
-                }
+            if let Err(halt) = self.step(s, pos, b) {
+                break Some(halt);
             }
+            pos = match self.jump.take() {
+                Some(to) => to,
+                None => pos + 1,
+            };
+        };
+        // Every byte up to the one that halted the reading was examined once.
+        let examined = if halt.is_some() { pos + 1 } else { end };
+        self.scanned += (examined - from) as u64;
+        match halt {
+            None => {}
+            Some(Halt::Refused) => {
+                self.refused_at = pos + 1;
+                self.buf.truncate(pos + 1);
+            }
+            Some(Halt::Off) => self.off = true,
+        }
+    }
+
+    /// Past the bytes from `pos` that change nothing but a count: plain string
+    /// content ([`Engine::plain_run`]), whitespace between tokens, a number's digits.
+    /// Most runs are empty (compact JSON, one-digit numbers): the first byte decides
+    /// that before any loop.
+    #[inline(always)]
+    fn skip_run(&mut self, pos: usize, end: usize) -> usize {
+        let b = self.buf[pos];
+        match self.state {
+            State::Text if is_plain(b) => self.plain_run(pos, end),
+            State::Number
+                if b.is_ascii_digit() && matches!(self.num, Num::Int | Num::Frac | Num::Exp) =>
+            {
+                let digits = self.buf[pos..end].iter().take_while(|b| b.is_ascii_digit());
+                pos + digits.count()
+            }
+            State::Text | State::Number | State::Literal => pos,
+            _ if is_ws(b) => {
+                let spaces = self.buf[pos..end].iter().take_while(|&&b| is_ws(b));
+                pos + spaces.count()
+            }
+            _ => pos,
         }
     }
 
     /// Inside a string with nothing to decide per character (no escape or UTF-8
     /// sequence under way, no `enum` prefix to follow, the length bound not reached):
-    /// how many of the bytes from `pos` are plain printable ASCII, read at once.
+    /// past the bytes from `pos` that are plain printable ASCII, read at once.
     #[inline]
     fn plain_run(&mut self, pos: usize, end: usize) -> usize {
         let t = &mut self.text;
-        if self.state != State::Text
-            || t.esc != Esc::None
-            || t.need != 0
-            || t.enum_alive.is_some()
-            || t.const_alive.is_some()
-        {
-            return 0;
+        if t.esc != Esc::None || t.need != 0 || t.enum_alive.is_some() || t.const_alive.is_some() {
+            return pos;
         }
         let room = usize::try_from(t.max.saturating_sub(t.chars)).unwrap_or(usize::MAX);
         let limit = end.min(pos.saturating_add(room));
-        let plain = |b: u8| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\';
         // Whole words at once (the reader's scan), then the bytes of the last word.
         let mut at = plain_ascii_end(&self.buf[..limit], pos);
-        while at < limit && plain(self.buf[at]) {
+        while at < limit && is_plain(self.buf[at]) {
             at += 1;
         }
         let run = at - pos;
         t.chars += run as u64;
         t.plain_len += run;
-        run
+        at
     }
 
     fn refuse(&mut self, mut errors: Vec<ValidationError>) -> Step {
@@ -779,6 +831,19 @@ impl Engine {
         if !errors.is_empty() {
             return self.refuse(errors);
         }
+        // A container, or a scalar the stream would walk again at its close, may be
+        // whole in the bytes fed already (not when this is the last of them).
+        let whole_worth = match b {
+            b'{' | b'[' => true,
+            _ => node.is_some_and(|n| needs_walk(&n, b)),
+        };
+        if whole_worth && pos + 1 < self.buf.len() {
+            if let Some(end) = self.settle_whole(s, pos, node, depth) {
+                self.value_done();
+                self.jump = Some(end);
+                return Ok(());
+            }
+        }
         match b {
             b'"' => self.begin_text(s, pos, node, false),
             b'{' | b'[' => {
@@ -788,6 +853,9 @@ impl Engine {
                     (obj && g.extra.is_none() && !g.required.is_empty())
                         .then(|| Seen::with_room(g.names.len()))
                 });
+                if self.frames.capacity() == 0 {
+                    self.frames.reserve(4);
+                }
                 self.frames.push(Frame {
                     obj,
                     node,
@@ -828,6 +896,59 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// A value that starts at `start` and is already whole in the bytes fed, walked
+    /// at once against its schema (`node`, or none: well-formed JSON) as
+    /// `validate_json` walks it: when it passes, where it ends. Reading goes on there,
+    /// since no byte of a value that passes whole can be one no continuation makes
+    /// valid (its container's rules, counted at its first byte and at its close, are
+    /// not its own). Else (the value is still open, or refused), `None`: the stream
+    /// reads it byte by byte, to find the byte that decides. Not in a program with a
+    /// dynamic `$dynamicRef` (the scope is the whole walk's), nor at the last byte fed
+    /// (nothing to settle), nor once the walks that settled nothing add up to the bytes
+    /// fed.
+    #[inline(never)]
+    fn settle_whole(
+        &mut self,
+        s: &Schema,
+        start: usize,
+        node: Option<Node>,
+        depth: usize,
+    ) -> Option<usize> {
+        let fed = self.buf.len();
+        if s.prog.dynamic || self.unsettled >= fed {
+            return None;
+        }
+        // Not whole while the byte that would close it is not fed yet.
+        let rest = &self.buf[start + 1..];
+        let closer = match self.buf[start] {
+            b'{' => rest.iter().rposition(|&b| b == b'}'),
+            b'[' => rest.iter().rposition(|&b| b == b']'),
+            b'"' => rest.iter().position(|&b| b == b'"'),
+            _ => Some(0),
+        };
+        if closer.is_none() {
+            self.unsettled += rest.len();
+            return None;
+        }
+        let mut r = Reader::new(&self.buf, s.max_depth).at(start);
+        let passed = match node {
+            Some(n) => {
+                walk_value(&mut Cx::new(&s.prog), &n, &mut r, depth, &mut FirstError).is_ok()
+            }
+            None => r.skip_value(depth).is_ok(),
+        };
+        let end = r.pos();
+        // A number read to the last byte fed may go on with more digits.
+        let open = end >= fed && matches!(self.buf[start], b'-' | b'0'..=b'9');
+        if passed && !open {
+            return Some(end);
+        }
+        let walked = end.max(start + 1) - start;
+        self.unsettled += walked;
+        self.rewalked += walked as u64;
+        None
     }
 
     /// The schema of the array's element that just started (elements are counted as
