@@ -61,13 +61,15 @@
 //! profile's object and array keywords), so the extra work is at most the bytes times
 //! the nesting of such schemas.
 //!
-//! An object or array (or a scalar the stream would walk again at its close) whose
-//! bytes are all fed by the time its first byte is read is walked at once, as
-//! `validate_json` walks it. When it passes, the stream reads on after it: no byte of
-//! a value that is valid whole can be one no continuation makes valid. When it is
-//! still open, or refused, the stream reads it byte by byte to find the byte that
-//! decides, and the walk was spent in vain; such walks stop once they add up to the
-//! bytes fed, so they at most double the work. A valid call fed in one piece is thus
+//! A value that may be whole in the bytes fed when its first byte is read is walked
+//! at once, as `validate_json` walks it: an object or array when the bytes fed end
+//! with a closing bracket of its kind, a string the stream would walk again at its
+//! close when its closing quote may be among them, such a number when a byte follows
+//! it. When it passes, the stream reads on after it: no byte of a value that is valid
+//! whole can be one no continuation makes valid. When it is still open, or refused,
+//! the stream reads it byte by byte to find the byte that decides, and the walk was
+//! spent in vain; such walks stop once they add up to the bytes fed, so they at most
+//! double the work. A valid call fed in one piece is thus
 //! walked once, as `validate_json` walks it; one fed in small pieces is mostly read
 //! byte by byte.
 //!
@@ -240,6 +242,8 @@ pub(crate) struct Engine {
     unsettled: usize,
     /// Where reading goes on after a value the walk settled whole.
     jump: Option<usize>,
+    /// The last byte fed that is not whitespace (0 before any).
+    last_token: u8,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -489,6 +493,7 @@ impl Engine {
             rewalked: 0,
             unsettled: 0,
             jump: None,
+            last_token: 0,
         }
     }
 
@@ -528,6 +533,9 @@ impl Engine {
         }
         self.buf.extend_from_slice(bytes);
         self.fed += bytes.len();
+        if let Some(&b) = bytes.iter().rev().find(|&&b| !is_ws(b)) {
+            self.last_token = b;
+        }
         if self.off {
             return;
         }
@@ -649,7 +657,7 @@ impl Engine {
             State::FirstValue => self.begin_value(s, pos, b),
             State::FirstKey if b == b'}' => self.close(s, pos, true),
             State::FirstKey | State::Key if b == b'"' => {
-                self.begin_text(s, pos, None, true);
+                self.begin_text(s, pos, None, None, true);
                 Ok(())
             }
             State::Colon if b == b':' => {
@@ -845,7 +853,7 @@ impl Engine {
             }
         }
         match b {
-            b'"' => self.begin_text(s, pos, node, false),
+            b'"' => self.begin_text(s, pos, node, res, false),
             b'{' | b'[' => {
                 let obj = b == b'{';
                 let seen = res.and_then(|r| {
@@ -898,16 +906,15 @@ impl Engine {
         Ok(())
     }
 
-    /// A value that starts at `start` and is already whole in the bytes fed, walked
-    /// at once against its schema (`node`, or none: well-formed JSON) as
-    /// `validate_json` walks it: when it passes, where it ends. Reading goes on there,
-    /// since no byte of a value that passes whole can be one no continuation makes
-    /// valid (its container's rules, counted at its first byte and at its close, are
-    /// not its own). Else (the value is still open, or refused), `None`: the stream
-    /// reads it byte by byte, to find the byte that decides. Not in a program with a
-    /// dynamic `$dynamicRef` (the scope is the whole walk's), nor at the last byte fed
-    /// (nothing to settle), nor once the walks that settled nothing add up to the bytes
-    /// fed.
+    /// A value that starts at `start` and may be whole in the bytes fed (see the
+    /// module's "Work"), walked at once against its schema (`node`, or none:
+    /// well-formed JSON) as `validate_json` walks it: when it passes, where it ends.
+    /// Reading goes on there, since no byte of a value that passes whole can be one no
+    /// continuation makes valid (its container's rules, counted at its first byte and
+    /// at its close, are not its own). Else (the value is still open, or refused),
+    /// `None`: the stream reads it byte by byte, to find the byte that decides. Not in
+    /// a program with a dynamic `$dynamicRef` (the scope is the whole walk's), nor once
+    /// the walks that settled nothing add up to the bytes fed.
     #[inline(never)]
     fn settle_whole(
         &mut self,
@@ -920,16 +927,19 @@ impl Engine {
         if s.prog.dynamic || self.unsettled >= fed {
             return None;
         }
-        // Not whole while the byte that would close it is not fed yet.
+        // Not whole while the byte that would close it is not fed yet. A container is
+        // tried only when the bytes fed end with a closer of its kind: that is where a
+        // whole call ends, and a container closed further back in a chunk is not
+        // worth a search of the chunk at every container's start (small chunks seldom
+        // hold one).
         let rest = &self.buf[start + 1..];
         let closer = match self.buf[start] {
-            b'{' => rest.iter().rposition(|&b| b == b'}'),
-            b'[' => rest.iter().rposition(|&b| b == b']'),
-            b'"' => rest.iter().position(|&b| b == b'"'),
-            _ => Some(0),
+            b'{' => self.last_token == b'}',
+            b'[' => self.last_token == b']',
+            b'"' => rest.contains(&b'"'),
+            _ => true,
         };
-        if closer.is_none() {
-            self.unsettled += rest.len();
+        if !closer {
             return None;
         }
         let mut r = Reader::new(&self.buf, s.max_depth).at(start);
@@ -966,12 +976,20 @@ impl Engine {
             });
     }
 
-    fn begin_text(&mut self, s: &Schema, pos: usize, node: Option<Node>, key: bool) {
+    /// A string starts at `pos`: a member's name (`key`), or a value of `node`, whose
+    /// groups are `res`'s.
+    fn begin_text(
+        &mut self,
+        s: &Schema,
+        pos: usize,
+        node: Option<Node>,
+        res: Option<Node>,
+        key: bool,
+    ) {
         let prog = &s.prog;
         self.tok_start = pos;
         self.tok_node = node;
         self.state = State::Text;
-        let res = node.and_then(|n| resolve(prog, n));
         self.tok_res = res;
         let strings = res.and_then(|r| prog.strings.get(r.string as usize));
         let choices = res
