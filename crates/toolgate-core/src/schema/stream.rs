@@ -221,9 +221,10 @@ pub(crate) struct Engine {
     off: bool,
     state: State,
     frames: Vec<Frame>,
-    /// The names of the open objects' members, the innermost object's last: their
-    /// spans in the bytes (between the quotes) and whether they hold an escape. One
-    /// list for every level, so an object costs no allocation of its own.
+    /// The names of the open objects' members that their schemas do not list (a
+    /// listed name's duplicate shows in the object's marks), the innermost object's
+    /// last: their spans in the bytes (between the quotes) and whether they hold an
+    /// escape. One list for every level, so an object costs no allocation of its own.
     keys: Vec<(usize, usize, bool)>,
     /// Where the scalar or key being read starts, and its schema.
     tok_start: usize,
@@ -323,8 +324,8 @@ struct Frame {
     /// The opening quote of the current member's name.
     key: usize,
     child: Option<Node>,
-    /// Where the members' names so far start on [`Engine::keys`], for the duplicate
-    /// check; past [`KEYS_LISTED`] names, the set of them decoded instead.
+    /// Where the unlisted members' names so far start on [`Engine::keys`], for the
+    /// duplicate check; past [`KEYS_LISTED`] names, the set of them decoded instead.
     keys_from: usize,
     key_set: Option<HashSet<Box<[u8]>>>,
     seen: Option<Seen>,
@@ -856,10 +857,11 @@ impl Engine {
             b'"' => self.begin_text(s, pos, node, res, false),
             b'{' | b'[' => {
                 let obj = b == b'{';
+                // Marks for the schema's names: for `required` at the close, and for
+                // the duplicate check of a name the schema lists.
                 let seen = res.and_then(|r| {
                     let g = prog.objects.get(r.object as usize)?;
-                    (obj && g.extra.is_none() && !g.required.is_empty())
-                        .then(|| Seen::with_room(g.names.len()))
+                    obj.then(|| Seen::with_room(g.names.len()))
                 });
                 if self.frames.capacity() == 0 {
                     self.frames.reserve(4);
@@ -1253,15 +1255,23 @@ impl Engine {
                 .map_err(|_| Halt::Off)?
         };
         let f = self.frames.last_mut().expect("an object");
-        if repeated(
-            &self.buf,
-            &mut self.keys,
-            f.keys_from,
-            &mut f.key_set,
-            start,
-            pos,
-            key,
-        ) {
+        let group = f.res.and_then(|r| prog.objects.get(r.object as usize));
+        let found = group.and_then(|g| g.names.find(&key));
+        // A name the schema lists repeats when its mark is set already; the others are
+        // compared with the object's other unlisted names.
+        let repeats = match (f.seen.as_mut(), found) {
+            (Some(seen), Some((i, _))) => !seen.set(i),
+            _ => repeated(
+                &self.buf,
+                &mut self.keys,
+                f.keys_from,
+                &mut f.key_set,
+                start,
+                pos,
+                key,
+            ),
+        };
+        if repeats {
             // The reader reads a name's `:` before it looks for the name among the
             // others: the duplicate is reported there (and a missing `:` first).
             self.dup_key = Some(start);
@@ -1271,13 +1281,9 @@ impl Engine {
         f.count += 1;
         let count = f.count;
         f.child = None;
-        let Some(g) = f.res.and_then(|r| prog.objects.get(r.object as usize)) else {
+        let Some(g) = group else {
             return Ok(());
         };
-        let found = g.names.find(&key);
-        if let (Some(seen), Some((i, _))) = (f.seen.as_mut(), found) {
-            seen.set(i);
-        }
         let named = found.and_then(|(_, n)| *n);
         let extra = g.extra.as_deref();
         let pattern = extra.and_then(|e| {
@@ -1588,6 +1594,28 @@ mod tests {
         many.truncate(first);
         many.push_str("\"k40\":1}");
         assert!(refusal("{}", false, &many).is_none());
+    }
+
+    #[test]
+    fn a_duplicate_of_a_listed_name_and_of_an_unlisted_one() {
+        // A name the schema lists is told apart by its mark, an unlisted one by the
+        // names read before it: both repeat by value, escapes or not.
+        let listed = r#"{"properties":{"a":{},"b":{}}}"#;
+        for (input, name) in [
+            (r#"{"a":1,"c":2,"a":"#, "a"),
+            (r#"{"c":1,"a":2,"c":"#, "c"),
+            (r#"{"b":1,"c":2,"a":3,"c":"#, "c"),
+        ] {
+            let (byte, e) = refusal(listed, false, input).expect("refused");
+            assert_eq!((byte, e.keyword), (input.len(), "json"), "{input}");
+            assert!(
+                e.message
+                    .ends_with(&format!("duplicate property \"{name}\"")),
+                "{input}: {}",
+                e.message
+            );
+        }
+        assert!(refusal(listed, false, r#"{"a":1,"c":2,"b":3,"d":4}"#).is_none());
     }
 
     #[test]
