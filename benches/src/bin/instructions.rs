@@ -35,7 +35,9 @@
 //! `i % len` of the mix: `cycle_floor`, `cycle_is_valid`, `cycle_validate_json`,
 //! `cycle_non_ascii_floor`, `cycle_non_ascii_is_valid`, `cycle_call_into`,
 //! `cycle_bare_call_into`, `cycle_compile` and `cycle_compile_full` (`Schema::compile_with`
-//! of the tool's schema, core profile and full profile with formats), and `cycle_none`,
+//! of the tool's schema, core profile and full profile with formats), `cycle_stream_4`,
+//! `cycle_stream_16`, `cycle_stream_64` and `cycle_stream_whole` (a schema stream fed
+//! the call in chunks of that many bytes, or in one feed, and finished), and `cycle_none`,
 //! the empty loop after building the mixes, registry and bare dispatcher (subtract it
 //! from those, not `none`).
 
@@ -201,6 +203,18 @@ fn main() {
 }
 
 /// The cycling mix's contenders: iteration `i` takes call `i % len`.
+/// A stream of `schema` fed `call` in chunks of `chunk` bytes and finished: the number
+/// of errors.
+fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
+    let mut stream = schema.stream();
+    for part in call.chunks(chunk) {
+        if stream.feed(part).is_refused() {
+            break;
+        }
+    }
+    stream.finish().len()
+}
+
 fn cycle(which: &str, n: usize) {
     let tools = load_realworld().unwrap_or_else(|e| {
         eprintln!("{which}: realworld-tools cannot be read: {e}");
@@ -236,6 +250,10 @@ fn cycle(which: &str, n: usize) {
             "cycle_compile_full" => {
                 Schema::compile_with(black_box(&a.schema_bytes), &full).is_ok() as usize
             }
+            "cycle_stream_4" => streamed(&a.toolgate, black_box(&a.call), 4),
+            "cycle_stream_16" => streamed(&a.toolgate, black_box(&a.call), 16),
+            "cycle_stream_64" => streamed(&a.toolgate, black_box(&a.call), 64),
+            "cycle_stream_whole" => streamed(&a.toolgate, black_box(&a.call), usize::MAX),
             "cycle_none" => black_box(1),
             other => panic!("unknown contender {other:?}"),
         };

@@ -69,9 +69,8 @@
 //! whole can be one no continuation makes valid. When it is still open, or refused,
 //! the stream reads it byte by byte to find the byte that decides, and the walk was
 //! spent in vain; such walks stop once they add up to the bytes fed, so they at most
-//! double the work. A valid call fed in one piece is thus
-//! walked once, as `validate_json` walks it; one fed in small pieces is mostly read
-//! byte by byte.
+//! double the work. A valid call fed in one piece is thus walked once, as
+//! `validate_json` walks it; one fed in small pieces is mostly read byte by byte.
 //!
 //! A stream keeps the bytes fed, up to a refusal. When the whole value was read and
 //! nothing refused it, every rule was decided on the way, and `finish` returns at
