@@ -99,13 +99,16 @@ fn key_bits(raw: &[u8]) -> u32 {
 
 /// The first four bytes a key whose name is `name` starts with in compact JSON (the
 /// name, its closing quote and the colon), when they are known and the name can be
-/// recognized from raw bytes: two bytes or more, and no quote, backslash or control
-/// byte (which a key would have to escape).
+/// recognized from raw bytes: not empty, and no quote, backslash or control byte
+/// (which a key would have to escape). A one-byte name's fourth byte is the value's
+/// first, not known: it is zero here, and [`NameTable::known_key`] masks it off a
+/// one-byte key's.
 fn lead_of(name: &[u8]) -> Option<u32> {
     if name.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
         return None;
     }
     let lead = match *name {
+        [a] => [a, b'"', b':', 0],
         [a, b] => [a, b, b'"', b':'],
         [a, b, c] => [a, b, c, b'"'],
         [a, b, c, d, ..] => [a, b, c, d],
@@ -293,10 +296,18 @@ impl<T> NameTable<T> {
     /// a `str`). `None` means "read it as any other key", never "not a name".
     #[inline(always)]
     pub(super) fn known_key(&self, rest: &[u8]) -> Option<(usize, usize, &T)> {
-        let lead = rest.get(..4)?;
-        let slot = self.leads[slot_of(u32_at(lead, 0), self.lead_seed)];
+        let lead = u32_at(rest.get(..4)?, 0);
+        let mut slot = self.leads[slot_of(lead, self.lead_seed)];
         if slot >= SLOT_SHARED {
-            return None;
+            // A one-byte key is looked up again without the value's first byte: here,
+            // not before the first lookup, which the longer names of most tools find.
+            if lead & 0xFF00 != u32::from(b'"') << 8 {
+                return None;
+            }
+            slot = self.leads[slot_of(lead & 0x00FF_FFFF, self.lead_seed)];
+            if slot >= SLOT_SHARED {
+                return None;
+            }
         }
         let i = usize::from(slot);
         // SAFETY: below `SLOT_SHARED`, a lead slot holds an index `slot_table` was given
@@ -363,12 +374,16 @@ mod tests {
         .map(String::from)
         .to_vec();
         let o = table(&names);
-        let lead = |n: &str| format!("{n}\":").as_bytes().get(..4).map(<[u8]>::to_vec);
+        // The bytes of a key that its lead is made of: up to four, the colon at most.
+        let lead = |n: &str| {
+            let key = format!("{n}\":");
+            key.as_bytes()[..key.len().min(4)].to_vec()
+        };
         for (i, n) in names.iter().enumerate() {
-            let plain = n.len() >= 2 && !n.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
+            let plain = !n.is_empty() && !n.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
             let own_lead = !names
                 .iter()
-                .any(|m| m != n && m.len() >= 2 && lead(m) == lead(n));
+                .any(|m| m != n && !m.is_empty() && lead(m) == lead(n));
             let rest = format!("{n}\":1}}");
             let want = (plain && own_lead).then_some((i, n.len(), &i));
             assert_eq!(o.known_key(rest.as_bytes()), want, "{n:?}");
@@ -384,8 +399,17 @@ mod tests {
             r#"ab" : 1"#,
             r#"caf\u00e9":1"#,
             "la",
+            r#"x" :1"#,
+            r#"xx":1"#,
+            r#"x":"#,
+            "x",
         ] {
             assert_eq!(o.known_key(rest.as_bytes()), None, "{rest:?}");
+        }
+        // A one-byte name is recognized whatever value follows.
+        let x = names.iter().position(|n| n == "x").unwrap();
+        for rest in [r#"x":[]"#, r#"x":"v""#, r#"x":{"#, r#"x":-1"#, "x\":\u{7f}"] {
+            assert_eq!(o.known_key(rest.as_bytes()), Some((x, 1, &x)), "{rest:?}");
         }
         // Random bytes made of pieces of the names: every recognized key is its name.
         let pieces = [

@@ -92,21 +92,68 @@ fn special_bytes(w: u64) -> u64 {
     (zero_quote | zero_backslash | control | w) & HI
 }
 
-/// Where the run of plain ASCII string bytes from `i` ends, eight bytes at a time: at
-/// the first quote, backslash, control byte or non-ASCII byte, or where fewer than eight
-/// bytes are left (the hot loop of every string).
+/// Where the run of plain ASCII string bytes from `i` ends: at the first quote,
+/// backslash, control byte or non-ASCII byte, else at the end of `b` (the hot loop of
+/// every string). Eight bytes at a time; the last fewer-than-eight bytes are one more
+/// word, the input's last eight bytes shifted down (see [`tail_special_end`]), so a
+/// string near the end of the input, as the last key or value of a call mostly is,
+/// takes the same path as any other.
 #[inline(always)]
-pub(crate) fn plain_ascii_end(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn plain_ascii_end(b: &[u8], i: usize) -> usize {
+    match plain_ascii_words_end(b, i) {
+        Ok(special) => special,
+        Err(tail) => tail_special_end(b, tail),
+    }
+}
+
+/// [`plain_ascii_end`] over whole words only: `Ok` with the first special byte's index
+/// when a word holds it, else `Err` with the index where fewer than eight bytes are
+/// left (not scanned).
+#[inline(always)]
+fn plain_ascii_words_end(b: &[u8], mut i: usize) -> Result<usize, usize> {
     while let Some(chunk) = b.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let special = special_bytes(u64::from_le_bytes(word));
         if special != 0 {
-            return i + (special.trailing_zeros() / 8) as usize;
+            return Ok(i + (special.trailing_zeros() / 8) as usize);
         }
         i += 8;
     }
-    i
+    Err(i)
+}
+
+/// [`plain_ascii_end`] over the last bytes of `b` from `i`, fewer than eight. When `b`
+/// holds eight bytes at least, its last eight are read as one word and shifted right
+/// by the bytes before `i`: the bytes shifted in are zeros, which count as control
+/// bytes, so the lowest special byte is the first one at or after `i`, or the first
+/// byte past the end (the borrows of `special_bytes` only move upwards, past a true
+/// hit, so the lowest one is exact).
+#[inline(never)]
+fn tail_special_end(b: &[u8], i: usize) -> usize {
+    let left = b.len().saturating_sub(i);
+    if left == 0 {
+        return i;
+    }
+    match b.len().checked_sub(8).and_then(|from| b.get(from..)) {
+        Some(last) => {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(last);
+            // `left` is 1 to 7 here (a whole word would have been read by the loop).
+            let special = special_bytes(u64::from_le_bytes(word) >> (8 * (8 - left)));
+            i + (special.trailing_zeros() / 8) as usize
+        }
+        None => tail_special_end_short(b, i),
+    }
+}
+
+/// [`tail_special_end`] in an input shorter than eight bytes: byte by byte.
+#[cold]
+fn tail_special_end_short(b: &[u8], i: usize) -> usize {
+    b.iter()
+        .skip(i)
+        .position(|&c| c == b'"' || c == b'\\' || !(0x20..0x80).contains(&c))
+        .map_or(b.len(), |k| i + k)
 }
 
 /// The length of the well-formed UTF-8 sequence that starts at `b[i]` (a byte of
@@ -371,7 +418,8 @@ impl<'a> Reader<'a> {
         // byte, a bad escape) anywhere in it is the one reported, as it always was.
         let mut invalid_utf8 = None;
         loop {
-            i = plain_ascii_end(b, i);
+            // Whole words: the bytes of the last one go through the match below.
+            i = plain_ascii_words_end(b, i).unwrap_or_else(|tail| tail);
             match b.get(i) {
                 None => {
                     self.pos = i;
@@ -755,28 +803,34 @@ mod tests {
     }
 
     #[test]
-    fn plain_ascii_end_stops_at_the_first_special_byte_or_the_last_word() {
+    fn plain_ascii_end_stops_at_the_first_special_byte_or_the_end() {
         for len in 0..=24usize {
             for special in [b'"', b'\\', 0x00, 0x1f, 0x80, 0xc3, 0xff] {
                 for pos in 0..=len {
-                    let mut buf = vec![b'x'; len];
-                    if pos < len {
-                        buf[pos] = special;
-                    }
-                    for start in 0..=len {
-                        let whole_words = start + (len - start) / 8 * 8;
-                        // The scan reads whole words only: a special byte in the tail
-                        // (or before `start`) is left to the caller.
-                        let want = if (start..whole_words).contains(&pos) {
-                            pos
-                        } else {
-                            whole_words
-                        };
-                        assert_eq!(
-                            plain_ascii_end(&buf, start),
-                            want,
-                            "len {len}, {special:#04x} at {pos}, from {start}"
-                        );
+                    // Alone, and with special bytes after it (the borrows of the
+                    // word test must not hide the first).
+                    for later in [None, Some(b'"'), Some(0x00), Some(0xff)] {
+                        let mut buf = vec![b'x'; len];
+                        if pos < len {
+                            buf[pos] = special;
+                            if let Some(c) = later {
+                                buf[pos + 1..].fill(c);
+                            }
+                        }
+                        for start in 0..=len {
+                            // The first special byte at or after `start`, else the end.
+                            let want = match buf[start.min(len)..].iter().position(|&c| {
+                                c == b'"' || c == b'\\' || !(0x20..0x80).contains(&c)
+                            }) {
+                                Some(k) => start + k,
+                                None => len,
+                            };
+                            assert_eq!(
+                                plain_ascii_end(&buf, start),
+                                want,
+                                "len {len}, {special:#04x} at {pos} then {later:?}, from {start}"
+                            );
+                        }
                     }
                 }
             }

@@ -605,11 +605,8 @@ impl Engine {
         }
         let room = usize::try_from(t.max.saturating_sub(t.chars)).unwrap_or(usize::MAX);
         let limit = end.min(pos.saturating_add(room));
-        // Whole words at once (the reader's scan), then the bytes of the last word.
-        let mut at = plain_ascii_end(&self.buf[..limit], pos);
-        while at < limit && is_plain(self.buf[at]) {
-            at += 1;
-        }
+        // Whole words at once: the reader's scan.
+        let at = plain_ascii_end(&self.buf[..limit], pos);
         let run = at - pos;
         t.chars += run as u64;
         t.plain_len += run;
