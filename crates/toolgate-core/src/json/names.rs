@@ -3,8 +3,9 @@
 //!
 //! - `slots`, keyed by a hash of the key's raw bytes (its length and its first and last
 //!   four bytes): a key is found with one comparison, most unknown keys with none;
-//! - `leads`, keyed by the first four bytes a key starts with in compact JSON: a key that
-//!   is a name byte for byte is recognized from the bytes after its opening quote, so
+//! - `leads`, keyed by the first four bytes a key starts with in compact JSON (three for
+//!   a one-byte key: its byte, the quote and the colon): a key that is a name byte for
+//!   byte is recognized from the bytes after its opening quote, so
 //!   [`Reader::read_known_key`](super::Reader::read_known_key) reads it without scanning
 //!   it for its end, escapes and control bytes.
 //!
