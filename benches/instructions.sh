@@ -7,7 +7,8 @@
 #   bash benches/instructions.sh is_valid floor  # some
 #
 # Per call = (total of the contender - total of its empty loop) / N: `none` for most,
-# `cycle_none` for the cycling mix's `cycle_*` contenders (which build the mix first).
+# `cycle_none` for the cycling mix's `cycle_*` contenders (which build the mix first),
+# `query_none` for `query_is_valid` (which builds the full-profile mix).
 # Both runs of a pair compile the same schemas and build the same registry, so the
 # difference is the loop alone. A full-profile contender whose schema toolgate
 # refuses shows "refused".
@@ -44,10 +45,11 @@ if [ ${#contenders[@]} -eq 0 ]; then
         cycle_floor cycle_is_valid cycle_validate_json cycle_non_ascii_floor
         cycle_non_ascii_is_valid cycle_call_into cycle_bare_call_into cycle_compile
         cycle_compile_full cycle_stream_4 cycle_stream_16 cycle_stream_64
-        cycle_stream_whole)
+        cycle_stream_whole query_is_valid)
 fi
 base=""
 cycle_base=""
+query_base=""
 echo "| contender | instructions per call |"
 echo "|---|---:|"
 for c in "${contenders[@]}"; do
@@ -60,6 +62,10 @@ for c in "${contenders[@]}"; do
     cycle_*)
         [ -n "$cycle_base" ] || cycle_base=$(total cycle_none)
         b=$cycle_base
+        ;;
+    query_*)
+        [ -n "$query_base" ] || query_base=$(total query_none)
+        b=$query_base
         ;;
     *)
         [ -n "$base" ] || base=$(total none)

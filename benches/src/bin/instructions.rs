@@ -40,6 +40,10 @@
 //! the call in chunks of that many bytes, or in one feed, and finished), and `cycle_none`,
 //! the empty loop after building the mixes, registry and bare dispatcher (subtract it
 //! from those, not `none`).
+//!
+//! openai-node's four `query` tools of the full-profile mix, their calls in turn:
+//! `query_is_valid`, and `query_none`, the empty loop after building that mix (subtract
+//! it from `query_is_valid`).
 
 use std::hint::black_box;
 
@@ -93,6 +97,10 @@ fn main() {
     let (weather_spaced, flight_spaced) = (spaced(weather_in.valid), spaced(flight_in.valid));
     if which.starts_with("cycle_") {
         cycle(&which, n);
+        return;
+    }
+    if which.starts_with("query_") {
+        query(&which, n);
         return;
     }
     let full = |schema: &str| {
@@ -213,6 +221,34 @@ fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
         }
     }
     stream.finish().len()
+}
+
+/// openai-node's `query` tools of the full-profile mix (an `anyOf` of objects under
+/// `items`, a recursive `$ref` under `anyOf`: where toolgate leads jsonschema least),
+/// their calls in turn: `query_is_valid`, and `query_none` (the loop after building the
+/// mix; subtract it).
+fn query(which: &str, n: usize) {
+    let tools = load_realworld().unwrap_or_else(|e| {
+        eprintln!("{which}: realworld-tools cannot be read: {e}");
+        std::process::exit(2);
+    });
+    let mix = build_mix(&tools, &full_options(), Strings::Ascii);
+    let calls: Vec<_> = mix
+        .tools
+        .iter()
+        .filter(|t| t.source == "openai/openai-node" && t.tool == "query")
+        .collect();
+    assert!(!calls.is_empty(), "no query tool in the mix");
+    let mut count = 0usize;
+    for i in 0..n {
+        let a = calls[i % calls.len()];
+        count += match which {
+            "query_is_valid" => a.toolgate.is_valid(black_box(&a.call)) as usize,
+            "query_none" => black_box(1),
+            other => panic!("unknown contender {other:?}"),
+        };
+    }
+    println!("{which}: {count} over {n} iterations");
 }
 
 fn cycle(which: &str, n: usize) {

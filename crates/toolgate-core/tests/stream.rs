@@ -146,6 +146,13 @@ fn check_split(schema: &Schema, bytes: &[u8], sizes: &[usize], what: &str) -> Op
 /// Every way of feeding one instance: byte by byte, in random chunks, whole.
 fn check_all(schema: &Schema, bytes: &[u8], rng: &mut Rng, what: &str, tally: &Tally) {
     tally.instances.fetch_add(1, Ordering::Relaxed);
+    // The first-error walk (which streams use on a value fed whole, and which may
+    // skip branches a union's tag rules out) gives the collecting walk's verdict.
+    assert_eq!(
+        schema.is_valid(bytes),
+        schema.validate_json(bytes).is_empty(),
+        "{what}: is_valid disagrees with validate_json"
+    );
     let one = check_split(schema, bytes, &[1], what);
     let sizes: Vec<usize> = (0..8).map(|_| 1 + (rng.next() % 17) as usize).collect();
     let random = check_split(schema, bytes, &sizes, what);

@@ -109,6 +109,7 @@ impl Schema {
             (compiler.finish(&mut root)?, root)
         };
         prog.masked = opts.masked_values();
+        prog.find_tags();
         prog.shrink();
         Ok(Schema {
             prog,

@@ -105,6 +105,17 @@ pub(crate) struct Program {
 }
 
 impl Program {
+    /// Finds the tag of every `anyOf` and `oneOf` whose branches have one (see
+    /// [`Tag`](super::keywords::tag::Tag)): once the program is whole, since a branch
+    /// may be a reference to a node compiled after its union.
+    pub(crate) fn find_tags(&mut self) {
+        let mut groups = std::mem::take(&mut self.applicators);
+        for g in &mut groups {
+            g.find_tags(self);
+        }
+        self.applicators = groups;
+    }
+
     /// Gives back the room the tables grew into while the schema was compiled: a
     /// compiled schema lives as long as its tool, and most tables are short.
     pub(crate) fn shrink(&mut self) {

@@ -14,6 +14,7 @@ use super::super::program::{Loc, NodeId, Program};
 use super::super::sink::{At, Collect, FirstError, Member, Sink, Stop, W};
 use super::super::sort_errors;
 use super::super::walk::{walk, Cx};
+use super::tag::{Pick, Tag};
 
 /// The most times nesting may make the validator walk one value: a bound on the work
 /// a schema can ask for, since nested applicators multiply.
@@ -31,6 +32,9 @@ pub(crate) struct ApplicatorGroup {
     pub else_: Option<NodeId>,
     /// `$ref` (and `$dynamicRef`'s static target) beside other keywords: an `allOf` of one.
     pub refs: Box<[NodeId]>,
+    /// The property that tells `oneOf`'s branches apart, if one does: a first-error
+    /// walk reads it and walks only the branch it picks.
+    pub one_of_tag: Option<Box<Tag>>,
     /// How many times this group may make the walk read one value (1 + those of every
     /// branch): its share of [`MAX_ALTERNATIVES`].
     pub alternatives: usize,
@@ -60,6 +64,11 @@ impl ApplicatorGroup {
             .chain(self.if_)
             .chain(self.then_)
             .chain(self.else_)
+    }
+
+    /// Finds the tag of `oneOf` (once every node of the program is built).
+    pub(crate) fn find_tags(&mut self, prog: &Program) {
+        self.one_of_tag = Tag::of(prog, &self.one_of);
     }
 
     /// Sets `alternatives` from the branches'.
@@ -167,7 +176,22 @@ fn check_here<'a, S: Sink<'a>>(
         }
     }
     if !g.one_of.is_empty() {
-        if let Some(e) = check_one_of(cx, g.at, &g.one_of, r, start, depth, sink)? {
+        let checked = match picked::<S>(&g.one_of_tag, r, start, depth) {
+            Some(pick) => {
+                // The other branches fail on the tag: exactly one passes when the
+                // picked one does.
+                let passed = match pick {
+                    Pick::Branch(i) => pass_end(cx, g.one_of[i], r, start, depth),
+                    Pick::Nothing => None,
+                };
+                if passed.is_none() {
+                    explain(cx, "oneOf", g.at, &g.one_of, r, start, depth, sink)?;
+                }
+                passed
+            }
+            None => check_one_of(cx, g.at, &g.one_of, r, start, depth, sink)?,
+        };
+        if let Some(e) = checked {
             end.get_or_insert(e);
         }
     }
@@ -194,6 +218,21 @@ fn check_here<'a, S: Sink<'a>>(
         }
     }
     Ok(end)
+}
+
+/// What the union's tag picks for the value at `start`, in a first-error walk (see
+/// [`Tag`]); `None` when every branch is to be tried: no tag, a walk that collects
+/// each branch's violations for its message, or a tag that cannot be read.
+fn picked<'a, S: Sink<'a>>(
+    tag: &Option<Box<Tag>>,
+    r: &Reader<'a>,
+    start: usize,
+    depth: usize,
+) -> Option<Pick> {
+    if S::COLLECT {
+        return None;
+    }
+    tag.as_ref()?.pick(r, start, depth)
 }
 
 /// Where the value at `start` ends when it passes branch `b`; `None` when it fails.

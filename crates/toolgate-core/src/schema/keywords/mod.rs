@@ -11,6 +11,7 @@
 //! | [`number`] | `minimum`, `maximum`; full profile: `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` |
 //! | [`format`] | full profile: `format`, asserted |
 //! | [`applicator`] | `anyOf`; full profile: `allOf`, `oneOf`, `not`, `if`/`then`/`else`, `$ref` beside other keywords |
+//! | [`tag`] | the property that tells an `anyOf`'s or `oneOf`'s object branches apart |
 //! | [`unevaluated`] | full profile: the annotations `unevaluated*` read |
 //! | [`annotation`] | keywords that assert nothing (`title`, `description`, ...; full profile: `deprecated`, `readOnly`, `content*`, `x-*`, ...) |
 //!
@@ -27,6 +28,7 @@ pub(crate) mod format;
 pub(crate) mod number;
 pub(crate) mod object;
 pub(crate) mod string;
+pub(crate) mod tag;
 pub(crate) mod types;
 pub(crate) mod unevaluated;
 
