@@ -8,8 +8,8 @@
 //!
 //! Only the verdict uses this. A walk that collects violations still tries every
 //! branch, since its message names what each one wanted; and when the tag cannot be
-//! read (not an object, no such property, malformed bytes before it), every branch is
-//! tried as before.
+//! read (not an object, no such property before the first nested value, malformed
+//! bytes before it), every branch is tried as before.
 //!
 //! `anyOf` does not use it: it stops at the first branch that passes, so when that is
 //! the first branch tried, the tag's read is a second read of the object for nothing.
@@ -75,6 +75,12 @@ impl Tag {
 
     /// Reads the tag of the value at `start` (without moving `r`): which branch it
     /// picks, or `None` when it cannot be read, and every branch must be tried.
+    ///
+    /// The tag is looked for among the members before the first whose value is an
+    /// array or an object: the read never goes into a nested value. Were it to skip
+    /// them, a tagged union nested in itself with the tag after the nested member
+    /// would read each level's members again at every level above it, a work that
+    /// grows with the depth times the size.
     pub(crate) fn pick(&self, r: &Reader<'_>, start: usize, depth: usize) -> Option<Pick> {
         let mut r = r.at(start);
         if r.peek_kind().ok()? != Kind::Object || !r.begin_object(depth).ok()? {
@@ -84,6 +90,9 @@ impl Tag {
             let key = r.read_key_unchecked().ok()?;
             if key.eq_str(&self.name) {
                 return Some(self.pick_value(&mut r));
+            }
+            if matches!(r.peek_kind().ok()?, Kind::Object | Kind::Array) {
+                return None;
             }
             r.skip_value(depth + 1).ok()?;
             if !r.next_member().ok()? {
@@ -248,8 +257,12 @@ mod tests {
         let g = schema.prog.applicators.first().unwrap();
         let tag = Tag::of(&schema.prog, &g.any_of).unwrap();
         let pick = |doc: &str| tag.pick(&Reader::new(doc.as_bytes(), 16), 0, 0);
+        assert_eq!(pick(r#"{"n":1,"s":"x","kind":"c"}"#), Some(Pick::Branch(2)));
+        // Not past a nested value (whose own members may hold the same name).
+        assert_eq!(pick(r#"{"n":[1,{"kind":"a"}],"kind":"c"}"#), None);
+        assert_eq!(pick(r#"{"n":{"kind":"a"},"kind":"c"}"#), None);
         assert_eq!(
-            pick(r#"{"n":[1,{"kind":"a"}],"kind":"c"}"#),
+            pick(r#"{"kind":"c","n":{"kind":"a"}}"#),
             Some(Pick::Branch(2))
         );
         assert_eq!(pick(r#"{"kind":"\u0062"}"#), Some(Pick::Branch(1)));
