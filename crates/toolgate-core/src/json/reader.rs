@@ -156,6 +156,36 @@ fn tail_special_end_short(b: &[u8], i: usize) -> usize {
         .map_or(b.len(), |k| i + k)
 }
 
+/// Where a string's bytes from `i` stop being text: at the first quote, backslash or
+/// control byte, else at the end of `b` (non-ASCII bytes are text here; their UTF-8
+/// is checked apart). The word test is [`special_bytes`]' without its high-bit term:
+/// a byte of 0x80 or more has its high bit clear in `!w`, so it matches none of the
+/// three (and borrows, as there, only mark bits above a true hit).
+#[inline]
+fn syntax_special_end(b: &[u8], mut i: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let quote = w ^ (LO * u64::from(b'"'));
+        let backslash = w ^ (LO * u64::from(b'\\'));
+        let hits = ((quote.wrapping_sub(LO) & !quote)
+            | (backslash.wrapping_sub(LO) & !backslash)
+            | (w.wrapping_sub(LO * 0x20) & !w))
+            & HI;
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    b.iter()
+        .skip(i)
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+        .map_or(b.len().max(i), |k| i + k)
+}
+
 /// The length of the well-formed UTF-8 sequence that starts at `b[i]` (a byte of
 /// 0x80 or more), or `None` when it is not one: the table of well-formed byte
 /// sequences of the Unicode Standard (3.9, table 3-7), which `str::from_utf8` checks
@@ -409,7 +439,25 @@ impl<'a> Reader<'a> {
     /// The rest of a string from `i`, after its plain ASCII prefix: escapes,
     /// non-ASCII, the last bytes of the input, and every error.
     #[inline(never)]
-    fn read_string_rest(&mut self, start: usize, mut i: usize) -> R<JsonStr<'a>> {
+    fn read_string_rest(&mut self, start: usize, i: usize) -> R<JsonStr<'a>> {
+        // The common case here: text with non-ASCII characters and no escape. Its
+        // end is found eight bytes at a time, and its bytes checked as UTF-8 by the
+        // standard library's validator, instead of one character at a time below.
+        let b = self.buf;
+        let end = syntax_special_end(b, i);
+        if b.get(end) == Some(&b'"') && std::str::from_utf8(&b[i..end]).is_ok() {
+            self.pos = end + 1;
+            // Not known to be ASCII (the caller stops at the first byte that may not
+            // be): `false` only costs a character count its byte count.
+            return Ok(JsonStr::new(&b[start..end], false, false));
+        }
+        self.read_string_slow(start, i)
+    }
+
+    /// [`Reader::read_string_rest`] one character at a time: escapes, and every error
+    /// with the position the reader reports.
+    #[cold]
+    fn read_string_slow(&mut self, start: usize, mut i: usize) -> R<JsonStr<'a>> {
         let b = self.buf;
         let mut escaped = false;
         let mut ascii = true;
@@ -831,6 +879,43 @@ mod tests {
                                 "len {len}, {special:#04x} at {pos} then {later:?}, from {start}"
                             );
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn syntax_special_end_stops_at_a_quote_backslash_or_control_byte_only() {
+        let is_syntax = |c: u8| c == b'"' || c == b'\\' || c < 0x20;
+        for len in 0..=24usize {
+            // Text bytes (non-ASCII among them) must not stop the scan; the first
+            // quote, backslash or control byte must, whatever follows it.
+            for (first, later) in [
+                (b'"', 0xffu8),
+                (b'\\', b'"'),
+                (0x00, 0x00),
+                (0x1f, 0xc3),
+                (0x80, b'"'),
+                (0xc3, 0x00),
+                (0xff, 0xe2),
+            ] {
+                for pos in 0..=len {
+                    let mut buf = vec![0xa9u8; len];
+                    if pos < len {
+                        buf[pos] = first;
+                        buf[pos + 1..].fill(later);
+                    }
+                    for start in 0..=len {
+                        let want = buf[start..]
+                            .iter()
+                            .position(|&c| is_syntax(c))
+                            .map_or(len, |k| start + k);
+                        assert_eq!(
+                            syntax_special_end(&buf, start),
+                            want,
+                            "len {len}, {first:#04x} at {pos} then {later:#04x}, from {start}"
+                        );
                     }
                 }
             }
