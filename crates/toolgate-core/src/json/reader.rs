@@ -77,19 +77,27 @@ pub struct Reader<'a> {
 
 type R<T> = Result<T, SyntaxError>;
 
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
 /// A mask with the high bit set in the first byte of `w` (little-endian) that is a
 /// quote, a backslash, a control byte or non-ASCII. Bits above the first hit may be
 /// spurious (borrows), so only the lowest set bit is meaningful.
 #[inline]
 fn special_bytes(w: u64) -> u64 {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
+    syntax_bytes(w) | (w & HI)
+}
+
+/// [`special_bytes`] without non-ASCII: a quote, a backslash or a control byte. A byte
+/// of 0x80 or more has its high bit clear in `!w`, so it matches none of the three.
+#[inline]
+fn syntax_bytes(w: u64) -> u64 {
     let quote = w ^ (LO * u64::from(b'"'));
     let backslash = w ^ (LO * u64::from(b'\\'));
     let zero_quote = quote.wrapping_sub(LO) & !quote;
     let zero_backslash = backslash.wrapping_sub(LO) & !backslash;
     let control = w.wrapping_sub(LO * 0x20) & !w;
-    (zero_quote | zero_backslash | control | w) & HI
+    (zero_quote | zero_backslash | control) & HI
 }
 
 /// Where the run of plain ASCII string bytes from `i` ends: at the first quote,
@@ -158,23 +166,13 @@ fn tail_special_end_short(b: &[u8], i: usize) -> usize {
 
 /// Where a string's bytes from `i` stop being text: at the first quote, backslash or
 /// control byte, else at the end of `b` (non-ASCII bytes are text here; their UTF-8
-/// is checked apart). The word test is [`special_bytes`]' without its high-bit term:
-/// a byte of 0x80 or more has its high bit clear in `!w`, so it matches none of the
-/// three (and borrows, as there, only mark bits above a true hit).
+/// is checked apart), eight bytes at a time with [`syntax_bytes`].
 #[inline]
 fn syntax_special_end(b: &[u8], mut i: usize) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
     while let Some(chunk) = b.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let quote = w ^ (LO * u64::from(b'"'));
-        let backslash = w ^ (LO * u64::from(b'\\'));
-        let hits = ((quote.wrapping_sub(LO) & !quote)
-            | (backslash.wrapping_sub(LO) & !backslash)
-            | (w.wrapping_sub(LO * 0x20) & !w))
-            & HI;
+        let hits = syntax_bytes(u64::from_le_bytes(word));
         if hits != 0 {
             return i + (hits.trailing_zeros() / 8) as usize;
         }
