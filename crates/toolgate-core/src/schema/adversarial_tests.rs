@@ -85,6 +85,37 @@ fn recursion_under_all_of_stays_linear() {
     assert!(n <= 4000, "validate_json walked {n} values");
 }
 
+/// A first-error walk keeps no verdicts for its first recursive nodes (a call that
+/// recurses a few levels does not pay for the table) and keeps them from then on:
+/// on either side of that point, and across it, the verdict is the collecting walk's
+/// and the work stays linear in the depth.
+#[test]
+fn recursion_is_linear_before_and_after_the_memo_starts() {
+    let schema = full(
+        r##"{"$defs":{"node":{"type":"object","anyOf":[
+            {"required":["a"],"properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}},
+            {"required":["b"],"properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}
+        ]}},"$ref":"#/$defs/node"}"##,
+    );
+    for depth in 0..48 {
+        let valid = chain(depth);
+        // The leaf (innermost) or the root (outermost) breaks both branches.
+        let bad_leaf = valid.replacen(r#"{"b":1}"#, r#"{"c":1}"#, 1);
+        let bad_root = valid.replacen(r#"{"b":1"#, r#"{"c":1"#, 1);
+        for (doc, expected) in [(&valid, true), (&bad_leaf, false), (&bad_root, false)] {
+            let (verdict, n) = visits(|| schema.is_valid(doc.as_bytes()));
+            assert_eq!(verdict, expected, "depth {depth}: {doc}");
+            assert_eq!(
+                verdict,
+                schema.validate_json(doc.as_bytes()).is_empty(),
+                "depth {depth}: {doc}"
+            );
+            let bound = 300 + 20 * depth as u64;
+            assert!(n <= bound, "is_valid walked {n} values at depth {depth}");
+        }
+    }
+}
+
 /// 100,000 elements cost 100,000 hashes, and equal ones are compared only with the
 /// distinct values before them: distinct elements, all equal elements, and equal
 /// elements far apart.

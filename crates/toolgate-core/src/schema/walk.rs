@@ -28,6 +28,9 @@ pub(crate) struct Cx<'p> {
     stack_limit: usize,
     /// The id of the dynamic scope (see [`Rare::scope`]); 0 for the empty scope.
     pub(crate) scope_id: u32,
+    /// Memo nodes a first-error walk may still walk without keeping their verdicts
+    /// (see [`walk_memo`]).
+    memo_free: u32,
     rare: Option<Box<Rare>>,
 }
 
@@ -116,6 +119,7 @@ impl<'p> Cx<'p> {
             level: 0,
             stack_limit: 0,
             scope_id: 0,
+            memo_free: MEMO_FREE,
             rare: None,
         };
         if prog.dynamic {
@@ -466,11 +470,22 @@ fn walk_special_here<'a, S: Sink<'a>>(
     walk_value(cx, inner, r, depth, sink)
 }
 
+/// Memo nodes a first-error walk walks before it keeps their verdicts.
+///
+/// Keeping a verdict costs a table (made on first use, emptied after the call) and an
+/// insert, about as much as walking a small value; a tool call that recurses a few
+/// levels (an outline, a query tree) walks each pair once anyway. The bound stays
+/// linear: the walks made before the memo starts are at most this many, each over at
+/// most the whole value, and every pair walked after it is walked once.
+const MEMO_FREE: u32 = 16;
+
 /// A recursive node: each (node, position) pair is walked once. A first-error walk
-/// keeps the verdict (and where a passing value ends, to move past it at once); a
-/// collecting walk keeps which pairs it has walked, whose violations are already
-/// reported. So no schema can make the walk exponential: the work is at most the
-/// number of recursive nodes times the values, each walked once.
+/// keeps the verdict (and where a passing value ends, to move past it at once), past
+/// its first [`MEMO_FREE`] memo nodes; a collecting walk keeps which pairs it has
+/// walked, whose violations are already reported, from the first (a pair walked twice
+/// would report them twice). So no schema can make the walk exponential: the work is
+/// at most the number of recursive nodes times the values, each walked once, plus
+/// [`MEMO_FREE`] walks of the value.
 fn walk_memo<'a, S: Sink<'a>>(
     cx: &mut Cx<'_>,
     inner: super::program::NodeId,
@@ -493,6 +508,10 @@ fn walk_memo<'a, S: Sink<'a>>(
             w.insert(key, end);
         }
         return Ok(());
+    }
+    if cx.memo_free > 0 {
+        cx.memo_free -= 1;
+        return walk_value(cx, node, r, depth, sink);
     }
     match cx.rare.as_ref().and_then(|rare| rare.verdicts.get(&key)) {
         Some(&Some(end)) => {
