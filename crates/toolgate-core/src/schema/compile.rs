@@ -18,6 +18,7 @@ use super::error::{CompileError, SchemaProblem};
 use super::keywords::applicator::MAX_ALTERNATIVES;
 use super::keywords::types::TypeNames;
 use super::keywords::{Keyword, NodeBuilder, Reference};
+use super::memo::{MemoMap, MemoState};
 use super::message::quoted;
 use super::options::{Draft, Options, Profile};
 use super::path::push_pointer_token;
@@ -41,7 +42,7 @@ pub(crate) struct Compiler<'a> {
     draft: Draft,
     /// Full profile: the node of each location compiled (or queued), once a
     /// reference has asked for one (see [`Compiler::locate_all`]).
-    located: HashMap<Location, NodeId>,
+    located: HashMap<Location, NodeId, MemoState>,
     /// Whether `located` is kept: until a reference names a location, no location is
     /// compiled twice (each is reached once, by its own path in the document), so
     /// nothing looks one up.
@@ -93,7 +94,7 @@ impl<'a> Compiler<'a> {
             docs,
             doc: 0,
             draft,
-            located: HashMap::new(),
+            located: HashMap::default(),
             locating: false,
             unlocated: Vec::with_capacity(nodes),
             pending: Vec::new(),
@@ -192,6 +193,18 @@ impl<'a> Compiler<'a> {
         self.prog.add_location(uri, &self.ptr)
     }
 
+    /// The node of the location being compiled, if one was reserved: looked up with
+    /// the pointer itself, lent to the key, not a copy of it (one per subschema).
+    fn located_here(&mut self) -> Option<NodeId> {
+        let key = Location {
+            doc: self.doc,
+            pointer: std::mem::take(&mut self.ptr),
+        };
+        let found = self.located.get(&key).copied();
+        self.ptr = key.pointer;
+        found
+    }
+
     /// The location being compiled.
     fn here(&self) -> Location {
         Location {
@@ -217,7 +230,7 @@ impl<'a> Compiler<'a> {
     fn subschema_id_here(&mut self, v: &Value) -> NodeId {
         let applied = !std::mem::take(&mut self.defining);
         if self.full() && self.locating {
-            if let Some(&id) = self.located.get(&self.here()) {
+            if let Some(id) = self.located_here() {
                 self.edge_to(id);
                 if applied {
                     self.applied[id as usize] += 1;
@@ -874,7 +887,7 @@ impl<'a> Compiler<'a> {
         // A copy of an alias (a property's node that is a `$ref`) takes what the alias's
         // own entry became: the special node is the same one, so its index finds it.
         let specials = self.prog.specials.clone();
-        let mut owner: HashMap<u32, usize> = HashMap::new();
+        let mut owner: MemoMap<u32, usize> = MemoMap::default();
         for (id, node) in self.prog.nodes[..count].iter().enumerate() {
             if node.special {
                 owner.entry(node.applicator).or_insert(id);

@@ -5,6 +5,11 @@
 //! xor-ed, as in foldhash and the wyhash family), starting from a seed drawn once per
 //! process from the standard library's own random keys: the positions in a key come
 //! from the instance, so the seed keeps a caller from choosing positions that collide.
+//!
+//! The compiler's tables keyed by a schema's own text (locations, URIs, anchors,
+//! pointer tokens) use it too, a string eight bytes per multiply: SipHash was 4% of
+//! compiling a schema with references, and the seed keeps a schema's author (an MCP
+//! server's tool list) from choosing names that collide.
 
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;

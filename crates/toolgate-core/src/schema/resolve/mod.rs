@@ -46,9 +46,9 @@
 //! reference that reaches one.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::memo::MemoMap;
 use crate::json::Value;
 use crate::schema::message::{push_u64, quoted};
 use crate::schema::options::Resource;
@@ -119,12 +119,12 @@ pub(crate) struct Documents {
     resources: Vec<Entry>,
     /// Normalized absolute URI (no fragment) → resource, for the documents in
     /// `docs`; a miss falls back to the built-in table.
-    by_uri: HashMap<String, ResourceId>,
+    by_uri: MemoMap<String, ResourceId>,
     /// The members of each large object a pointer has stepped through, by name (keyed
     /// by the address of the object's members, which stay put while the documents
     /// live): a chain of references through thousands of `$defs` looks each one up
     /// in constant time, not by a search of the members.
-    member_index: RefCell<HashMap<usize, HashMap<Box<str>, usize>>>,
+    member_index: RefCell<MemoMap<usize, MemoMap<Box<str>, usize>>>,
     /// How many schemas document 0 holds in schema positions (its root included).
     schemas: usize,
 }
@@ -166,7 +166,7 @@ struct Doc {
 #[derive(Default)]
 struct Roots {
     resource: Option<ResourceId>,
-    children: HashMap<String, Roots>,
+    children: MemoMap<String, Roots>,
 }
 
 impl Roots {
@@ -221,7 +221,7 @@ struct Entry {
     /// The `$schema` value, when it names a draft toolgate does not implement.
     unsupported: Option<String>,
     /// Plain-name fragments: `$anchor`, `$dynamicAnchor`, draft-07's `"$id": "#name"`.
-    anchors: HashMap<String, Anchor>,
+    anchors: MemoMap<String, Anchor>,
 }
 
 struct Anchor {
@@ -268,7 +268,7 @@ impl Documents {
         let mut ix = Indexer {
             docs: Vec::with_capacity(1 + registered.len()),
             resources: Vec::new(),
-            by_uri: HashMap::new(),
+            by_uri: MemoMap::default(),
             problems: Vec::new(),
             defer: false,
             ptr: String::with_capacity(64),
@@ -348,7 +348,7 @@ impl Documents {
         count_member_steps(1);
         let mut index = self.member_index.borrow_mut();
         let by_name = index.entry(members.as_ptr() as usize).or_insert_with(|| {
-            let mut by_name = HashMap::with_capacity(members.len());
+            let mut by_name = MemoMap::with_capacity_and_hasher(members.len(), Default::default());
             for (i, (k, _)) in members.iter().enumerate() {
                 by_name.entry(Box::from(k.as_str())).or_insert(i);
             }
@@ -795,7 +795,7 @@ enum Id {
 struct Indexer {
     docs: Vec<Doc>,
     resources: Vec<Entry>,
-    by_uri: HashMap<String, ResourceId>,
+    by_uri: MemoMap<String, ResourceId>,
     /// Problems that refuse the compile.
     problems: Vec<Problem>,
     /// Whether problems inside registered documents are kept with them (see
@@ -973,7 +973,7 @@ impl Indexer {
             uri: uri.clone(),
             draft,
             unsupported,
-            anchors: HashMap::new(),
+            anchors: MemoMap::default(),
         });
         self.docs[doc as usize].roots.insert(&self.ptr, r);
         r
