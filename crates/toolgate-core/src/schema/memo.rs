@@ -65,8 +65,11 @@ pub(crate) struct MemoHasher {
 impl Hasher for MemoHasher {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        // Keys are integers and booleans, which come through the methods below; any
-        // other key is still hashed, eight bytes at a time.
+        // The walk's keys are integers and booleans, which come through the methods
+        // below; strings (the compiler's keys) are hashed eight bytes at a time after
+        // their length, so that zero bytes padding the last word cannot make two
+        // strings one.
+        self.write_u64(bytes.len() as u64);
         for chunk in bytes.chunks(8) {
             let mut word = [0u8; 8];
             word[..chunk.len()].copy_from_slice(chunk);
@@ -128,6 +131,27 @@ mod tests {
             "{} distinct top 7-bit values of 256",
             top.len()
         );
+    }
+
+    /// The compiler's string keys: pointers that differ in one byte, in trailing zero
+    /// bytes (which pad a string's last word), or in where a token ends.
+    #[test]
+    fn strings_that_differ_hash_apart() {
+        let state = MemoState::default();
+        let mut keys: Vec<String> = Vec::new();
+        for n in 0..24 {
+            keys.push("a".to_string() + &"\0".repeat(n));
+            keys.push("/properties/".to_string() + &"x".repeat(n));
+        }
+        for i in 0..40 {
+            keys.push(format!("/$defs/d{i}/items"));
+            keys.push(format!("/$defs/d{i}/item"));
+        }
+        keys.push("/a/bc".into());
+        keys.push("/ab/c".into());
+        let hashes: HashSet<u64> = keys.iter().map(|k| state.hash_one(k.as_str())).collect();
+        let distinct: HashSet<&String> = keys.iter().collect();
+        assert_eq!(hashes.len(), distinct.len());
     }
 
     #[test]
