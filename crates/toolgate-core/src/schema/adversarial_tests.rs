@@ -116,6 +116,91 @@ fn recursion_is_linear_before_and_after_the_memo_starts() {
     }
 }
 
+/// Two resources that both declare the dynamic anchor, each applying both to the next
+/// level: a value `k` levels down is reached by 2^k paths, whose dynamic scopes differ
+/// only in the order they re-entered resources already in scope. That order decides no
+/// dynamic reference's target, so every path shares one memo entry per position.
+#[test]
+fn re_entered_resources_keep_one_dynamic_scope() {
+    let level =
+        r##"{"allOf":[{"$ref":"https://example.com/a"},{"$ref":"https://example.com/b"}]}"##;
+    let schema = full(&format!(
+        r##"{{"$id":"https://example.com/a","$dynamicAnchor":"node",
+        "properties":{{"k":{level},"d":{{"$dynamicRef":"#node"}}}},
+        "$defs":{{"b":{{"$id":"https://example.com/b","$dynamicAnchor":"node","type":"object",
+          "properties":{{"k":{level},"d":{{"$dynamicRef":"#node"}}}}}}}}}}"##
+    ));
+    let chain = |depth: usize, leaf: &str| {
+        let mut s = leaf.to_string();
+        for _ in 0..depth {
+            s = format!(r#"{{"k":{s}}}"#);
+        }
+        s
+    };
+    for (depth, bound) in [(10, 200), (20, 400), (40, 800)] {
+        let doc = chain(depth, "{}");
+        let (valid, n) = visits(|| schema.is_valid(doc.as_bytes()));
+        assert!(valid, "depth {depth}");
+        assert!(n <= bound, "is_valid walked {n} values at depth {depth}");
+        let (errors, m) = visits(|| schema.validate_json(doc.as_bytes()));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(
+            m <= bound,
+            "validate_json walked {m} values at depth {depth}"
+        );
+        // A leaf that "b" refuses: found, once, by both walks.
+        let bad = chain(depth, "[]");
+        assert!(!schema.is_valid(bad.as_bytes()));
+        let (errors, m) = visits(|| schema.validate_json(bad.as_bytes()));
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            m <= bound,
+            "validate_json walked {m} values at depth {depth}"
+        );
+    }
+}
+
+/// A `oneOf` that fails at every level, whose branch recurses into the value, where
+/// `allOf` recurses on (so that the explanation of each level's failure would walk
+/// every level below): the explanations' work is bounded by the input, and the
+/// failures are all still reported.
+#[test]
+fn explanations_of_failures_at_every_level_stay_linear() {
+    let schema = Schema::compile_with(
+        br##"{"$defs":{"node":{"type":"object",
+            "allOf":[{"properties":{"k":{"$ref":"#/$defs/node"}}}],
+            "oneOf":[{"$ref":"#/$defs/branch"},{"required":["never"]}]},
+          "branch":{"properties":{"k":{"$ref":"#/$defs/node"}},"required":["x"]}},
+        "$ref":"#/$defs/node"}"##,
+        &Options::default()
+            .with_profile(Profile::Full)
+            .with_max_depth(Options::MAX_DEPTH_LIMIT),
+    )
+    .unwrap();
+    let chain = |depth: usize| {
+        let mut s = String::from("{}");
+        for _ in 0..depth {
+            s = format!(r#"{{"k":{s}}}"#);
+        }
+        s
+    };
+    let mut per_byte = Vec::new();
+    for depth in [100, 200, 400, 800] {
+        let doc = chain(depth);
+        assert!(!schema.is_valid(doc.as_bytes()));
+        let (errors, m) = visits(|| schema.validate_json(doc.as_bytes()));
+        // One failed oneOf per level, each explained.
+        assert_eq!(errors.len(), depth + 1, "depth {depth}");
+        assert!(errors.iter().all(|e| e.keyword == "oneOf"), "{errors:?}");
+        per_byte.push(m as f64 / doc.len() as f64);
+    }
+    // Linear: the work per byte does not grow with the depth.
+    assert!(
+        per_byte[3] <= per_byte[1] * 1.5,
+        "values walked per byte: {per_byte:?}"
+    );
+}
+
 /// 100,000 elements cost 100,000 hashes, and equal ones are compared only with the
 /// distinct values before them: distinct elements, all equal elements, and equal
 /// elements far apart.

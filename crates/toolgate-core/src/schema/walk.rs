@@ -50,10 +50,19 @@ pub(crate) struct Rare {
     /// members or items.
     pub(crate) annotations: MemoMap<(u32, u32, u32, bool), Bits>,
     /// The dynamic scope, in a program with a dynamic `$dynamicRef`: the resources
-    /// entered, outermost first, and an id of that stack (the same stack, the same id)
-    /// for the memo's keys, since a verdict there depends on the scope.
+    /// entered, outermost first, and an id of what the stack decides for the memo's
+    /// keys, since a verdict there depends on the scope. A dynamic reference takes the
+    /// outermost resource that declares its anchor, so only the resources' order of
+    /// first entry decides anything: stacks with the same one share an id, and a
+    /// resource entered again keeps the id it finds (a recursion through two resources
+    /// is then one scope at every level, not a new one per level, whose memo entries
+    /// never meet again: that made the work grow with the fourth power of the depth).
     scope: Vec<u32>,
+    /// (scope id, resource entered) → the scope id inside it.
     scope_ids: MemoMap<(u32, u32), u32>,
+    /// Recursive nodes walked by explanations of failed `anyOf`/`oneOf` in this call
+    /// (see [`EXPLAINED_PER_BYTE`]).
+    explained: usize,
 }
 
 impl Rare {
@@ -65,6 +74,7 @@ impl Rare {
             && self.scope_ids.capacity() <= SPARE_MAX
             && self.scope.capacity() <= SPARE_MAX;
         self.evaluated = None;
+        self.explained = 0;
         self.verdicts.clear();
         self.annotations.clear();
         self.scope.clear();
@@ -146,12 +156,25 @@ impl<'p> Cx<'p> {
         self.rare.as_ref()?.annotations.get(key)
     }
 
-    /// Pushes `resource` on the dynamic scope; returns the scope's previous id.
+    /// Pushes `resource` on the dynamic scope; returns the scope's previous id. The new
+    /// id is the current one when `resource` is in the scope already (see
+    /// [`Rare::scope`]); whether it is depends on the id alone, so it is looked up once
+    /// per (id, resource).
     pub(crate) fn enter_resource(&mut self, resource: u32) -> u32 {
         let scope_id = self.scope_id;
         let rare = self.rare();
-        let fresh = rare.scope_ids.len() as u32 + 1;
-        let id = *rare.scope_ids.entry((scope_id, resource)).or_insert(fresh);
+        let id = match rare.scope_ids.get(&(scope_id, resource)) {
+            Some(&id) => id,
+            None => {
+                let id = if rare.scope.contains(&resource) {
+                    scope_id
+                } else {
+                    rare.scope_ids.len() as u32 + 1
+                };
+                rare.scope_ids.insert((scope_id, resource), id);
+                id
+            }
+        };
         rare.scope.push(resource);
         std::mem::replace(&mut self.scope_id, id)
     }
@@ -470,6 +493,30 @@ fn walk_special_here<'a, S: Sink<'a>>(
     walk_value(cx, inner, r, depth, sink)
 }
 
+/// Recursive nodes the explanations of one call's failed `anyOf`/`oneOf` may walk:
+/// [`EXPLAINED_BASE`] and this many per byte of the input.
+///
+/// An explanation walks each branch again with a sink of its own (it lists each
+/// branch's first violation), so it cannot reuse what another explanation walked; a
+/// branch that recurses into the value through `allOf` or `$ref`, under a union that
+/// fails at every level, would walk the rest of the value again at every level, the
+/// depth times the size. Past the budget, the explanations under way and those after
+/// pass over the recursive nodes they reach (each failure is still reported, with
+/// what its branches showed before): the work stays linear. No call of a real tool
+/// comes near it.
+const EXPLAINED_PER_BYTE: usize = 4;
+/// See [`EXPLAINED_PER_BYTE`].
+const EXPLAINED_BASE: usize = 1024;
+
+/// Counts one recursive node walked by an explanation; false once the call's budget
+/// ([`EXPLAINED_PER_BYTE`]) is spent.
+#[cold]
+fn explanation_room(cx: &mut Cx<'_>, input_len: usize) -> bool {
+    let rare = cx.rare();
+    rare.explained += 1;
+    rare.explained <= EXPLAINED_BASE.saturating_add(EXPLAINED_PER_BYTE.saturating_mul(input_len))
+}
+
 /// Memo nodes a first-error walk walks before it keeps their verdicts.
 ///
 /// Keeping a verdict costs a table (made on first use, emptied after the call) and an
@@ -500,6 +547,12 @@ fn walk_memo<'a, S: Sink<'a>>(
     if S::COLLECT {
         if let Some(&end) = sink.walked().and_then(|w| w.get(&key)) {
             r.seek(end);
+            return Ok(());
+        }
+        if !sink.explains() && !explanation_room(cx, r.input().len()) {
+            // Past the explanations' budget: this value adds nothing to the one under
+            // way (whose failure is already decided, and reported all the same).
+            r.skip_value(depth)?;
             return Ok(());
         }
         walk_value(cx, node, r, depth, sink)?;
