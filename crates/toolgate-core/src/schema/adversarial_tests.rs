@@ -201,6 +201,111 @@ fn explanations_of_failures_at_every_level_stay_linear() {
     );
 }
 
+/// Each keyword that applies a subschema, over a recursion into the value, with a
+/// leaf that fails (or passes) at the bottom of a chain 50, 100 and 200 levels deep:
+/// the values both walks take per byte of the input do not grow with the depth.
+#[test]
+fn every_applicator_over_a_recursion_stays_linear() {
+    // (shape, schema whose node is #/$defs/n, one level of the instance with @ for
+    // the level below, the innermost value)
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "anyOf beside allOf",
+            r##"{"$defs":{"n":{"allOf":[{"properties":{"k":{"$ref":"#/$defs/n"}}}],"anyOf":[{"properties":{"k":{"$ref":"#/$defs/n"}},"required":["x"]},{"required":["y"]}]}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+            "{}",
+        ),
+        (
+            "anyOf failing",
+            r##"{"$defs":{"n":{"anyOf":[{"properties":{"k":{"$ref":"#/$defs/n"}},"required":["a"]},{"properties":{"k":{"$ref":"#/$defs/n"}},"required":["b"]}]}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+            "{}",
+        ),
+        (
+            "oneOf, both passing",
+            r##"{"$defs":{"n":{"oneOf":[{"properties":{"k":{"$ref":"#/$defs/n"}}},{"properties":{"k":{"$ref":"#/$defs/n"}}}]}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+            "{}",
+        ),
+        (
+            "if/then/else",
+            r##"{"$defs":{"n":{"if":{"properties":{"k":{"$ref":"#/$defs/n"}}},"then":{"properties":{"k":{"$ref":"#/$defs/n"}},"required":["x"]},"else":{"properties":{"k":{"$ref":"#/$defs/n"}}}}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+            "{}",
+        ),
+        (
+            "not beside allOf",
+            r##"{"$defs":{"n":{"allOf":[{"properties":{"k":{"$ref":"#/$defs/n"}}}],"not":{"properties":{"k":{"$ref":"#/$defs/n"}}}}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+            "{}",
+        ),
+        (
+            "unevaluatedProperties over anyOf",
+            r##"{"$defs":{"n":{"anyOf":[{"properties":{"k":{"$ref":"#/$defs/n"}}},{"properties":{"j":{"$ref":"#/$defs/n"}}}],"unevaluatedProperties":false}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@,"z":1}"#,
+            "{}",
+        ),
+        (
+            "unevaluatedProperties over a failing oneOf",
+            r##"{"$defs":{"n":{"oneOf":[{"properties":{"k":{"$ref":"#/$defs/n"}}},{"properties":{"k":{"$ref":"#/$defs/n"}},"required":["q"]}],"unevaluatedProperties":false}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+            r#"{"z":1}"#,
+        ),
+        (
+            "contains beside items",
+            r##"{"$defs":{"n":{"type":"array","contains":{"$ref":"#/$defs/n"},"items":{"$ref":"#/$defs/n"}}},"$ref":"#/$defs/n"}"##,
+            "[@]",
+            "[]",
+        ),
+        (
+            "dependentSchemas",
+            r##"{"$defs":{"n":{"properties":{"k":{"$ref":"#/$defs/n"}},"dependentSchemas":{"k":{"properties":{"k":{"$ref":"#/$defs/n"}},"required":["x"]}}}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+            "{}",
+        ),
+        (
+            "patternProperties beside properties",
+            r##"{"$defs":{"n":{"properties":{"k":{"$ref":"#/$defs/n"}},"patternProperties":{"^k":{"$ref":"#/$defs/n"}},"additionalProperties":false}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+            r#"{"z":1}"#,
+        ),
+        (
+            "propertyNames",
+            r##"{"$defs":{"n":{"propertyNames":{"$ref":"#/$defs/s"},"additionalProperties":{"$ref":"#/$defs/n"}},"s":{"anyOf":[{"maxLength":1},{"pattern":"^x"}]}},"$ref":"#/$defs/n"}"##,
+            r#"{"kk":@}"#,
+            "{}",
+        ),
+    ];
+    let options = Options::default()
+        .with_profile(Profile::Full)
+        .with_max_depth(Options::MAX_DEPTH_LIMIT);
+    for &(shape, schema, level, leaf) in cases {
+        let schema = Schema::compile_with(schema.as_bytes(), &options)
+            .unwrap_or_else(|e| panic!("{shape}: {e}"));
+        let per_byte = |depth: usize| {
+            let mut doc = leaf.to_string();
+            for _ in 0..depth {
+                doc = level.replace('@', &doc);
+            }
+            let (valid, n) = visits(|| schema.is_valid(doc.as_bytes()));
+            let (errors, m) = visits(|| schema.validate_json(doc.as_bytes()));
+            assert_eq!(valid, errors.is_empty(), "{shape} at depth {depth}");
+            let len = doc.len() as f64;
+            (n as f64 / len, m as f64 / len)
+        };
+        let rows = [per_byte(50), per_byte(100), per_byte(200)];
+        for (walk, first, last) in [
+            ("is_valid", rows[0].0, rows[2].0),
+            ("validate_json", rows[0].1, rows[2].1),
+        ] {
+            assert!(
+                last <= first * 1.5 + 0.5,
+                "{shape}: {walk} walked {first:.1} values per byte at depth 50, {last:.1} at 200"
+            );
+        }
+    }
+}
+
 /// 100,000 elements cost 100,000 hashes, and equal ones are compared only with the
 /// distinct values before them: distinct elements, all equal elements, and equal
 /// elements far apart.

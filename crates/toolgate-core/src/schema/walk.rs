@@ -55,8 +55,8 @@ pub(crate) struct Rare {
     /// outermost resource that declares its anchor, so only the resources' order of
     /// first entry decides anything: stacks with the same one share an id, and a
     /// resource entered again keeps the id it finds (a recursion through two resources
-    /// is then one scope at every level, not a new one per level, whose memo entries
-    /// never meet again: that made the work grow with the fourth power of the depth).
+    /// is then one scope at every level, not a new one per path, whose memo entries
+    /// never meet again: the work doubled with each level).
     scope: Vec<u32>,
     /// (scope id, resource entered) → the scope id inside it.
     scope_ids: MemoMap<(u32, u32), u32>,
@@ -522,8 +522,9 @@ fn explanation_room(cx: &mut Cx<'_>, input_len: usize) -> bool {
 /// Keeping a verdict costs a table (made on first use, emptied after the call) and an
 /// insert, about as much as walking a small value; a tool call that recurses a few
 /// levels (an outline, a query tree) walks each pair once anyway. The bound stays
-/// linear: the walks made before the memo starts are at most this many, each over at
-/// most the whole value, and every pair walked after it is walked once.
+/// linear: before the memo starts, at most this many memo nodes are walked, each
+/// costing at most a walk of the whole value by the nodes between memo nodes (a
+/// constant of the schema); after, every pair is walked once.
 const MEMO_FREE: u32 = 16;
 
 /// A recursive node: each (node, position) pair is walked once. A first-error walk
