@@ -30,11 +30,16 @@ pub(crate) use names::{same_bytes, NameTable};
 pub use number::Decimal;
 pub(crate) use number::Scale;
 pub(crate) use reader::plain_ascii_end;
+#[cfg(test)]
+pub(crate) use reader::SKIPPED;
 pub use reader::{Kind, Number, Reader};
+pub(crate) use reader::{KnownEnds, Starts};
 pub(crate) use stack::Stack;
 pub use string::JsonStr;
 pub use value::Value;
-pub use write::{write_compact_span, write_json_string};
+#[cfg(test)]
+pub(crate) use write::QUOTED;
+pub use write::{write_compact_prefix, write_json_string};
 
 /// `str::from_utf8`, with the all-ASCII case (most names, ids and values a model
 /// sends) decided by one word-at-a-time scan: on short text the general check costs

@@ -743,11 +743,34 @@ impl<'a> Reader<'a> {
 
     /// Consumes one value of any kind, checking it strictly (duplicates, depth).
     pub fn skip_value(&mut self, depth: usize) -> R<()> {
+        self.skip_value_with(depth, &mut NoEnds)
+    }
+
+    /// [`Reader::skip_value`] that jumps over the containers whose end `ends` knows,
+    /// and tells it where each container it reads through ends: a walk that may skip
+    /// the same containers again (from each level of a nesting) reads each once.
+    pub(crate) fn skip_value_with(&mut self, depth: usize, ends: &mut impl KnownEnds) -> R<()> {
+        #[cfg(test)]
+        let start = self.pos;
+        let out = self.skip_value_known(depth, ends);
+        #[cfg(test)]
+        count_skipped(self.pos.saturating_sub(start));
+        out
+    }
+
+    #[inline(always)]
+    fn skip_value_known(&mut self, depth: usize, ends: &mut impl KnownEnds) -> R<()> {
         match self.peek_kind()? {
             Kind::String => self.read_string().map(drop),
             Kind::Number => self.read_number().map(drop),
             k @ (Kind::True | Kind::False | Kind::Null) => self.read_literal(k),
-            Kind::Object | Kind::Array => self.skip_container(depth),
+            Kind::Object | Kind::Array => match ends.end_of(self.pos) {
+                Some(end) => {
+                    self.jumped(end);
+                    Ok(())
+                }
+                None => self.skip_container(depth, ends),
+            },
         }
     }
 
@@ -755,8 +778,11 @@ impl<'a> Reader<'a> {
     /// containers inside it are kept on a [`Stack`] (an object with the keys it has
     /// had so far, an array with none), so skipping needs the same small call stack at
     /// any depth, and allocates only past eight levels inside the value.
-    fn skip_container(&mut self, depth: usize) -> R<()> {
+    fn skip_container<K: KnownEnds>(&mut self, depth: usize, ends: &mut K) -> R<()> {
         let mut inner: Stack<Option<KeySet<'a>>, 8> = Stack::new();
+        // Where the open containers start, when `ends` keeps them (outermost first).
+        let mut starts = K::Starts::default();
+        starts.push(self.pos);
         // The key sets are made where they stay (a set is 312 bytes: returning one from
         // a helper copied it twice, the largest cost of skipping a small object).
         let mut outer: Option<KeySet<'a>> = None;
@@ -775,15 +801,19 @@ impl<'a> Reader<'a> {
                 Kind::String => drop(self.read_string()?),
                 Kind::Number => drop(self.read_number()?),
                 k @ (Kind::True | Kind::False | Kind::Null) => self.read_literal(k)?,
-                Kind::Array => {
-                    if self.begin_array(depth + 1 + inner.len())? {
-                        inner.push(None);
-                        continue 'value;
-                    }
-                }
-                Kind::Object => {
-                    if self.begin_object(depth + 1 + inner.len())? {
+                kind @ (Kind::Array | Kind::Object) => {
+                    let at = self.pos;
+                    if let Some(end) = ends.end_of(at) {
+                        self.jumped(end);
+                    } else if kind == Kind::Array {
+                        if self.begin_array(depth + 1 + inner.len())? {
+                            inner.push(None);
+                            starts.push(at);
+                            continue 'value;
+                        }
+                    } else if self.begin_object(depth + 1 + inner.len())? {
                         inner.push(Some(KeySet::new()));
+                        starts.push(at);
                         if let Some(Some(keys)) = inner.last_mut() {
                             self.read_key(keys)?;
                         }
@@ -810,12 +840,87 @@ impl<'a> Reader<'a> {
                 if more {
                     continue 'value;
                 }
+                if let Some(at) = starts.pop() {
+                    ends.remember(at, self.pos);
+                }
                 if inner.pop().is_none() {
                     return Ok(());
                 }
             }
         }
     }
+}
+
+impl Reader<'_> {
+    /// Moves past a container whose end a [`KnownEnds`] knew, unread.
+    #[inline(always)]
+    fn jumped(&mut self, end: usize) {
+        #[cfg(test)]
+        count_skipped(0usize.wrapping_sub(end - self.pos));
+        self.pos = end;
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Bytes read by skips, in tests (a container jumped over counts nothing).
+    pub(crate) static SKIPPED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Adds `n` (wrapping: a jump subtracts what its skip's span will add) to [`SKIPPED`].
+#[cfg(test)]
+fn count_skipped(n: usize) {
+    SKIPPED.with(|s| s.set(s.get().wrapping_add(n as u64)));
+}
+
+/// Where containers end, for [`Reader::skip_value_with`]: the containers a walk has
+/// skipped through already, by the position of their first byte.
+pub(crate) trait KnownEnds {
+    /// Where a skip keeps the starts of the containers open (nothing, for a
+    /// [`KnownEnds`] that keeps no ends).
+    type Starts: Starts;
+    /// Where the container whose first byte is at `start` ends (the position just past
+    /// it), if known.
+    fn end_of(&self, start: usize) -> Option<usize>;
+    /// Notes that the container whose first byte is at `start` ends at `end`.
+    fn remember(&mut self, start: usize, end: usize);
+}
+
+/// The starts of the containers a skip is in, innermost last.
+pub(crate) trait Starts: Default {
+    fn push(&mut self, at: usize);
+    fn pop(&mut self) -> Option<usize>;
+}
+
+impl Starts for () {
+    #[inline(always)]
+    fn push(&mut self, _: usize) {}
+    #[inline(always)]
+    fn pop(&mut self) -> Option<usize> {
+        None
+    }
+}
+
+impl<const N: usize> Starts for Stack<usize, N> {
+    fn push(&mut self, at: usize) {
+        Stack::push(self, at);
+    }
+    fn pop(&mut self) -> Option<usize> {
+        Stack::pop(self)
+    }
+}
+
+/// Keeps no ends: [`Reader::skip_value`].
+struct NoEnds;
+
+impl KnownEnds for NoEnds {
+    type Starts = ();
+    #[inline(always)]
+    fn end_of(&self, _: usize) -> Option<usize> {
+        None
+    }
+    #[inline(always)]
+    fn remember(&mut self, _: usize, _: usize) {}
 }
 
 #[cfg(test)]

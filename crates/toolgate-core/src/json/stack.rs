@@ -60,6 +60,15 @@ impl<T, const N: usize> Stack<T, N> {
         Some(unsafe { self.inline[i].assume_init_mut() })
     }
 
+    pub(crate) fn last(&self) -> Option<&T> {
+        if let Some(value) = self.spill.last() {
+            return Some(value);
+        }
+        let last = self.len.checked_sub(1)?;
+        // SAFETY: `last < len`, and entries below `len` are initialized.
+        Some(unsafe { self.inline[last].assume_init_ref() })
+    }
+
     pub(crate) fn last_mut(&mut self) -> Option<&mut T> {
         if let Some(value) = self.spill.last_mut() {
             return Some(value);
@@ -67,6 +76,12 @@ impl<T, const N: usize> Stack<T, N> {
         let last = self.len.checked_sub(1)?;
         // SAFETY: `last < len`, and entries below `len` are initialized.
         Some(unsafe { self.inline[last].assume_init_mut() })
+    }
+}
+
+impl<T, const N: usize> Default for Stack<T, N> {
+    fn default() -> Self {
+        Stack::new()
     }
 }
 

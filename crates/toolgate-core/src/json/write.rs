@@ -64,13 +64,26 @@ fn needs_escape(s: &[u8]) -> bool {
         .any(|&b| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7F)
 }
 
-/// Appends a span of well-formed JSON with the insignificant whitespace removed.
-/// Strings are copied as written (their escapes kept).
-pub fn write_compact_span(out: &mut String, span: &[u8]) {
+/// Appends a span of well-formed JSON with the insignificant whitespace removed, or
+/// its beginning: true when all of it was written, false when it stopped early, having
+/// written more than `limit` bytes or read [`READ_PER_WRITTEN`] times `limit` bytes of
+/// the span (a value padded with whitespace). Quoting a value in a message then costs a
+/// bounded read however large the value: a nested value fails at each level, and each
+/// level's message quoting its whole span made the refusal's cost the size times the
+/// depth. Strings are copied as written (their escapes kept).
+pub fn write_compact_prefix(out: &mut String, span: &[u8], limit: usize) -> bool {
+    let from = out.len();
+    let mut read = span.len().min(limit.saturating_mul(READ_PER_WRITTEN));
+    // Cut on a character's first byte, so what is written stays the text it was.
+    while read < span.len() && read > 0 && span[read] & 0xC0 == 0x80 {
+        read -= 1;
+    }
+    #[cfg(test)]
+    QUOTED.with(|q| q.set(q.get() + read as u64));
     let mut in_string = false;
     let mut escaped = false;
     let mut start = 0;
-    for (i, &b) in span.iter().enumerate() {
+    for (i, &b) in span[..read].iter().enumerate() {
         if in_string {
             if escaped {
                 escaped = false;
@@ -84,10 +97,23 @@ pub fn write_compact_span(out: &mut String, span: &[u8]) {
         } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
             push_utf8(out, &span[start..i]);
             start = i + 1;
+            if out.len() - from > limit {
+                return false;
+            }
         }
     }
-    push_utf8(out, &span[start..]);
+    push_utf8(out, &span[start..read]);
+    read == span.len() && out.len() - from <= limit
 }
+
+#[cfg(test)]
+thread_local! {
+    /// Bytes of spans read by [`write_compact_prefix`], in tests.
+    pub(crate) static QUOTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Bytes of a span [`write_compact_prefix`] reads at most per byte it may write.
+pub const READ_PER_WRITTEN: usize = 64;
 
 /// Appends bytes the reader has validated as UTF-8 (lossy only as a fallback).
 fn push_utf8(out: &mut String, bytes: &[u8]) {
@@ -100,6 +126,32 @@ fn push_utf8(out: &mut String, bytes: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn prefix(span: &str, limit: usize) -> (String, bool) {
+        let mut out = String::from(">");
+        let whole = write_compact_prefix(&mut out, span.as_bytes(), limit);
+        (out, whole)
+    }
+
+    /// The compact form, whole while it fits; past the limit, or past the bytes it may
+    /// read, it stops (a megabyte of whitespace is not read to find what follows).
+    #[test]
+    fn compact_prefix_stops_at_its_limits() {
+        assert_eq!(
+            prefix("[1, 2,\n \"a b\"]", 80),
+            (">[1,2,\"a b\"]".into(), true)
+        );
+        assert_eq!(prefix("[1, 2]", 5), (">[1,2]".into(), true));
+        let (out, whole) = prefix("[1, 2, 3]", 5);
+        assert!(!whole && out.starts_with(">[1,2,"), "{out}");
+        let padded = format!("[{}1]", " ".repeat(1 << 20));
+        let (out, whole) = prefix(&padded, 80);
+        assert_eq!((out.as_str(), whole), (">[", false));
+        // A cut inside a character moves to its first byte.
+        let wide = format!("[{}\"é\"]", " ".repeat(80 * READ_PER_WRITTEN - 3));
+        let (out, whole) = prefix(&wide, 80);
+        assert_eq!((out.as_str(), whole), (">[\"", false));
+    }
 
     /// The word-at-a-time test agrees with the byte-by-byte one wherever the byte to
     /// escape stands, and whatever bytes surround it.

@@ -309,6 +309,143 @@ fn every_applicator_over_a_recursion_stays_linear() {
     }
 }
 
+/// A value nested `depth` levels, each level `level` with `@` for the level below,
+/// around a 100 KB array of distinct numbers.
+fn nested_around_a_large_array(level: &str, depth: usize) -> String {
+    let numbers: Vec<String> = (100_000..116_667).map(|n| n.to_string()).collect();
+    let mut doc = format!("[{}]", numbers.join(","));
+    for _ in 0..depth {
+        doc = level.replace('@', &doc);
+    }
+    doc
+}
+
+/// Values no keyword at a level looks into are skipped, and each in-place applicator
+/// reads its value again: at every level of a recursion, the members a subschema does
+/// not descend into hold all the levels below. Past a few times the input, skips
+/// remember where each container ends and read none twice: the bytes skips read stay
+/// a few per byte of input at any depth, in both walks (without that, a level's skips
+/// read the whole value below it, 120 per byte at depth 120).
+#[test]
+fn values_skipped_at_every_level_are_read_once() {
+    use crate::json::SKIPPED;
+    // (shape, schema, one level of the instance with @ for the level below)
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "anyOf of requireds",
+            r##"{"$defs":{"n":{"properties":{"k":{"$ref":"#/$defs/n"}},"anyOf":[{"required":["k"]},{"required":["end"]}]}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@,"x":1}"#,
+        ),
+        (
+            "allOf of a type",
+            r##"{"$defs":{"n":{"properties":{"k":{"$ref":"#/$defs/n"}},"allOf":[{"type":"object"}]}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+        ),
+        (
+            "not",
+            r##"{"$defs":{"n":{"properties":{"k":{"$ref":"#/$defs/n"}},"not":{"required":["zz"]}}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+        ),
+        (
+            "if/then",
+            r##"{"$defs":{"n":{"properties":{"k":{"$ref":"#/$defs/n"}},"if":{"required":["k"]},"then":{"required":["k"]}}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+        ),
+        (
+            "dependentSchemas",
+            r##"{"$defs":{"n":{"properties":{"k":{"$ref":"#/$defs/n"}},"dependentSchemas":{"k":{"required":["k"]}}}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@}"#,
+        ),
+        (
+            "unevaluatedProperties over anyOf",
+            r##"{"$defs":{"n":{"anyOf":[{"properties":{"k":{"$ref":"#/$defs/n"},"x":true}},{"required":["zz"]}],"unevaluatedProperties":false}},"$ref":"#/$defs/n"}"##,
+            r#"{"k":@,"x":1}"#,
+        ),
+        (
+            "unevaluatedItems over contains",
+            r##"{"$defs":{"n":{"prefixItems":[{"$ref":"#/$defs/n"}],"contains":{"type":"array"},"unevaluatedItems":false}},"$ref":"#/$defs/n"}"##,
+            "[@]",
+        ),
+    ];
+    for &(shape, schema, level) in cases {
+        let schema = full(schema);
+        for depth in [8, 32, 120] {
+            let doc = nested_around_a_large_array(level, depth);
+            SKIPPED.with(|s| s.set(0));
+            let valid = schema.is_valid(doc.as_bytes());
+            let (read_valid, _) = (SKIPPED.with(|s| s.get()), SKIPPED.with(|s| s.set(0)));
+            let errors = schema.validate_json(doc.as_bytes());
+            let read_all = SKIPPED.with(|s| s.get());
+            assert_eq!(
+                valid,
+                errors.is_empty(),
+                "{shape} at depth {depth}: {errors:?}"
+            );
+            let len = doc.len() as u64;
+            eprintln!(
+                "{shape}, depth {depth}: skips read {:.1} / {:.1} bytes per byte",
+                read_valid as f64 / len as f64,
+                read_all as f64 / len as f64
+            );
+            for (walk, read) in [("is_valid", read_valid), ("validate_json", read_all)] {
+                assert!(
+                    read <= 7 * len,
+                    "{shape} at depth {depth}: {walk}'s skips read {read} bytes of {len}"
+                );
+            }
+        }
+    }
+}
+
+/// `uniqueItems` at every level of nested arrays hashes each element, which holds all
+/// the levels below: past a few times the input, the hashes of the containers read are
+/// remembered, and the values hashed stay a few per value of the input at any depth
+/// (without that, 120 per value at depth 120).
+#[test]
+fn unique_items_at_every_level_hashes_each_value_a_few_times() {
+    use super::equal::VALUES_READ;
+    let schema = full(
+        r##"{"$defs":{"n":{"uniqueItems":true,"items":{"$ref":"#/$defs/n"}}},"$ref":"#/$defs/n"}"##,
+    );
+    for depth in [8, 32, 120] {
+        let doc = nested_around_a_large_array("[@,0]", depth);
+        let values = doc.matches(',').count() as u64 + 1;
+        VALUES_READ.with(|v| v.set(0));
+        let valid = schema.is_valid(doc.as_bytes());
+        let hashed = VALUES_READ.with(|v| v.get());
+        assert!(valid);
+        eprintln!(
+            "uniqueItems at depth {depth}: {:.1} values hashed per value",
+            hashed as f64 / values as f64
+        );
+        assert!(hashed <= 8 * values, "{hashed} values hashed of {values}");
+    }
+}
+
+/// A message quotes the value it refuses, cut to a readable length: a value nested
+/// `depth` levels that fails at each level is quoted `depth` times, and each quote
+/// reads a bounded prefix of its value, not the whole value (the levels below).
+#[test]
+fn quoting_a_value_that_fails_at_every_level_reads_a_prefix() {
+    use crate::json::QUOTED;
+    let schema = full(
+        r##"{"$defs":{"n":{"properties":{"k":{"$ref":"#/$defs/n"}},"enum":[{"k":1},2]}},"$ref":"#/$defs/n"}"##,
+    );
+    let doc = nested_around_a_large_array(r#"{"k":@}"#, 120);
+    QUOTED.with(|q| q.set(0));
+    let errors = schema.validate_json(doc.as_bytes());
+    let quoted = QUOTED.with(|q| q.get());
+    assert_eq!(errors.len(), 121, "{errors:?}");
+    assert!(errors
+        .iter()
+        .all(|e| e.message.ends_with(r#"is not one of [{"k":1},2]"#)));
+    assert!(
+        quoted <= 121 * 80 * 64,
+        "{quoted} bytes read to quote 121 values of a {} byte document",
+        doc.len()
+    );
+}
+
 /// 100,000 elements cost 100,000 hashes, and equal ones are compared only with the
 /// distinct values before them: distinct elements, all equal elements, and equal
 /// elements far apart.

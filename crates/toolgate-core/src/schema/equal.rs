@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::collections::hash_map::{DefaultHasher, RandomState};
 use std::hash::{BuildHasher, Hasher};
 
-use crate::json::{Decimal, JsonStr, KeySet, Kind, Reader, Scale, Stack, Value};
+use crate::json::{Decimal, JsonStr, KeySet, Kind, Reader, Scale, Stack, Starts, Value};
 
 #[cfg(test)]
 thread_local! {
@@ -171,10 +171,46 @@ fn member<'v, 'a>(
 /// same bytes only when two objects' member hashes collide, which a model cannot
 /// arrange without the key.
 pub(crate) fn hash_value(r: &mut Reader<'_>, depth: usize) -> u64 {
+    hash_value_with(r, depth, &mut NoHashes)
+}
+
+/// [`hash_value`] that takes the hash of each container `known` holds instead of
+/// reading it, and gives `known` the hash of each container it reads: `uniqueItems` at
+/// each level of a nesting hashes all the levels below, once each then.
+pub(crate) fn hash_value_with(
+    r: &mut Reader<'_>,
+    depth: usize,
+    known: &mut impl KnownHashes,
+) -> u64 {
     thread_local! {
         static KEYS: RandomState = RandomState::new();
     }
-    KEYS.with(|keys| hash_with(r, depth, keys))
+    KEYS.with(|keys| hash_with(r, depth, keys, known))
+}
+
+/// The hashes of containers read already, by the position of their first byte, with
+/// where each ends: see [`hash_value_with`].
+pub(crate) trait KnownHashes {
+    /// Where a hash keeps the starts of the containers open (nothing, for a
+    /// [`KnownHashes`] that keeps no hashes).
+    type Starts: Starts;
+    /// The hash of the container whose first byte is at `start`, and where it ends.
+    fn hash_of(&self, start: usize) -> Option<(u64, usize)>;
+    /// Notes the hash of the container at `start`, which ends at `end`.
+    fn remember(&mut self, start: usize, hash: u64, end: usize);
+}
+
+/// Keeps no hashes: [`hash_value`].
+struct NoHashes;
+
+impl KnownHashes for NoHashes {
+    type Starts = ();
+    #[inline(always)]
+    fn hash_of(&self, _: usize) -> Option<(u64, usize)> {
+        None
+    }
+    #[inline(always)]
+    fn remember(&mut self, _: usize, _: u64, _: usize) {}
 }
 
 /// An object that `hash_with` is inside. Its members are hashed one by one, each
@@ -185,20 +221,42 @@ struct HashedObject {
     member: DefaultHasher,
 }
 
-fn hash_with(r: &mut Reader<'_>, depth: usize, keys: &RandomState) -> u64 {
+/// Kind bytes the hash writes before a value.
+const ARRAY: u8 = 5;
+const OBJECT: u8 = 6;
+/// Closes an array's elements.
+const END: u8 = 0xFE;
+
+/// Each container is hashed into a hasher of its own, and its parent hashes its kind
+/// and that hash: a container's hash depends on its own text alone, wherever it stands,
+/// so a known one can stand in for reading it.
+fn hash_with<K: KnownHashes>(
+    r: &mut Reader<'_>,
+    depth: usize,
+    keys: &RandomState,
+    known: &mut K,
+) -> u64 {
     let mut root = keys.build_hasher();
-    // The open containers, innermost last (true: an object), and the open objects.
+    // The open containers, innermost last (true: an object), the hashers of the open
+    // arrays and the open objects, and where they start (when `known` keeps hashes).
     let mut open: Stack<bool, 16> = Stack::new();
+    let mut arrays: Stack<DefaultHasher, 8> = Stack::new();
     let mut objects: Stack<HashedObject, 8> = Stack::new();
-    // The hasher the value at the cursor goes into: the innermost open member's.
+    let mut starts = K::Starts::default();
+    // The hasher the value at the cursor goes into: the innermost open array's, or the
+    // innermost open object's current member's.
     fn into<'h>(
+        open: &Stack<bool, 16>,
+        arrays: &'h mut Stack<DefaultHasher, 8>,
         objects: &'h mut Stack<HashedObject, 8>,
         root: &'h mut DefaultHasher,
     ) -> &'h mut DefaultHasher {
-        match objects.last_mut() {
-            Some(o) => &mut o.member,
-            None => root,
-        }
+        let inner = match open.last() {
+            Some(true) => objects.last_mut().map(|o| &mut o.member),
+            Some(false) => arrays.last_mut(),
+            None => None,
+        };
+        inner.unwrap_or(root)
     }
     // A fresh hasher for a member, with its key hashed.
     let member = |r: &mut Reader<'_>| {
@@ -208,23 +266,33 @@ fn hash_with(r: &mut Reader<'_>, depth: usize, keys: &RandomState) -> u64 {
         }
         m
     };
+    // The hash of an object from its members' sum and count.
+    let object = |sum: u64, count: u64| {
+        let mut h = keys.build_hasher();
+        h.write_u8(OBJECT);
+        h.write_u64(sum);
+        h.write_u64(count);
+        h.finish()
+    };
     'value: loop {
         count_value();
         let here = depth + open.len();
         let Ok(kind) = r.peek_kind() else {
             break;
         };
-        let h = into(&mut objects, &mut root);
-        match kind {
+        // A container read whole here (known, or empty): its kind and hash.
+        let closed = match kind {
             Kind::Null | Kind::True | Kind::False => {
                 let _ = r.read_literal(kind);
-                h.write_u8(match kind {
+                into(&open, &mut arrays, &mut objects, &mut root).write_u8(match kind {
                     Kind::Null => 0,
                     Kind::True => 1,
                     _ => 2,
                 });
+                None
             }
             Kind::Number => {
+                let h = into(&open, &mut arrays, &mut objects, &mut root);
                 h.write_u8(3);
                 if let Some(d) = r.read_number().ok().and_then(|n| Decimal::parse(n.text)) {
                     let c = d.canonical();
@@ -248,47 +316,72 @@ fn hash_with(r: &mut Reader<'_>, depth: usize, keys: &RandomState) -> u64 {
                         (_, None) => {}
                     }
                 }
+                None
             }
             Kind::String => {
+                let h = into(&open, &mut arrays, &mut objects, &mut root);
                 h.write_u8(4);
                 if let Ok(s) = r.read_string() {
                     hash_str(h, s);
                 }
+                None
             }
-            Kind::Array => {
-                h.write_u8(5);
-                if let Ok(true) = r.begin_array(here) {
-                    open.push(false);
-                    continue 'value;
+            Kind::Array | Kind::Object => {
+                let at = r.pos();
+                let tag = if kind == Kind::Array { ARRAY } else { OBJECT };
+                if let Some((hash, end)) = known.hash_of(at) {
+                    r.seek(end);
+                    Some((tag, hash))
+                } else if kind == Kind::Array {
+                    let mut h = keys.build_hasher();
+                    h.write_u8(ARRAY);
+                    if let Ok(true) = r.begin_array(here) {
+                        open.push(false);
+                        arrays.push(h);
+                        starts.push(at);
+                        continue 'value;
+                    }
+                    h.write_u8(END);
+                    Some((tag, h.finish()))
+                } else {
+                    if let Ok(true) = r.begin_object(here) {
+                        let m = member(r);
+                        open.push(true);
+                        objects.push(HashedObject {
+                            sum: 0,
+                            count: 0,
+                            member: m,
+                        });
+                        starts.push(at);
+                        continue 'value;
+                    }
+                    Some((tag, object(0, 0)))
                 }
-                h.write_u8(0xFE);
             }
-            Kind::Object => {
-                h.write_u8(6);
-                if let Ok(true) = r.begin_object(here) {
-                    let m = member(r);
-                    open.push(true);
-                    objects.push(HashedObject {
-                        sum: 0,
-                        count: 0,
-                        member: m,
-                    });
-                    continue 'value;
-                }
-                h.write_u64(0);
-                h.write_u64(0);
-            }
-        }
+        };
+        let mut closed = closed;
         // Next value, closing what ends here.
         loop {
-            match open.last_mut().copied() {
+            if let Some((tag, hash)) = closed.take() {
+                if open.len() == 0 {
+                    return hash;
+                }
+                let h = into(&open, &mut arrays, &mut objects, &mut root);
+                h.write_u8(tag);
+                h.write_u64(hash);
+            }
+            let (tag, hash) = match open.last_mut().copied() {
                 None => break 'value,
                 Some(false) => {
                     if let Ok(true) = r.next_element() {
                         continue 'value;
                     }
                     open.pop();
-                    into(&mut objects, &mut root).write_u8(0xFE);
+                    let Some(mut h) = arrays.pop() else {
+                        break 'value;
+                    };
+                    h.write_u8(END);
+                    (ARRAY, h.finish())
                 }
                 Some(true) => {
                     let Some(o) = objects.last_mut() else {
@@ -303,11 +396,13 @@ fn hash_with(r: &mut Reader<'_>, depth: usize, keys: &RandomState) -> u64 {
                     let (sum, count) = (o.sum, o.count);
                     open.pop();
                     objects.pop();
-                    let h = into(&mut objects, &mut root);
-                    h.write_u64(sum);
-                    h.write_u64(count);
+                    (OBJECT, object(sum, count))
                 }
+            };
+            if let Some(at) = starts.pop() {
+                known.remember(at, hash, r.pos());
             }
+            closed = Some((tag, hash));
         }
     }
     root.finish()

@@ -3,7 +3,7 @@
 //! formatting machinery and regrowing strings cost more than the validation itself.
 
 use super::sink::Msg;
-use crate::json::write_compact_span;
+use crate::json::write_compact_prefix;
 
 /// Longest rendering of an instance value quoted in a message; a model can send
 /// megabytes, and the refusal must stay readable.
@@ -29,9 +29,8 @@ pub(crate) fn push_value(out: &mut Msg, span: &[u8]) {
     }
     let out: &mut String = out;
     let from = out.len();
-    write_compact_span(out, span);
-    if out.len() - from > QUOTE_LIMIT {
-        let mut cut = from + QUOTE_LIMIT;
+    if !write_compact_prefix(out, span, QUOTE_LIMIT) {
+        let mut cut = out.len().min(from + QUOTE_LIMIT);
         while !out.is_char_boundary(cut) {
             cut -= 1;
         }

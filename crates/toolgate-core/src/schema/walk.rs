@@ -4,9 +4,10 @@
 //! type; the keywords that look at the whole value again (`enum`, `const`, the in-place
 //! applicators) read it again from where it started.
 
-use crate::json::{Kind, Reader};
+use crate::json::{Kind, KnownEnds, Reader, Stack, SyntaxError};
 
 use super::bits::Bits;
+use super::equal::{hash_value, hash_value_with, KnownHashes};
 use super::keywords::types::{self, TypeNames, T_ARRAY, T_BOOLEAN, T_NULL, T_OBJECT, T_STRING};
 use super::keywords::unevaluated::{self, Target};
 use super::keywords::{applicator, array, choice, number, object, string};
@@ -31,6 +32,8 @@ pub(crate) struct Cx<'p> {
     /// Memo nodes a first-error walk may still walk without keeping their verdicts
     /// (see [`walk_memo`]).
     memo_free: u32,
+    /// Bytes this call's skips and `uniqueItems` hashes have read (see [`Cx::skip`]).
+    passed: usize,
     rare: Option<Box<Rare>>,
 }
 
@@ -63,6 +66,12 @@ pub(crate) struct Rare {
     /// Recursive nodes walked by explanations of failed `anyOf`/`oneOf` in this call
     /// (see [`EXPLAINED_PER_BYTE`]).
     explained: usize,
+    /// Where the containers skipped end, by where they start, once the call's skips
+    /// have read [`PASS_FREE_PER_BYTE`] times the input (see [`Cx::skip`]).
+    ends: MemoMap<usize, usize>,
+    /// The hashes of the containers `uniqueItems` hashed, with where they end, past the
+    /// same bound.
+    hashes: MemoMap<usize, (u64, usize)>,
 }
 
 impl Rare {
@@ -72,13 +81,17 @@ impl Rare {
         let keep = self.verdicts.capacity() <= SPARE_MAX
             && self.annotations.capacity() <= SPARE_MAX
             && self.scope_ids.capacity() <= SPARE_MAX
-            && self.scope.capacity() <= SPARE_MAX;
+            && self.scope.capacity() <= SPARE_MAX
+            && self.ends.capacity() <= SPARE_MAX
+            && self.hashes.capacity() <= SPARE_MAX;
         self.evaluated = None;
         self.explained = 0;
         self.verdicts.clear();
         self.annotations.clear();
         self.scope.clear();
         self.scope_ids.clear();
+        self.ends.clear();
+        self.hashes.clear();
         keep
     }
 }
@@ -130,6 +143,7 @@ impl<'p> Cx<'p> {
             stack_limit: 0,
             scope_id: 0,
             memo_free: MEMO_FREE,
+            passed: 0,
             rare: None,
         };
         if prog.dynamic {
@@ -248,6 +262,62 @@ impl<'p> Cx<'p> {
         })
     }
 
+    /// Passes over the value at the cursor, which no keyword here looks into.
+    ///
+    /// A call may pass over the same containers many times: each in-place applicator
+    /// reads its value again, and at each level of a nesting the members it does not
+    /// descend into hold all the levels below, so what skips read grows with the size
+    /// times the depth. Once a call's skips and hashes have read [`PASS_FREE_PER_BYTE`]
+    /// times its input (which tool calls never do), they remember where each container
+    /// they read through ends, and read none twice.
+    #[inline]
+    pub(crate) fn skip(&mut self, r: &mut Reader<'_>, depth: usize) -> Result<(), SyntaxError> {
+        if !self.pass_free(r) {
+            return self.skip_remembering(r, depth);
+        }
+        let start = r.pos();
+        r.skip_value(depth)?;
+        self.passed += r.pos() - start;
+        Ok(())
+    }
+
+    /// True while the call's skips and hashes have read less than their free share of
+    /// the input (see [`Cx::skip`]).
+    #[inline(always)]
+    fn pass_free(&self, r: &Reader<'_>) -> bool {
+        self.passed <= PASS_FREE_BASE + PASS_FREE_PER_BYTE * r.input().len()
+    }
+
+    /// [`Cx::skip`] kept out of line, where a skip is rare and the hot code around it
+    /// is better without it.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn skip_rarely(
+        &mut self,
+        r: &mut Reader<'_>,
+        depth: usize,
+    ) -> Result<(), SyntaxError> {
+        self.skip(r, depth)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn skip_remembering(&mut self, r: &mut Reader<'_>, depth: usize) -> Result<(), SyntaxError> {
+        r.skip_value_with(depth, &mut self.rare().ends)
+    }
+
+    /// The hash of the value at the cursor, for `uniqueItems` (consuming it); past the
+    /// bound of [`Cx::skip`], with the hashes of the containers it reads remembered.
+    pub(crate) fn hash(&mut self, r: &mut Reader<'_>, depth: usize) -> u64 {
+        if !self.pass_free(r) {
+            return hash_value_with(r, depth, &mut self.rare().hashes);
+        }
+        let start = r.pos();
+        let hash = hash_value(r, depth);
+        self.passed += r.pos() - start;
+        hash
+    }
+
     /// The annotations gathered for the value at `start`, if any.
     pub(crate) fn take_evaluated(&mut self, start: usize) -> Option<Bits> {
         let rare = self.rare.as_mut()?;
@@ -258,6 +328,38 @@ impl<'p> Cx<'p> {
                 None
             }
         }
+    }
+}
+
+/// Bytes a call's skips and hashes may read (besides [`PASS_FREE_BASE`]) per byte of
+/// input before they remember where containers end (see [`Cx::skip`]). A walk reads
+/// each byte once; an `anyOf` of three branches that each skip a large member, four
+/// times.
+const PASS_FREE_PER_BYTE: usize = 4;
+/// Bytes a call's skips and hashes may read whatever its input.
+const PASS_FREE_BASE: usize = 16 * 1024;
+
+impl KnownEnds for MemoMap<usize, usize> {
+    type Starts = Stack<usize, 8>;
+    #[inline]
+    fn end_of(&self, start: usize) -> Option<usize> {
+        self.get(&start).copied()
+    }
+    #[inline]
+    fn remember(&mut self, start: usize, end: usize) {
+        self.insert(start, end);
+    }
+}
+
+impl KnownHashes for MemoMap<usize, (u64, usize)> {
+    type Starts = Stack<usize, 16>;
+    #[inline]
+    fn hash_of(&self, start: usize) -> Option<(u64, usize)> {
+        self.get(&start).copied()
+    }
+    #[inline]
+    fn remember(&mut self, start: usize, hash: u64, end: usize) {
+        self.insert(start, (hash, end));
     }
 }
 
@@ -328,9 +430,9 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
                     if let Some(g) = prog.applicators.get(node.applicator as usize) {
                         return applicator::walk_consuming(cx, g, r, start, depth);
                     }
-                    r.skip_value(depth)?
+                    cx.skip_rarely(r, depth)?
                 }
-                None => r.skip_value(depth)?,
+                None => cx.skip_rarely(r, depth)?,
             }
         }
         Kind::Array => {
@@ -343,9 +445,9 @@ pub(crate) fn walk_value<'a, S: Sink<'a>>(
                     if let Some(g) = prog.applicators.get(node.applicator as usize) {
                         return applicator::walk_consuming(cx, g, r, start, depth);
                     }
-                    r.skip_value(depth)?
+                    cx.skip_rarely(r, depth)?
                 }
-                None => r.skip_value(depth)?,
+                None => cx.skip_rarely(r, depth)?,
             }
         }
         Kind::True | Kind::False | Kind::Null => {
@@ -405,12 +507,12 @@ fn mismatch<'a, S: Sink<'a>>(
             m.push_str(NOTHING_ALLOWED)
         })?;
         if matches!(kind, Kind::Object | Kind::Array) {
-            r.skip_value(depth)?;
+            cx.skip(r, depth)?;
         }
         return Ok(());
     }
     let expected = rule.map_or(TypeNames::NONE, |rule| rule.names);
-    types::mismatch(expected, at, kind, number, r, depth, sink)
+    types::mismatch(cx, expected, at, kind, number, r, depth, sink)
 }
 
 /// Room the walk keeps on the stack before it goes one level deeper: below it, the walk
@@ -553,7 +655,7 @@ fn walk_memo<'a, S: Sink<'a>>(
         if !sink.explains() && !explanation_room(cx, r.input().len()) {
             // Past the explanations' budget: this value adds nothing to the one under
             // way (whose failure is already decided, and reported all the same).
-            r.skip_value(depth)?;
+            cx.skip_rarely(r, depth)?;
             return Ok(());
         }
         walk_value(cx, node, r, depth, sink)?;

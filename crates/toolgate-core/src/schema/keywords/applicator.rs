@@ -141,7 +141,7 @@ pub(crate) fn walk_consuming(
     })?;
     match end {
         Some(end) => r.seek(end),
-        None => r.skip_value(depth)?,
+        None => cx.skip_rarely(r, depth)?,
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use crate::json::{Reader, Value};
 
 use super::super::bits::Bits;
 use super::super::compile::Compiler;
-use super::super::equal::{hash_value, same_value};
+use super::super::equal::same_value;
 use super::super::message::{push_u64, U64_DIGITS};
 use super::super::path::Seg;
 use super::super::program::{Loc, Node};
@@ -203,7 +203,7 @@ fn walk_here<'a, S: Sink<'a>>(
                     walk_value(cx, items, r, depth + 1, sink)?;
                     sink.pop();
                 }
-                None => r.skip_value(depth + 1)?,
+                None => cx.skip(r, depth + 1)?,
             }
             n += 1;
             if !r.next_element()? {
@@ -257,14 +257,14 @@ fn walk_full<'a, S: Sink<'a>>(
                             walk_node(cx, c, &mut r.at(at), depth + 1, &mut FirstError).is_ok()
                         });
                         if by_contains {
-                            r.skip_value(depth + 1)?;
+                            cx.skip(r, depth + 1)?;
                         } else {
                             sink.push(Seg::Index(n));
                             walk_value(cx, node, r, depth + 1, sink)?;
                             sink.pop();
                         }
                     }
-                    _ => r.skip_value(depth + 1)?,
+                    _ => cx.skip(r, depth + 1)?,
                 },
             }
             if let Some((contains, _)) = &extra.contains {
@@ -274,7 +274,7 @@ fn walk_full<'a, S: Sink<'a>>(
             }
             if extra.unique {
                 let end = r.pos();
-                hashes.push((hash_value(&mut r.at(at), depth + 1), at, end));
+                hashes.push((cx.hash(&mut r.at(at), depth + 1), at, end));
             }
             n += 1;
             if !r.next_element()? {
@@ -413,7 +413,7 @@ pub(crate) fn evaluated_items(
         if walk_node(cx, contains, &mut r.at(at), depth + 1, &mut FirstError).is_ok() {
             out.set(i);
         }
-        if r.skip_value(depth + 1).is_err() {
+        if cx.skip(&mut r, depth + 1).is_err() {
             return;
         }
         i += 1;

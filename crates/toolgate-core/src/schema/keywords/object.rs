@@ -583,11 +583,11 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
                 None => (o.additional.as_ref(), true),
             };
             match node {
-                None => r.skip_value(depth + 1)?,
+                None => cx.skip(r, depth + 1)?,
                 Some(node) if additional && Program::is_never(node) => {
                     r.peek_kind()?;
                     unexpected(o, "additionalProperties", key, sink)?;
-                    r.skip_value(depth + 1)?;
+                    cx.skip(r, depth + 1)?;
                 }
                 Some(node) => {
                     sink.push(Seg::Key(key));
@@ -710,7 +710,7 @@ fn walk_full<'a, S: Sink<'a>>(
                 }
             }
             if !value.read {
-                r.skip_value(depth + 1)?;
+                cx.skip(r, depth + 1)?;
             }
             if !r.next_member()? {
                 break;
@@ -837,6 +837,7 @@ fn check_name<'a, S: Sink<'a>>(
 /// those, `additionalProperties` or `unevaluatedProperties` (which then evaluated every
 /// other member). For the annotations `unevaluatedProperties` reads.
 pub(crate) fn evaluated_members(
+    cx: &mut Cx<'_>,
     o: &ObjectGroup,
     r: &Reader<'_>,
     start: usize,
@@ -860,7 +861,7 @@ pub(crate) fn evaluated_members(
             out.set(ordinal);
         }
         ordinal += 1;
-        if r.skip_value(depth + 1).is_err() {
+        if cx.skip(&mut r, depth + 1).is_err() {
             return;
         }
         match r.next_member() {

@@ -5,6 +5,7 @@ use crate::json::{Kind, Number, Reader, Value};
 
 use super::super::compile::Compiler;
 use super::super::sink::{At, Member, Sink, W};
+use super::super::walk::Cx;
 
 pub(crate) const T_NULL: u8 = 1;
 pub(crate) const T_BOOLEAN: u8 = 2;
@@ -167,7 +168,9 @@ const GOT: &str = ", got ";
 /// The one error of a value of the wrong type (`expected integer, got string`); a
 /// container is skipped unread.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn mismatch<'a, S: Sink<'a>>(
+    cx: &mut Cx<'_>,
     expected: TypeNames,
     at: At<'_>,
     kind: Kind,
@@ -185,7 +188,7 @@ pub(crate) fn mismatch<'a, S: Sink<'a>>(
         m.push_str(got);
     })?;
     if matches!(kind, Kind::Object | Kind::Array) {
-        r.skip_value(depth)?;
+        cx.skip(r, depth)?;
     }
     Ok(())
 }

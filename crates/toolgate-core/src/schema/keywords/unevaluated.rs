@@ -88,7 +88,7 @@ pub(crate) fn by_applicators(
         if let Some(o) = prog.objects.get(node.object as usize) {
             if let Some(extra) = &o.extra {
                 for &(trigger, id) in extra.dependent_schemas.iter() {
-                    if has_member(o, trigger, r, start, depth) {
+                    if has_member(cx, o, trigger, r, start, depth) {
                         if let Some(a) = of(cx, prog.node(id), target, r, start, depth) {
                             bits.union(&a);
                         }
@@ -161,7 +161,7 @@ fn annotations(
     match target {
         Target::Members => {
             if let Some(o) = prog.objects.get(real.object as usize) {
-                object::evaluated_members(o, r, start, depth, &mut bits);
+                object::evaluated_members(cx, o, r, start, depth, &mut bits);
             }
         }
         Target::Items => {
@@ -175,6 +175,7 @@ fn annotations(
 
 /// Whether the object at `start` has the member `o` knows as name `index`.
 fn has_member(
+    cx: &mut Cx<'_>,
     o: &object::ObjectGroup,
     index: usize,
     r: &Reader<'_>,
@@ -192,7 +193,7 @@ fn has_member(
         if o.names.find(&key).is_some_and(|(i, _)| i == index) {
             return true;
         }
-        if r.skip_value(depth + 1).is_err() {
+        if cx.skip(&mut r, depth + 1).is_err() {
             return false;
         }
         match r.next_member() {
