@@ -101,7 +101,7 @@ pub(crate) trait Sink<'a> {
 }
 
 /// (node id, value position, dynamic scope id) → where the value ends.
-pub(crate) type Walked = super::memo::MemoMap<(u32, u32, u32), usize>;
+pub(crate) type Walked = super::memo::MemoMap<(u32, usize, u32), usize>;
 
 /// First-error mode: no paths, no messages, no allocation.
 pub(crate) struct FirstError;

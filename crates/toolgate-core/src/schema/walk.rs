@@ -51,7 +51,7 @@ pub(crate) struct Rare {
     /// What a memo node (`SpecialKind::Memo`) evaluated in a value that passes it, for
     /// `unevaluated*`: (node, position, scope id, items rather than members) → the
     /// members or items.
-    pub(crate) annotations: MemoMap<(u32, u32, u32, bool), Bits>,
+    pub(crate) annotations: MemoMap<(u32, usize, u32, bool), Bits>,
     /// The dynamic scope, in a program with a dynamic `$dynamicRef`: the resources
     /// entered, outermost first, and an id of what the stack decides for the memo's
     /// keys, since a verdict there depends on the scope. A dynamic reference takes the
@@ -97,8 +97,10 @@ impl Rare {
 }
 
 /// The verdicts of memo nodes: (node, position, scope id) → where a passing value
-/// ends, `None` when it failed.
-type Verdicts = MemoMap<(u32, u32, u32), Option<usize>>;
+/// ends, `None` when it failed. Positions are kept whole: cut to 32 bits, two values
+/// 4 GiB apart in one input were one key, and the walk jumped back to where the first
+/// ended, over and over.
+type Verdicts = MemoMap<(u32, usize, u32), Option<usize>>;
 
 thread_local! {
     /// The [`Rare`] state of this thread's last walk that needed one, emptied, kept for
@@ -166,7 +168,7 @@ impl<'p> Cx<'p> {
     }
 
     /// What a memo node evaluated in the value at the key's position, if gathered.
-    pub(crate) fn annotation(&self, key: &(u32, u32, u32, bool)) -> Option<&Bits> {
+    pub(crate) fn annotation(&self, key: &(u32, usize, u32, bool)) -> Option<&Bits> {
         self.rare.as_ref()?.annotations.get(key)
     }
 
@@ -645,7 +647,7 @@ fn walk_memo<'a, S: Sink<'a>>(
     sink: &mut S,
 ) -> W {
     let prog = cx.prog;
-    let key = (inner, start as u32, cx.scope_id);
+    let key = (inner, start, cx.scope_id);
     let node = prog.node(inner);
     if S::COLLECT {
         if let Some(&end) = sink.walked().and_then(|w| w.get(&key)) {

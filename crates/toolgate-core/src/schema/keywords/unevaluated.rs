@@ -140,12 +140,7 @@ fn annotations(
             SpecialKind::Memo => {
                 // A node the walk may reach twice here: what it evaluates is gathered
                 // once per position, as its verdict is walked once.
-                let key = (
-                    special.inner,
-                    start as u32,
-                    cx.scope_id,
-                    target == Target::Items,
-                );
+                let key = (special.inner, start, cx.scope_id, target == Target::Items);
                 if let Some(bits) = cx.annotation(&key) {
                     return bits.clone();
                 }
