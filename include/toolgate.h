@@ -1975,7 +1975,8 @@ tg_status tg_registry_validate(const struct tg_registry *registry,
  * schema violations (`error: invalid arguments for NAME:` then one `path: message`
  * line per violation; the handler does not run), the handler's failure, or, for a
  * tool with an output schema, an answer that schema refuses (`error: tool NAME
- * returned an invalid result:` then one line per violation). `tg_result_outcome` says
+ * returned an invalid result:` then one line per violation; a refusal lists at most
+ * 100, then `$: more violations not listed (the first 100 are)`). `tg_result_outcome` says
  * which, `tg_result_violations` lists the violations. `call_ctx` is passed to the
  * handler unchanged.
  *

@@ -1522,3 +1522,90 @@ fn draft_7_schemas_assert_uuid_and_duration() {
     );
     assert!(r.is_error, "a malformed duration ran: {r:?}");
 }
+
+/// A refusal lists at most `Schema::LISTED_VIOLATIONS` violations, the first the walk
+/// meets, then a line that says there were more: arguments that break a rule in every
+/// element get a refusal a model can read, at the cost of one walk. A call with fewer
+/// lists them all. The call, `validate`, a result checked against an output schema and
+/// a streamed call agree.
+#[test]
+fn refusals_list_at_most_a_hundred_violations() {
+    use toolgate_core::schema::Schema;
+    let reg = Registry::new(NamePolicy::Default);
+    let schema =
+        r#"{"type":"object","properties":{"xs":{"type":"array","items":{"type":"string"}}}}"#;
+    reg.register(spec("strings", Some(schema)), echo(), false)
+        .unwrap();
+    let mut with_output = spec("answers", Some(r#"{"type":"object"}"#));
+    with_output.output_schema = Some(schema.as_bytes().to_vec());
+    let wrong = |n: usize| format!(r#"{{"xs":[{}1]}}"#, "1,".repeat(n - 1));
+    let answer_text = wrong(100_000);
+    reg.register(
+        with_output,
+        boxed(move |_: &[u8], _: &CallContext| Ok(answer_text.clone())),
+        false,
+    )
+    .unwrap();
+    let max = Schema::LISTED_VIOLATIONS;
+    // Exactly the limit: every one listed, no more line.
+    let r = reg.call("1", "strings", wrong(max).as_bytes());
+    assert_eq!(r.content.lines().count(), 1 + max, "{}", r.content);
+    assert!(!r.content.contains("more violations"));
+    // Past it: the first hundred, sorted, and the line that says there are more.
+    let args = wrong(100_000);
+    let r = reg.call("2", "strings", args.as_bytes());
+    let lines: Vec<&str> = r.content.lines().collect();
+    assert_eq!(lines.len(), 2 + max, "{}", r.content);
+    assert_eq!(lines[0], "error: invalid arguments for strings:");
+    assert_eq!(lines[1], "$.xs[0]: expected string, got integer");
+    assert_eq!(
+        lines[max + 1],
+        "$: more violations not listed (the first 100 are)"
+    );
+    let listed: Vec<&str> = lines[1..=max].to_vec();
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(listed, sorted);
+    let errors = reg.validate("strings", args.as_bytes()).unwrap();
+    assert_eq!(errors.len(), max + 1);
+    assert_eq!(errors[max].keyword, "violations");
+    assert_eq!(errors, r.violations);
+    // Malformed past the hundredth violation: still the one malformed-JSON error.
+    let broken = format!("{},", &args[..args.len() - 2]);
+    let errors = reg.validate("strings", broken.as_bytes()).unwrap();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].keyword, "json");
+    // A result refused by the output schema.
+    let r = reg.call("3", "answers", b"{}");
+    assert!(r
+        .content
+        .starts_with("error: tool answers returned an invalid result:"));
+    assert_eq!(r.content.lines().count(), 2 + max);
+    assert!(r
+        .content
+        .ends_with("$: more violations not listed (the first 100 are)"));
+    // A streamed call, refused once its array closes (its violations sit under a
+    // conditional, which the stream decides when the value closes).
+    let conditional =
+        r#"{"type":"object","properties":{"xs":{"if":true,"then":{"items":{"type":"string"}}}}}"#;
+    let full = Registry::with_options(
+        toolgate_core::RegistryOptions::default().with_schema_options(
+            toolgate_core::schema::Options::default()
+                .with_profile(toolgate_core::schema::Profile::Full),
+        ),
+    );
+    full.register(spec("late", Some(conditional)), echo(), false)
+        .unwrap();
+    let mut call = full.stream_call("4", "late");
+    assert!(call.feed(&args.as_bytes()[..args.len() - 1]).is_refused());
+    let result = call.finish();
+    assert_eq!(
+        result.content.lines().count(),
+        2 + max,
+        "{}",
+        result.content
+    );
+    assert!(result
+        .content
+        .ends_with("$: more violations not listed (the first 100 are)"));
+}

@@ -798,7 +798,11 @@ impl Registry {
         if let Some(refusal) = self.too_large(args) {
             return Some(vec![refusal]);
         }
-        Some(entry.schema.validate_arguments(args))
+        Some(
+            entry
+                .schema
+                .validate_arguments_at_most(args, Schema::LISTED_VIOLATIONS),
+        )
     }
 
     /// Validates `answer` against the named tool's output schema, as a call checks its
@@ -830,7 +834,9 @@ impl Registry {
     /// Runs one tool call and always returns its result; never panics.
     ///
     /// Unknown name, malformed JSON and schema violations become `error: ...` text
-    /// and the handler does not run. Valid arguments run the handler once with the
+    /// and the handler does not run; a refusal lists at most
+    /// [`Schema::LISTED_VIOLATIONS`] violations (see
+    /// [`Schema::validate_json_at_most`]). Valid arguments run the handler once with the
     /// exact bytes (`{}` for empty or whitespace-only arguments) and `cx` untouched;
     /// its error becomes `error: MESSAGE`, and a panic inside it
     /// `error: tool NAME panicked`. A tool with an output schema has its answer
@@ -1114,7 +1120,7 @@ struct Side<'r> {
 fn result_violations(output: &Schema, limit: Option<usize>, answer: &[u8]) -> Vec<ValidationError> {
     match over_limit(limit, answer) {
         Some(refusal) => vec![refusal],
-        None => output.validate_json(answer),
+        None => output.validate_json_at_most(answer, Schema::LISTED_VIOLATIONS),
     }
 }
 
@@ -1225,7 +1231,9 @@ impl Registry {
         let args = crate::schema::arguments_or_empty_object(args);
         // The fast path: a valid call never builds an error list.
         if !tool.schema.is_valid(args) {
-            return Err(tool.schema.validate_json(args));
+            return Err(tool
+                .schema
+                .validate_json_at_most(args, Schema::LISTED_VIOLATIONS));
         }
         Ok(args)
     }

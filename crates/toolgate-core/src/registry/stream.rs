@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::snapshot::Tool;
 use super::{message, too_large, unknown, CallContext, CallOutcome, CallResult, Registry};
 use crate::schema::stream::Engine;
-use crate::schema::Feed;
+use crate::schema::{Feed, Schema};
 use crate::ValidationError;
 
 /// What a call stream says after a feed.
@@ -135,7 +135,7 @@ impl<R: Deref<Target = Registry>> CallStreamOf<R> {
                     _ => engine.feed(&tool.schema, bytes),
                 }
                 if let Feed::Refused(errors) = engine.verdict() {
-                    let errors = errors.to_vec();
+                    let errors = listed(errors);
                     let name = tool.name.clone();
                     self.refusal = Some(self.refused(&name, errors));
                 }
@@ -153,6 +153,7 @@ impl<R: Deref<Target = Registry>> CallStreamOf<R> {
     }
 
     fn refused(&self, tool: &str, errors: Vec<ValidationError>) -> CallResult {
+        debug_assert!(errors.len() <= Schema::LISTED_VIOLATIONS + 1);
         CallResult {
             call_id: self.call_id.clone(),
             name: self.name.clone(),
@@ -196,4 +197,16 @@ impl<R: Deref<Target = Registry>> CallStreamOf<R> {
         self.refusal.as_ref()?;
         Some(self.engine.as_ref().map_or(0, |e| e.refused_at))
     }
+}
+
+/// A stream's refusal as a call's lists it: at most [`Schema::LISTED_VIOLATIONS`]
+/// violations, then one that says there were more.
+fn listed(errors: &[ValidationError]) -> Vec<ValidationError> {
+    let max = Schema::LISTED_VIOLATIONS;
+    if errors.len() <= max {
+        return errors.to_vec();
+    }
+    let mut listed = errors[..max].to_vec();
+    listed.push(crate::schema::more_violations(max));
+    listed
 }

@@ -446,6 +446,38 @@ fn quoting_a_value_that_fails_at_every_level_reads_a_prefix() {
     );
 }
 
+/// Every violation has its path, as long as its nesting: a value 120 levels deep
+/// that breaks a rule in each of its 100,000 elements has 100,000 of them, the size
+/// times the depth in text. A listing cut to `max` stops the walk at the violation
+/// past it: the values walked are a few past the `max` violations and the levels
+/// above them, not the whole value.
+#[test]
+fn a_listing_of_at_most_max_violations_stops_the_walk() {
+    let schema = full(
+        r##"{"$defs":{"n":{"type":["array","string"],"items":{"$ref":"#/$defs/n"}}},"$ref":"#/$defs/n"}"##,
+    );
+    let mut doc = format!("[{}1]", "1,".repeat(99_999));
+    for _ in 0..120 {
+        doc = format!("[{doc}]");
+    }
+    let (errors, walked) = visits(|| schema.validate_json_at_most(doc.as_bytes(), 100));
+    assert_eq!(errors.len(), 101);
+    assert_eq!(errors[100].keyword, "violations");
+    assert!(errors[..100].iter().all(|e| e.keyword == "type"));
+    assert!(walked <= 300, "{walked} values walked for 100 violations");
+    let (all, walked) = visits(|| schema.validate_json(doc.as_bytes()));
+    assert_eq!(all.len(), 100_000);
+    assert!(walked > 100_000);
+    // The listed ones are the first 100 elements' (sorted as paths, `[10]` before
+    // `[2]`), each among every violation.
+    let mut first: Vec<String> = (0..100).map(|i| format!("[{i}]")).collect();
+    first.sort();
+    for (e, index) in errors.iter().zip(&first) {
+        assert!(e.path.ends_with(&format!("]{index}")), "{}", e.path.len());
+        assert!(all.contains(e));
+    }
+}
+
 /// 100,000 elements cost 100,000 hashes, and equal ones are compared only with the
 /// distinct values before them: distinct elements, all equal elements, and equal
 /// elements far apart.

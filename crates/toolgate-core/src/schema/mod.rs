@@ -125,18 +125,63 @@ impl Schema {
     /// malformed too (`unexpected end of input`). For tool-call arguments, where empty
     /// means `{}`, use [`Schema::validate_arguments`].
     pub fn validate_json(&self, instance: &[u8]) -> Vec<ValidationError> {
-        let mut sink = Collect::new(&self.prog);
+        self.validate_json_at_most(instance, usize::MAX)
+    }
+
+    /// [`Schema::validate_json`] listing at most `max` violations, for a refusal that
+    /// someone reads: the first `max` the walk meets (in the order of the document),
+    /// sorted, then, when there were more, one last error at `$` (keyword
+    /// `violations`, schema location `#`) that says so. The walk stops at the first
+    /// violation past `max`, so arguments that break a rule a million times cost no
+    /// more than a valid call's walk (every violation, each with its path, is the
+    /// length of the arguments times their nesting). Malformed JSON is still the one
+    /// error, wherever it is. The registry lists at most
+    /// [`Schema::LISTED_VIOLATIONS`] in a refusal.
+    ///
+    /// ```
+    /// use toolgate_core::schema::Schema;
+    /// let schema = Schema::compile(br#"{"type":"array","items":{"type":"string"}}"#).unwrap();
+    /// let errors = schema.validate_json_at_most(b"[1,2,3]", 2);
+    /// let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    /// assert_eq!(lines, [
+    ///     "$[0]: expected string, got integer",
+    ///     "$[1]: expected string, got integer",
+    ///     "$: more violations not listed (the first 2 are)",
+    /// ]);
+    /// ```
+    pub fn validate_json_at_most(&self, instance: &[u8], max: usize) -> Vec<ValidationError> {
+        let mut sink = Collect::new(&self.prog).at_most(max);
         let mut cx = Cx::new(&self.prog);
         let mut r = Reader::new(instance, self.max_depth);
         let outcome =
             walk(&mut cx, &self.root, &mut r, 0, &mut sink).and_then(|()| Ok(r.finish()?));
-        match outcome {
-            Err(Stop::Syntax(e)) => vec![syntax_error(&e, instance, self.prog.masked)],
-            _ => {
-                sort_errors(&mut sink.errors);
-                sink.errors
+        drop(cx);
+        if let Err(Stop::Syntax(e)) = outcome {
+            return vec![syntax_error(&e, instance, self.prog.masked)];
+        }
+        if sink.more {
+            // The walk stopped early: the rest must still be well-formed JSON, since
+            // malformed input gets that one error.
+            let mut whole = Reader::new(instance, self.max_depth);
+            if let Err(e) = whole.skip_value(0).and_then(|()| whole.finish()) {
+                return vec![syntax_error(&e, instance, self.prog.masked)];
             }
         }
+        sort_errors(&mut sink.errors);
+        if sink.more {
+            sink.errors.push(more_violations(max));
+        }
+        sink.errors
+    }
+
+    /// The most violations the registry lists in a refusal (see
+    /// [`Schema::validate_json_at_most`]).
+    pub const LISTED_VIOLATIONS: usize = 100;
+
+    /// [`Schema::validate_arguments`] listing at most `max` violations, as
+    /// [`Schema::validate_json_at_most`].
+    pub fn validate_arguments_at_most(&self, args: &[u8], max: usize) -> Vec<ValidationError> {
+        self.validate_json_at_most(arguments_or_empty_object(args), max)
     }
 
     /// The fast path of [`Schema::validate_json`]: true when the document is
@@ -221,6 +266,20 @@ fn compile_full(
 }
 
 /// The one error of malformed input: at `$`, keyword `json`, schema location `#`.
+/// The last error of a list cut to `max` violations.
+pub(crate) fn more_violations(max: usize) -> ValidationError {
+    let mut message = String::from("more violations not listed (the first ");
+    message::push_u64(&mut message, max as u64);
+    message.push_str(" are)");
+    ValidationError {
+        path: "$".to_string(),
+        pointer: String::new(),
+        keyword: "violations",
+        message,
+        schema_location: "#".to_string(),
+    }
+}
+
 pub(crate) fn syntax_error(
     e: &crate::json::SyntaxError,
     input: &[u8],

@@ -140,6 +140,10 @@ pub(crate) struct Collect<'a, 'p> {
     walked: Option<Walked>,
     /// False in a sink that explains a failure (see [`Sink::explains`]).
     explains: bool,
+    /// The most violations it keeps: a report past them stops the walk.
+    limit: usize,
+    /// True when a report came past the limit.
+    pub more: bool,
 }
 
 impl<'a, 'p> Collect<'a, 'p> {
@@ -151,7 +155,16 @@ impl<'a, 'p> Collect<'a, 'p> {
             errors: Vec::new(),
             walked: None,
             explains: true,
+            limit: usize::MAX,
+            more: false,
         }
+    }
+
+    /// The sink keeps at most `limit` violations; the next stops the walk (see
+    /// [`Collect::more`]).
+    pub(crate) fn at_most(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
     }
 
     /// A sink that explains a failure: its path starts at `path` (to walk a branch
@@ -163,6 +176,8 @@ impl<'a, 'p> Collect<'a, 'p> {
             errors: Vec::new(),
             walked: None,
             explains: false,
+            limit: usize::MAX,
+            more: false,
         }
     }
 }
@@ -183,6 +198,10 @@ impl<'a> Sink<'a> for Collect<'a, '_> {
         capacity: usize,
         message: impl FnOnce(&mut Msg),
     ) -> W {
+        if self.errors.len() >= self.limit {
+            self.more = true;
+            return Err(Stop::Invalid);
+        }
         let extra = match &member {
             Member::None => None,
             Member::Name(n) => Some(std::borrow::Cow::Borrowed(*n)),
