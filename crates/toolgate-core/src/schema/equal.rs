@@ -166,9 +166,10 @@ fn member<'v, 'a>(
 /// members' order). Keyed per process (SipHash with a random key), so a model cannot
 /// choose thousands of distinct elements that collide; and the bytes hashed are a
 /// prefix-free encoding of the value (each number's canonical form with its digit
-/// counts, each string closed by a byte UTF-8 never holds, each object as the sum and
-/// count of its members' own keyed hashes), so two distinct values feed the hasher the
-/// same bytes only when two objects' member hashes collide, which a model cannot
+/// counts, each string closed by a byte UTF-8 never holds, each array and object as
+/// its kind and a keyed hash of its own: of its elements, or of the sum and count of
+/// its members' own keyed hashes), so two distinct values feed the hasher the same
+/// bytes only when two containers' or members' hashes collide, which a model cannot
 /// arrange without the key.
 pub(crate) fn hash_value(r: &mut Reader<'_>, depth: usize) -> u64 {
     hash_value_with(r, depth, &mut NoHashes)
