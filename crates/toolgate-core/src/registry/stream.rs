@@ -115,7 +115,9 @@ impl<R: Deref<Target = Registry>> CallStreamOf<R> {
             registry,
             call_id: call_id.to_owned(),
             name: name.to_owned(),
-            engine: tool.as_ref().map(|t| Engine::new(&t.schema)),
+            engine: tool
+                .as_ref()
+                .map(|t| Engine::new(&t.schema).listing_at_most(Schema::LISTED_VIOLATIONS)),
             tool,
             refusal,
         }
@@ -135,7 +137,7 @@ impl<R: Deref<Target = Registry>> CallStreamOf<R> {
                     _ => engine.feed(&tool.schema, bytes),
                 }
                 if let Feed::Refused(errors) = engine.verdict() {
-                    let errors = listed(errors);
+                    let errors = errors.to_vec();
                     let name = tool.name.clone();
                     self.refusal = Some(self.refused(&name, errors));
                 }
@@ -197,16 +199,4 @@ impl<R: Deref<Target = Registry>> CallStreamOf<R> {
         self.refusal.as_ref()?;
         Some(self.engine.as_ref().map_or(0, |e| e.refused_at))
     }
-}
-
-/// A stream's refusal as a call's lists it: at most [`Schema::LISTED_VIOLATIONS`]
-/// violations, then one that says there were more.
-fn listed(errors: &[ValidationError]) -> Vec<ValidationError> {
-    let max = Schema::LISTED_VIOLATIONS;
-    if errors.len() <= max {
-        return errors.to_vec();
-    }
-    let mut listed = errors[..max].to_vec();
-    listed.push(crate::schema::more_violations(max));
-    listed
 }

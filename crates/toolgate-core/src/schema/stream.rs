@@ -244,6 +244,11 @@ pub(crate) struct Engine {
     jump: Option<usize>,
     /// The last byte fed that is not whitespace (0 before any).
     last_token: u8,
+    /// The most violations a refusal lists (see [`Schema::validate_json_at_most`]):
+    /// unlimited in a [`SchemaStream`], the registry's listing in a streamed call.
+    limit: usize,
+    /// True when a walk for a refusal stopped past `limit`.
+    more: std::cell::Cell<bool>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -494,6 +499,8 @@ impl Engine {
             unsettled: 0,
             jump: None,
             last_token: 0,
+            limit: usize::MAX,
+            more: std::cell::Cell::new(false),
         }
     }
 
@@ -613,8 +620,19 @@ impl Engine {
         at
     }
 
+    /// A refusal that lists at most `limit` violations (see
+    /// [`Schema::validate_json_at_most`]); a stream's own refusals list every one.
+    pub(crate) fn listing_at_most(mut self, limit: usize) -> Engine {
+        self.limit = limit;
+        self
+    }
+
     fn refuse(&mut self, mut errors: Vec<ValidationError>) -> Step {
         sort_errors(&mut errors);
+        if self.more.get() || errors.len() > self.limit {
+            errors.truncate(self.limit);
+            errors.push(super::more_violations(self.limit));
+        }
         self.refusal = Some(errors);
         Err(Halt::Refused)
     }
@@ -622,7 +640,8 @@ impl Engine {
     /// Malformed JSON at byte `pos`: the reader's own error for the bytes up to it,
     /// when the reader agrees they cannot be completed; else early checks stop.
     fn malformed(&mut self, s: &Schema, pos: usize) -> Step {
-        let errors = s.validate_json(&self.buf[..=pos]);
+        // No violation is listed (the first stops the walk): only malformed JSON counts.
+        let errors = s.validate_json_at_most(&self.buf[..=pos], 0);
         let agreed = matches!(errors.as_slice(), [e] if e.keyword == "json"
             && !e.message.ends_with("unexpected end of input")
             && !e.message.ends_with("found end of input"));
@@ -722,7 +741,7 @@ impl Engine {
         depth: usize,
     ) -> Result<Vec<ValidationError>, Halt> {
         let mut cx = Cx::new(&s.prog);
-        let mut sink = Collect::new(&s.prog);
+        let mut sink = Collect::new(&s.prog).at_most(self.limit);
         let buf = &self.buf;
         for seg in self.segs(buf, depth) {
             sink.push(seg);
@@ -730,7 +749,12 @@ impl Engine {
         let mut r = Reader::new(input, s.max_depth).at(start);
         match walk_value(&mut cx, node, &mut r, depth, &mut sink) {
             Err(super::sink::Stop::Syntax(_)) => Err(Halt::Off),
-            _ => Ok(sink.errors),
+            _ => {
+                if sink.more {
+                    self.more.set(true);
+                }
+                Ok(sink.errors)
+            }
         }
     }
 
