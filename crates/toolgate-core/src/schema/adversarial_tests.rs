@@ -478,6 +478,87 @@ fn a_listing_of_at_most_max_violations_stops_the_walk() {
     }
 }
 
+/// Remembering where containers end and their hashes changes no verdict and no
+/// error: every schema and instance of the official suite's draft 2020-12 and
+/// draft-07 folders (the optional ones included; those whose schema needs a remote
+/// document or is refused are passed over), in both walks, with skips and hashes
+/// remembering from the first byte and as usual.
+#[test]
+fn remembered_skips_and_hashes_change_no_verdict() {
+    use super::walk::REMEMBER_FROM_THE_START;
+    use crate::schema::Draft;
+    let Some(suite) = crate::test_data::suite_or_skip(
+        "remembered skips against the suite",
+        &["tests/draft2020-12", "tests/draft7"],
+    ) else {
+        return;
+    };
+    let mut files = Vec::new();
+    for (draft, dir) in [
+        (Draft::Draft2020_12, "draft2020-12"),
+        (Draft::Draft7, "draft7"),
+    ] {
+        for sub in ["", "optional"] {
+            let Ok(entries) = std::fs::read_dir(suite.tests.join(dir).join(sub)) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "json") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    files.push((draft, path.display().to_string(), text));
+                }
+            }
+        }
+    }
+    files.sort_by(|a, b| a.1.cmp(&b.1));
+    // And containers hashed for `uniqueItems` at one level and not at another, whose
+    // remembered hash must equal the one computed afresh.
+    let nested_unique = r#"[{"description":"nested uniqueItems","schema":{"uniqueItems":true,"prefixItems":[{"uniqueItems":true},{}],"items":{"uniqueItems":true}},"tests":[
+        {"data":[[[1]],[[1]]],"valid":false},{"data":[[[1]],[[1.0]]],"valid":false},
+        {"data":[[[1],{"a":[2]}],[[1],{"a":[2]}]],"valid":false},
+        {"data":[[[1],{"a":[2]}],[{"a":[2]},[1]]],"valid":true},
+        {"data":[[{"a":[1]}],[{"a":[2]}],[{"a":[1]}]],"valid":false}]}]"#;
+    files.push((Draft::Draft2020_12, "nested".into(), nested_unique.into()));
+    let (mut cases, mut containers) = (0, 0);
+    for (draft, path, text) in files {
+        let groups: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let options = Options::default()
+            .with_profile(Profile::Full)
+            .with_default_draft(draft);
+        for group in groups.as_array().unwrap() {
+            let schema_text = group["schema"].to_string();
+            let Ok(schema) = Schema::compile_with(schema_text.as_bytes(), &options) else {
+                continue;
+            };
+            for case in group["tests"].as_array().unwrap() {
+                let data = case["data"].to_string();
+                let usual = (
+                    schema.is_valid(data.as_bytes()),
+                    schema.validate_json(data.as_bytes()),
+                );
+                REMEMBER_FROM_THE_START.with(|r| r.set(true));
+                let remembered = (
+                    schema.is_valid(data.as_bytes()),
+                    schema.validate_json(data.as_bytes()),
+                );
+                REMEMBER_FROM_THE_START.with(|r| r.set(false));
+                if let Some(valid) = case["valid"].as_bool().filter(|_| path == "nested") {
+                    assert_eq!(usual.0, valid, "{data}");
+                }
+                assert_eq!(usual, remembered, "{path}: {data} against {schema_text}");
+                cases += 1;
+                containers += usize::from(data.starts_with(['[', '{']));
+            }
+        }
+    }
+    eprintln!("{cases} cases compared, {containers} of them arrays or objects");
+    assert!(
+        cases > 2000 && containers > 1000,
+        "{cases} cases, {containers} containers"
+    );
+}
+
 /// 100,000 elements cost 100,000 hashes, and equal ones are compared only with the
 /// distinct values before them: distinct elements, all equal elements, and equal
 /// elements far apart.

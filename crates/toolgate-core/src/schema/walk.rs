@@ -287,6 +287,10 @@ impl<'p> Cx<'p> {
     /// the input (see [`Cx::skip`]).
     #[inline(always)]
     fn pass_free(&self, r: &Reader<'_>) -> bool {
+        #[cfg(test)]
+        if REMEMBER_FROM_THE_START.with(|r| r.get()) {
+            return false;
+        }
         self.passed <= PASS_FREE_BASE + PASS_FREE_PER_BYTE * r.input().len()
     }
 
@@ -331,6 +335,14 @@ impl<'p> Cx<'p> {
             }
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// In tests: skips and hashes remember from a call's first byte (see [`Cx::skip`]),
+    /// so the tests can check that remembering changes no verdict and no error.
+    pub(crate) static REMEMBER_FROM_THE_START: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
 }
 
 /// Bytes a call's skips and hashes may read (besides [`PASS_FREE_BASE`]) per byte of
