@@ -71,7 +71,7 @@ impl Model {
         Ok(match u.int_in_range(0..=if leaf { 5 } else { 7 })? {
             0 => Model::Null,
             1 => Model::Bool(u.arbitrary()?),
-            2 => Model::String(*u.choose(WORDS)?),
+            2 => Model::String(u.choose(WORDS)?),
             3 => Model::zero(),
             _ if leaf => Model::number(u)?,
             4 | 5 => Model::number(u)?,

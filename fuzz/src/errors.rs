@@ -16,9 +16,18 @@ pub enum Step {
     Index(usize),
 }
 
-/// `is_valid` and `validate_json` agree, and the errors keep their invariants.
+/// `is_valid` and `validate_json` agree, and the errors keep their invariants, also
+/// with skips remembering and in listings (see [`check_remembering_and_listing`]).
 /// Returns the verdict.
 pub fn check_schema_on(schema: &Schema, instance: &[u8], parsed: Option<&Value>) -> bool {
+    let valid = check_entry_points(schema, instance, parsed);
+    check_remembering_and_listing(schema, instance);
+    valid
+}
+
+/// What [`check_schema_on`] checks through each entry point once. Returns the
+/// verdict.
+pub fn check_entry_points(schema: &Schema, instance: &[u8], parsed: Option<&Value>) -> bool {
     let valid = schema.is_valid(instance);
     let errors = schema.validate_json(instance);
     assert_eq!(
@@ -41,6 +50,44 @@ pub fn check_schema_on(schema: &Schema, instance: &[u8], parsed: Option<&Value>)
         "validate_arguments"
     );
     valid
+}
+
+/// Skips and hashes that remember where containers end (and their hashes), as they
+/// do past a few times a call's input, change no verdict and no error; and a listing
+/// of at most `max` violations is the whole list when it is no longer, else `max` of
+/// its violations, sorted, then the one that says there are more (malformed JSON
+/// staying the one error).
+pub fn check_remembering_and_listing(schema: &Schema, instance: &[u8]) {
+    let valid = schema.is_valid(instance);
+    let errors = schema.validate_json(instance);
+    let remembered = toolgate_core::fuzz_internals::remembering(|| {
+        (schema.is_valid(instance), schema.validate_json(instance))
+    });
+    assert_eq!(
+        (valid, &errors),
+        (remembered.0, &remembered.1),
+        "remembering skips changed the verdict on {:?}",
+        String::from_utf8_lossy(instance)
+    );
+    for max in [0, 1, 3] {
+        let listed = schema.validate_json_at_most(instance, max);
+        if errors.len() <= max || matches!(errors.as_slice(), [only] if only.keyword == "json") {
+            assert_eq!(listed, errors, "validate_json_at_most({max})");
+            continue;
+        }
+        let (last, first) = listed.split_last().expect("a listing past its limit");
+        assert_eq!(first.len(), max, "validate_json_at_most({max}): {listed:?}");
+        assert_eq!(
+            (last.keyword, last.path.as_str()),
+            ("violations", "$"),
+            "{listed:?}"
+        );
+        assert!(
+            first.iter().all(|e| errors.contains(e)),
+            "validate_json_at_most({max}) lists {first:?}, not among {errors:?}"
+        );
+        check_list(first, None);
+    }
 }
 
 /// The invariants of one list; `parsed` is the instance when it is known.

@@ -97,12 +97,15 @@ struct Rules {
 }
 
 /// The keywords only a full-profile case has.
+/// An `if` with its `then` and `else`, when present.
+type IfThenElse = (Rules, Option<Rules>, Option<Rules>);
+
 #[derive(Debug, Default)]
 struct Full {
     all_of: Vec<Rules>,
     one_of: Vec<Rules>,
     not: Option<Box<Rules>>,
-    if_then_else: Option<Box<(Rules, Option<Rules>, Option<Rules>)>>,
+    if_then_else: Option<Box<IfThenElse>>,
     /// `$ref` to `#/$defs/d<N>`.
     reference: Option<usize>,
     /// At the root only: the `$defs` entries, which hold no reference.

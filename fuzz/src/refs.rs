@@ -132,7 +132,7 @@ impl Gen {
                 format!(r#""prefixItems":[{}]"#, self.schema(u, d)?),
             ),
             10 => ("contains", format!(r#""contains":{}"#, self.schema(u, d)?)),
-            11 | 12 | 13 => {
+            11..=13 => {
                 let name = ["anyOf", "allOf", "oneOf"][(choice - 11) as usize];
                 let (a, b) = (self.schema(u, d)?, self.schema(u, d)?);
                 (name, format!(r#""{name}":[{a},{b}]"#))
@@ -222,8 +222,9 @@ pub fn check(case: &Case) {
     for instance in &case.instances {
         let parsed: serde_json::Value = serde_json::from_str(instance).expect("generated JSON");
         let (_, work) = toolgate_core::fuzz_internals::walk_visits(|| {
-            crate::errors::check_schema_on(&schema, instance.as_bytes(), Some(&parsed))
+            crate::errors::check_entry_points(&schema, instance.as_bytes(), Some(&parsed))
         });
+        crate::errors::check_remembering_and_listing(&schema, instance.as_bytes());
         let budget = WORK_PER_PAIR * subschemas(&case.schema) * values(instance);
         assert!(
             work <= budget,

@@ -71,6 +71,17 @@ pub mod fuzz_internals {
         (out, crate::schema::VISITS.with(|v| v.get()) - before)
     }
 
+    /// Runs `f` with the validation's skips and `uniqueItems` hashes remembering where
+    /// containers end (and their hashes) from each call's first byte, on this thread,
+    /// as they do past a few times a call's input: what they remember may change no
+    /// verdict and no error.
+    pub fn remembering<T>(f: impl FnOnce() -> T) -> T {
+        crate::schema::REMEMBER_FROM_THE_START.with(|r| r.set(true));
+        let out = f();
+        crate::schema::REMEMBER_FROM_THE_START.with(|r| r.set(false));
+        out
+    }
+
     /// Every matcher `pattern` can be given, named, the one compiling chooses first;
     /// `Err` says why the pattern has no ECMA meaning here.
     pub fn pattern_matchers(pattern: &str) -> Result<Vec<(&'static str, PatternMatcher)>, String> {

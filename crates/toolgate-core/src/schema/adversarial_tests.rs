@@ -478,6 +478,24 @@ fn a_listing_of_at_most_max_violations_stops_the_walk() {
     }
 }
 
+/// Identical violations count once in a listing, as in the whole list: a listing of
+/// at most one violation of a value that two keywords refuse alike is that one, with
+/// no line saying there are more.
+#[test]
+fn a_listing_counts_identical_violations_once() {
+    let schema = full(r#"{"allOf":[{"type":"string"},{"type":"string"}],"minimum":5}"#);
+    let all = schema.validate_json(b"1");
+    assert_eq!(all.len(), 2, "{all:?}");
+    let listed = schema.validate_json_at_most(b"1", 2);
+    assert_eq!(listed, all);
+    let listed = schema.validate_json_at_most(b"1", 1);
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert_eq!(listed[1].keyword, "violations");
+    let one = full(r#"{"allOf":[{"type":"string"},{"type":"string"}]}"#);
+    assert_eq!(one.validate_json_at_most(b"1", 1), one.validate_json(b"1"));
+    assert_eq!(one.validate_json(b"1").len(), 1);
+}
+
 /// Remembering where containers end and their hashes changes no verdict and no
 /// error: every schema and instance of the official suite's draft 2020-12 and
 /// draft-07 folders (the optional ones included; those whose schema needs a remote

@@ -49,6 +49,8 @@ pub(crate) use pattern::{every_matcher, Matcher};
 pub use resolve::positions::{subschemas_of, Holds};
 pub use stream::{Feed, SchemaStream, SchemaStreamOf};
 #[cfg(feature = "fuzz-internals")]
+pub(crate) use walk::REMEMBER_FROM_THE_START;
+#[cfg(feature = "fuzz-internals")]
 pub(crate) use walk::VISITS;
 
 use crate::json::{Reader, Value};

@@ -182,6 +182,37 @@ impl<'a, 'p> Collect<'a, 'p> {
     }
 }
 
+/// What a violation is to a [`Collect`] at its limit.
+enum AtLimit {
+    /// There is room for it after all (repeats of kept violations were dropped).
+    Room,
+    /// The same (path, message) as one kept: identical violations count once.
+    Repeat,
+    /// One more than the limit.
+    More,
+}
+
+impl Collect<'_, '_> {
+    /// What the violation (`path`, `message`) is to the list at its limit: repeats
+    /// are dropped first, so the list stops with `limit` distinct violations, as the
+    /// list keeps one of each.
+    #[cold]
+    fn at_limit(&mut self, path: &str, message: &str) -> AtLimit {
+        super::sort_errors(&mut self.errors);
+        if self.errors.len() < self.limit {
+            AtLimit::Room
+        } else if self
+            .errors
+            .iter()
+            .any(|e| e.path == path && e.message == message)
+        {
+            AtLimit::Repeat
+        } else {
+            AtLimit::More
+        }
+    }
+}
+
 impl<'a> Sink<'a> for Collect<'a, '_> {
     const COLLECT: bool = true;
     fn push(&mut self, seg: Seg<'a>) {
@@ -198,10 +229,6 @@ impl<'a> Sink<'a> for Collect<'a, '_> {
         capacity: usize,
         message: impl FnOnce(&mut Msg),
     ) -> W {
-        if self.errors.len() >= self.limit {
-            self.more = true;
-            return Err(Stop::Invalid);
-        }
         let extra = match &member {
             Member::None => None,
             Member::Name(n) => Some(std::borrow::Cow::Borrowed(*n)),
@@ -214,6 +241,16 @@ impl<'a> Sink<'a> for Collect<'a, '_> {
             masked: self.prog.masked,
         };
         message(&mut text);
+        if self.errors.len() >= self.limit {
+            match self.at_limit(&path, &text.text) {
+                AtLimit::Room => {}
+                AtLimit::Repeat => return Ok(()),
+                AtLimit::More => {
+                    self.more = true;
+                    return Err(Stop::Invalid);
+                }
+            }
+        }
         let schema_location = schema_location(self.prog, at, keyword);
         if self.errors.capacity() == 0 {
             // A refused call rarely has one error: room for several at once spares

@@ -287,7 +287,7 @@ impl<'p> Cx<'p> {
     /// the input (see [`Cx::skip`]).
     #[inline(always)]
     fn pass_free(&self, r: &Reader<'_>) -> bool {
-        #[cfg(test)]
+        #[cfg(any(test, feature = "fuzz-internals"))]
         if REMEMBER_FROM_THE_START.with(|r| r.get()) {
             return false;
         }
@@ -337,10 +337,11 @@ impl<'p> Cx<'p> {
     }
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzz-internals"))]
 thread_local! {
-    /// In tests: skips and hashes remember from a call's first byte (see [`Cx::skip`]),
-    /// so the tests can check that remembering changes no verdict and no error.
+    /// In tests and fuzzing: skips and hashes remember from a call's first byte (see
+    /// [`Cx::skip`]), so they can check that remembering changes no verdict and no
+    /// error.
     pub(crate) static REMEMBER_FROM_THE_START: std::cell::Cell<bool> =
         const { std::cell::Cell::new(false) };
 }
