@@ -270,7 +270,7 @@ impl<'p> Cx<'p> {
     /// reads its value again, and at each level of a nesting the members it does not
     /// descend into hold all the levels below, so what skips read grows with the size
     /// times the depth. Once a call's skips and hashes have read [`PASS_FREE_PER_BYTE`]
-    /// times its input (which tool calls never do), they remember where each container
+    /// times its input (a real tool call seldom does), they remember where each container
     /// they read through ends, and read none twice.
     #[inline]
     pub(crate) fn skip(&mut self, r: &mut Reader<'_>, depth: usize) -> Result<(), SyntaxError> {
