@@ -169,10 +169,7 @@ impl Schema {
                 return vec![syntax_error(&e, instance, self.prog.masked)];
             }
         }
-        sort_errors(&mut sink.errors);
-        if sink.more {
-            sink.errors.push(more_violations(max));
-        }
+        close_listing(&mut sink.errors, sink.more, max);
         sink.errors
     }
 
@@ -268,8 +265,18 @@ fn compile_full(
 }
 
 /// The one error of malformed input: at `$`, keyword `json`, schema location `#`.
+/// Sorts a listing of at most `max` violations and, when there were more (`more`, or
+/// a list longer than `max`), cuts it to `max` and ends it with the error that says so.
+pub(crate) fn close_listing(errors: &mut Vec<ValidationError>, more: bool, max: usize) {
+    sort_errors(errors);
+    if more || errors.len() > max {
+        errors.truncate(max);
+        errors.push(more_violations(max));
+    }
+}
+
 /// The last error of a list cut to `max` violations.
-pub(crate) fn more_violations(max: usize) -> ValidationError {
+fn more_violations(max: usize) -> ValidationError {
     let mut message = String::from("more violations not listed (the first ");
     message::push_u64(&mut message, max as u64);
     message.push_str(" are)");

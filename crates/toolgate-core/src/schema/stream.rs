@@ -91,7 +91,7 @@ use super::path::Seg;
 use super::program::{Node, Program, SpecialKind, NONE};
 use super::sink::{Collect, FirstError, Sink, W};
 use super::walk::{walk_value, Cx};
-use super::{sort_errors, syntax_error, Schema, ValidationError};
+use super::{syntax_error, Schema, ValidationError};
 
 /// What a stream says after a feed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -628,11 +628,7 @@ impl Engine {
     }
 
     fn refuse(&mut self, mut errors: Vec<ValidationError>) -> Step {
-        sort_errors(&mut errors);
-        if self.more.get() || errors.len() > self.limit {
-            errors.truncate(self.limit);
-            errors.push(super::more_violations(self.limit));
-        }
+        super::close_listing(&mut errors, self.more.get(), self.limit);
         self.refusal = Some(errors);
         Err(Halt::Refused)
     }
