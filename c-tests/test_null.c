@@ -149,6 +149,23 @@ static void schema_functions(void) {
     CHECK_OK(tg_schema_validate(schema, NULL, 0, &errors, NULL));
     CHECK(errors != SENTINEL);
     tg_errors_free(errors);
+    errors = SENTINEL;
+    CHECK_STATUS(tg_schema_validate_at_most(NULL, "{}", 2, 1, &errors, &error), TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL, "tg_schema_validate_at_most: argument `schema` is NULL");
+    error = NULL;
+    CHECK_STATUS(tg_schema_validate_at_most(schema, NULL, 2, 1, &errors, NULL), TG_ERR_NULL);
+    CHECK_STATUS(tg_schema_validate_at_most(schema, "{}", 2, 1, NULL, NULL), TG_ERR_NULL);
+    CHECK_STATUS(tg_schema_validate_arguments_at_most(schema, NULL, 2, 1, &errors, &error),
+                 TG_ERR_NULL);
+    CHECK_ERROR(error, TG_ERR_NULL,
+                "tg_schema_validate_arguments_at_most: argument `args` is NULL");
+    error = NULL;
+    CHECK_STATUS(tg_schema_validate_arguments_at_most(schema, "{}", 2, 1, NULL, NULL),
+                 TG_ERR_NULL);
+    CHECK(errors == SENTINEL);
+    CHECK_OK(tg_schema_validate_arguments_at_most(schema, NULL, 0, 1, &errors, NULL));
+    CHECK(errors != SENTINEL);
+    tg_errors_free(errors);
 
     /* json */
     CHECK_STATUS(tg_schema_json(NULL, &p, &n), TG_ERR_NULL);

@@ -863,9 +863,63 @@ static void call_never_crashes(void) {
     tg_registry_free(reg);
 }
 
+/* A listing of at most max violations: the first max, sorted, then one line that says
+ * there were more; malformed JSON past the limit is still the one violation. */
+static void validate_at_most(void) {
+    static const char strings[] = "{\"type\":\"array\",\"items\":{\"type\":\"string\"}}";
+    static const char required_x[] = "{\"type\":\"object\",\"required\":[\"x\"]}";
+    tg_schema *schema = NULL;
+    tg_errors *errors = NULL;
+    const char *p;
+    size_t n, count = 0;
+    CHECK_OK(tg_schema_compile(strings, strlen(strings), 0, &schema, NULL));
+    CHECK_OK(tg_schema_validate_at_most(schema, "[1,2,3]", 7, 2, &errors, NULL));
+    GET_TEXT(tg_errors_text, errors, &p, &n);
+    CHECK_TEXT(p, n,
+               "$[0]: expected string, got integer\n"
+               "$[1]: expected string, got integer\n"
+               "$: more violations not listed (the first 2 are)");
+    GET_ITEM(tg_errors_keyword, errors, 2, &p, &n);
+    CHECK_TEXT(p, n, "violations");
+    GET_ITEM(tg_errors_schema_location, errors, 2, &p, &n);
+    CHECK_TEXT(p, n, "#");
+    tg_errors_free(errors);
+    /* Exactly max violations: all listed, no extra line. */
+    CHECK_OK(tg_schema_validate_at_most(schema, "[1,2,3]", 7, 3, &errors, NULL));
+    CHECK_OK(tg_errors_count(errors, &count));
+    CHECK(count == 3);
+    tg_errors_free(errors);
+    /* Malformed after the limit: the one json violation. */
+    CHECK_OK(tg_schema_validate_at_most(schema, "[1,2,3,", 7, 1, &errors, NULL));
+    GET_ITEM(tg_errors_keyword, errors, 0, &p, &n);
+    CHECK_TEXT(p, n, "json");
+    CHECK_OK(tg_errors_count(errors, &count));
+    CHECK(count == 1);
+    tg_errors_free(errors);
+    /* Valid: an empty list. */
+    CHECK_OK(tg_schema_validate_at_most(schema, "[\"a\"]", 5, 0, &errors, NULL));
+    CHECK_OK(tg_errors_count(errors, &count));
+    CHECK(count == 0);
+    tg_errors_free(errors);
+    tg_schema_free(schema);
+    /* Arguments: empty means {}. */
+    CHECK_OK(tg_schema_compile(required_x, strlen(required_x), 0, &schema, NULL));
+    CHECK_OK(tg_schema_validate_arguments_at_most(schema, "", 0, TG_LISTED_VIOLATIONS, &errors,
+                                                  NULL));
+    GET_TEXT(tg_errors_text, errors, &p, &n);
+    CHECK_TEXT(p, n, "$: missing required property \"x\"");
+    tg_errors_free(errors);
+    CHECK_OK(tg_schema_validate_arguments_at_most(schema, "", 0, 0, &errors, NULL));
+    GET_TEXT(tg_errors_text, errors, &p, &n);
+    CHECK_TEXT(p, n, "$: more violations not listed (the first 0 are)");
+    tg_errors_free(errors);
+    tg_schema_free(schema);
+}
+
 int main(void) {
     hand_worked_example();
     validate_table();
+    validate_at_most();
     compile_rejects_unsupported();
     register_rules();
     definitions_sorted();

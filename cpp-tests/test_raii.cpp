@@ -75,6 +75,27 @@ TEST(empty_documents_are_malformed_and_empty_arguments_are_an_object) {
     CHECK(open.validate_arguments("").empty());
 }
 
+TEST(validate_at_most_lists_the_first_violations_and_says_there_were_more) {
+    Schema s = Schema::compile(R"({"type":"array","items":{"type":"string"}})");
+    const toolgate::ValidationErrors two = s.validate_at_most("[1,2,3]", 2);
+    CHECK_EQ(two.size(), std::size_t{3});
+    CHECK_EQ(two.at(0).text(), std::string("$[0]: expected string, got integer"));
+    CHECK_EQ(two.at(1).text(), std::string("$[1]: expected string, got integer"));
+    CHECK_EQ(two.at(2).text(), std::string("$: more violations not listed (the first 2 are)"));
+    CHECK_EQ(two.at(2).keyword, std::string("violations"));
+    CHECK(s.validate_at_most("[1,2,3]", TG_LISTED_VIOLATIONS) == s.validate("[1,2,3]"));
+    CHECK_EQ(s.validate_at_most("[1,2,3,", 1).at(0).keyword, std::string("json"));
+    Schema required = Schema::compile(R"({"type":"object","required":["x"]})");
+    CHECK_EQ(required.validate_arguments_at_most("", 1).at(0).message,
+             std::string("missing required property \"x\""));
+    Schema empty;
+    Error err;
+    CHECK(!empty.validate_at_most("{}", 1, err).has_value());
+    CHECK_EQ(err.status(), TG_ERR_NULL);
+    CHECK(!empty.validate_arguments_at_most("{}", 1, err).has_value());
+    CHECK_EQ(err.status(), TG_ERR_NULL);
+}
+
 TEST(empty_schema_reports_null) {
     Schema empty;
     CHECK(!empty);

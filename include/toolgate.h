@@ -89,6 +89,12 @@
 #define TG_MAX_DEPTH_LIMIT 1024
 
 /**
+ * The most violations a registry lists in a refusal, and a good `max` for
+ * `tg_schema_validate_at_most` when the list goes back to a model.
+ */
+#define TG_LISTED_VIOLATIONS 100
+
+/**
  * A provider's shape for a tool list (`int32_t` in C).
  */
 enum tg_dialect
@@ -2537,6 +2543,35 @@ tg_status tg_schema_validate(const struct tg_schema *schema,
                              struct tg_error **error_out);
 
 /**
+ * `tg_schema_validate` listing at most `max` violations, for a list that goes back to
+ * a model or a log: the first `max` the validation meets in the instance, sorted by
+ * path then message, then, when there were more, one last violation at `$` (keyword
+ * `violations`, schema location `#`) that says so. Validation stops at the first
+ * violation past `max`, so an instance that breaks a rule a million times costs about
+ * what a valid one does (every violation carries its path: the whole list can be the
+ * instance's length times its nesting). Malformed JSON is still the one violation,
+ * wherever it is. A registry lists at most `TG_LISTED_VIOLATIONS` (100) in a refusal.
+ *
+ * On success writes a new list to `*errors_out` (count 0 when valid; at most `max + 1`
+ * violations); the caller owns it and frees it with `tg_errors_free`. On failure
+ * `*errors_out` is untouched and `*error_out` (when not NULL) receives a `tg_error` to
+ * free with `tg_error_free`.
+ *
+ * Errors: `TG_ERR_NULL`. Ownership: `schema` and `instance` are borrowed for the
+ * call only. Thread-safety: any thread, concurrently with other validations.
+ *
+ * # Safety
+ * `schema` is NULL or a live `tg_schema`; `instance` is NULL or points to
+ * `instance_len` readable bytes; `errors_out` and `error_out` are NULL or writable.
+ */
+tg_status tg_schema_validate_at_most(const struct tg_schema *schema,
+                                     const char *instance,
+                                     size_t instance_len,
+                                     size_t max,
+                                     struct tg_errors **errors_out,
+                                     struct tg_error **error_out);
+
+/**
  * `tg_schema_is_valid` for tool-call arguments: empty arguments (no bytes, or only
  * whitespace) mean `{}`, as in `tg_registry_call` and `tg_registry_validate`. For a
  * host that validates arguments outside a registry.
@@ -2574,6 +2609,30 @@ tg_status tg_schema_validate_arguments(const struct tg_schema *schema,
                                        size_t args_len,
                                        struct tg_errors **errors_out,
                                        struct tg_error **error_out);
+
+/**
+ * `tg_schema_validate_at_most` for tool-call arguments: empty arguments (no bytes, or
+ * only whitespace) mean `{}`, as in `tg_registry_call`, which lists what this lists
+ * with `max` = `TG_LISTED_VIOLATIONS`.
+ *
+ * On success writes a new list to `*errors_out` (count 0 when valid; at most `max + 1`
+ * violations); the caller owns it and frees it with `tg_errors_free`. On failure
+ * `*errors_out` is untouched and `*error_out` (when not NULL) receives a `tg_error` to
+ * free with `tg_error_free`.
+ *
+ * Errors: `TG_ERR_NULL`. Ownership: `schema` and `args` are borrowed for the call
+ * only. Thread-safety: any thread, concurrently with other validations.
+ *
+ * # Safety
+ * `schema` is NULL or a live `tg_schema`; `args` is NULL or points to `args_len`
+ * readable bytes; `errors_out` and `error_out` are NULL or writable.
+ */
+tg_status tg_schema_validate_arguments_at_most(const struct tg_schema *schema,
+                                               const char *args,
+                                               size_t args_len,
+                                               size_t max,
+                                               struct tg_errors **errors_out,
+                                               struct tg_error **error_out);
 
 /**
  * The schema as compact JSON, keys in the author's order (what a tool definition

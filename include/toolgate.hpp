@@ -737,6 +737,23 @@ public:
         return list(&tg_schema_validate_arguments, args, err);
     }
 
+    /// `validate` listing at most `max` violations (a list that goes back to a model or
+    /// a log): the first `max` met in the instance, sorted, then, when there were more,
+    /// one last violation at `$` (keyword `violations`) that says so. Validation stops
+    /// there, so an instance that breaks a rule a million times costs about what a valid
+    /// one does. A Registry lists at most TG_LISTED_VIOLATIONS (100) in a refusal.
+    [[nodiscard]] std::optional<ValidationErrors> validate_at_most(std::string_view instance,
+                                                                   std::size_t max,
+                                                                   Error& err) const noexcept {
+        return list_at_most(&tg_schema_validate_at_most, instance, max, err);
+    }
+
+    /// `validate_at_most` for tool-call arguments: empty arguments mean `{}`.
+    [[nodiscard]] std::optional<ValidationErrors> validate_arguments_at_most(
+        std::string_view args, std::size_t max, Error& err) const noexcept {
+        return list_at_most(&tg_schema_validate_arguments_at_most, args, max, err);
+    }
+
     /// A stream of one instance of this schema, validated as its bytes are fed (see
     /// SchemaStream). The stream borrows the compiled schema: this Schema must not be
     /// destroyed (or assigned to) before the stream is. On failure (an empty Schema)
@@ -791,6 +808,22 @@ private:
         return detail::take_errors(list);
     }
 
+    using list_at_most_fn = tg_status (*)(const tg_schema*, const char*, std::size_t,
+                                          std::size_t, tg_errors**, tg_error**);
+
+    std::optional<ValidationErrors> list_at_most(list_at_most_fn fn, std::string_view instance,
+                                                 std::size_t max, Error& err) const noexcept {
+        tg_errors* list = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = fn(h_.get(), instance.data(), instance.size(), max, &list, &e);
+        if (st != TG_OK) {
+            err = detail::take_error(st, e);
+            return std::nullopt;
+        }
+        err = Error();
+        return detail::take_errors(list);
+    }
+
 public:
 
 #if TOOLGATE_THROWING_API
@@ -833,6 +866,20 @@ public:
     ValidationErrors validate_arguments(std::string_view args) const {
         Error err;
         std::optional<ValidationErrors> v = validate_arguments(args, err);
+        if (!v) throw err;
+        return std::move(*v);
+    }
+    /// `validate_at_most` (see the Error& overload); throws Error on an empty Schema.
+    ValidationErrors validate_at_most(std::string_view instance, std::size_t max) const {
+        Error err;
+        std::optional<ValidationErrors> v = validate_at_most(instance, max, err);
+        if (!v) throw err;
+        return std::move(*v);
+    }
+    /// `validate_arguments_at_most` (empty means `{}`); throws Error on an empty Schema.
+    ValidationErrors validate_arguments_at_most(std::string_view args, std::size_t max) const {
+        Error err;
+        std::optional<ValidationErrors> v = validate_arguments_at_most(args, max, err);
         if (!v) throw err;
         return std::move(*v);
     }

@@ -16,7 +16,12 @@ pub const TG_DEFAULT_MAX_DEPTH: usize = 128;
 /// The largest nesting limit; larger `max_depth` values are clamped to it.
 pub const TG_MAX_DEPTH_LIMIT: usize = 1024;
 
+/// The most violations a registry lists in a refusal, and a good `max` for
+/// `tg_schema_validate_at_most` when the list goes back to a model.
+pub const TG_LISTED_VIOLATIONS: usize = 100;
+
 const _: () = assert!(TG_DEFAULT_MAX_DEPTH == Options::DEFAULT_MAX_DEPTH);
+const _: () = assert!(TG_LISTED_VIOLATIONS == Schema::LISTED_VIOLATIONS);
 const _: () = assert!(TG_MAX_DEPTH_LIMIT == Options::MAX_DEPTH_LIMIT);
 
 /// A compiled JSON Schema. Created by `tg_schema_compile` (core profile) or
@@ -214,21 +219,117 @@ pub unsafe extern "C" fn tg_schema_validate(
     errors_out: *mut *mut tg_errors,
     error_out: *mut *mut tg_error,
 ) -> tg_status {
-    ffi_boundary("tg_schema_validate", error_out, || {
+    // SAFETY: this function's `# Safety` is `list_violations`'s.
+    unsafe {
+        list_violations(
+            "tg_schema_validate",
+            Listing::Json,
+            schema,
+            instance,
+            instance_len,
+            usize::MAX,
+            errors_out,
+            error_out,
+        )
+    }
+}
+
+/// What `list_violations` validates: JSON text, or tool-call arguments (empty means
+/// `{}`).
+#[derive(Clone, Copy)]
+enum Listing {
+    Json,
+    Arguments,
+}
+
+impl Listing {
+    /// The C parameter's name, as a NULL-argument error names it.
+    fn parameter(self) -> &'static str {
+        match self {
+            Listing::Json => "instance",
+            Listing::Arguments => "args",
+        }
+    }
+}
+
+/// The body of the four listing functions.
+///
+/// # Safety
+/// `schema` is NULL or a live `tg_schema`; `instance` is NULL or points to `len`
+/// readable bytes; `errors_out` and `error_out` are NULL or writable.
+#[allow(clippy::too_many_arguments)]
+unsafe fn list_violations(
+    function: &'static str,
+    listing: Listing,
+    schema: *const tg_schema,
+    instance: *const c_char,
+    len: usize,
+    max: usize,
+    errors_out: *mut *mut tg_errors,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary(function, error_out, || {
         // SAFETY: `schema` is NULL or a live handle for the whole call, as this
         // function's `# Safety` requires: what `arg_ref` needs.
         let schema = unsafe { arg_ref(schema, "schema")? };
         // SAFETY: `instance` is NULL or points to its length's readable bytes,
         // unchanged during the call, as this function's `# Safety` requires: what
         // `arg_bytes` needs.
-        let instance = unsafe { arg_bytes(instance, instance_len, "instance")? };
+        let instance = unsafe { arg_bytes(instance, len, listing.parameter())? };
         // SAFETY: `errors_out` is NULL or writable, as this function's `# Safety`
         // requires: what `out_ptr` needs.
         let errors_out = unsafe { out_ptr(errors_out, "errors_out")? };
-        let errors = schema.schema.validate_json(instance);
+        let errors = match listing {
+            Listing::Json => schema.schema.validate_json_at_most(instance, max),
+            Listing::Arguments => schema.schema.validate_arguments_at_most(instance, max),
+        };
         errors_out.write(into_handle(tg_errors::new(errors)));
         Ok(())
     })
+}
+
+/// `tg_schema_validate` listing at most `max` violations, for a list that goes back to
+/// a model or a log: the first `max` the validation meets in the instance, sorted by
+/// path then message, then, when there were more, one last violation at `$` (keyword
+/// `violations`, schema location `#`) that says so. Validation stops at the first
+/// violation past `max`, so an instance that breaks a rule a million times costs about
+/// what a valid one does (every violation carries its path: the whole list can be the
+/// instance's length times its nesting). Malformed JSON is still the one violation,
+/// wherever it is. A registry lists at most `TG_LISTED_VIOLATIONS` (100) in a refusal.
+///
+/// On success writes a new list to `*errors_out` (count 0 when valid; at most `max + 1`
+/// violations); the caller owns it and frees it with `tg_errors_free`. On failure
+/// `*errors_out` is untouched and `*error_out` (when not NULL) receives a `tg_error` to
+/// free with `tg_error_free`.
+///
+/// Errors: `TG_ERR_NULL`. Ownership: `schema` and `instance` are borrowed for the
+/// call only. Thread-safety: any thread, concurrently with other validations.
+///
+/// # Safety
+/// `schema` is NULL or a live `tg_schema`; `instance` is NULL or points to
+/// `instance_len` readable bytes; `errors_out` and `error_out` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_schema_validate_at_most(
+    schema: *const tg_schema,
+    instance: *const c_char,
+    instance_len: usize,
+    max: usize,
+    errors_out: *mut *mut tg_errors,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    // SAFETY: this function's `# Safety` is `list_violations`'s.
+    unsafe {
+        list_violations(
+            "tg_schema_validate_at_most",
+            Listing::Json,
+            schema,
+            instance,
+            instance_len,
+            max,
+            errors_out,
+            error_out,
+        )
+    }
 }
 
 /// `tg_schema_is_valid` for tool-call arguments: empty arguments (no bytes, or only
@@ -286,21 +387,58 @@ pub unsafe extern "C" fn tg_schema_validate_arguments(
     errors_out: *mut *mut tg_errors,
     error_out: *mut *mut tg_error,
 ) -> tg_status {
-    ffi_boundary("tg_schema_validate_arguments", error_out, || {
-        // SAFETY: `schema` is NULL or a live handle for the whole call, as this
-        // function's `# Safety` requires: what `arg_ref` needs.
-        let schema = unsafe { arg_ref(schema, "schema")? };
-        // SAFETY: `args` is NULL or points to its length's readable bytes, unchanged
-        // during the call, as this function's `# Safety` requires: what `arg_bytes`
-        // needs.
-        let args = unsafe { arg_bytes(args, args_len, "args")? };
-        // SAFETY: `errors_out` is NULL or writable, as this function's `# Safety`
-        // requires: what `out_ptr` needs.
-        let errors_out = unsafe { out_ptr(errors_out, "errors_out")? };
-        let errors = schema.schema.validate_arguments(args);
-        errors_out.write(into_handle(tg_errors::new(errors)));
-        Ok(())
-    })
+    // SAFETY: this function's `# Safety` is `list_violations`'s.
+    unsafe {
+        list_violations(
+            "tg_schema_validate_arguments",
+            Listing::Arguments,
+            schema,
+            args,
+            args_len,
+            usize::MAX,
+            errors_out,
+            error_out,
+        )
+    }
+}
+
+/// `tg_schema_validate_at_most` for tool-call arguments: empty arguments (no bytes, or
+/// only whitespace) mean `{}`, as in `tg_registry_call`, which lists what this lists
+/// with `max` = `TG_LISTED_VIOLATIONS`.
+///
+/// On success writes a new list to `*errors_out` (count 0 when valid; at most `max + 1`
+/// violations); the caller owns it and frees it with `tg_errors_free`. On failure
+/// `*errors_out` is untouched and `*error_out` (when not NULL) receives a `tg_error` to
+/// free with `tg_error_free`.
+///
+/// Errors: `TG_ERR_NULL`. Ownership: `schema` and `args` are borrowed for the call
+/// only. Thread-safety: any thread, concurrently with other validations.
+///
+/// # Safety
+/// `schema` is NULL or a live `tg_schema`; `args` is NULL or points to `args_len`
+/// readable bytes; `errors_out` and `error_out` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_schema_validate_arguments_at_most(
+    schema: *const tg_schema,
+    args: *const c_char,
+    args_len: usize,
+    max: usize,
+    errors_out: *mut *mut tg_errors,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    // SAFETY: this function's `# Safety` is `list_violations`'s.
+    unsafe {
+        list_violations(
+            "tg_schema_validate_arguments_at_most",
+            Listing::Arguments,
+            schema,
+            args,
+            args_len,
+            max,
+            errors_out,
+            error_out,
+        )
+    }
 }
 
 /// The schema as compact JSON, keys in the author's order (what a tool definition

@@ -207,6 +207,60 @@ func TestHandlesReleased(t *testing.T) {
 	runtime.GC()
 }
 
+// TestValidateAtMost: the first max violations sorted, then the line that says there
+// were more; malformed JSON past the limit stays the one violation; arguments mean {}
+// when empty.
+func TestValidateAtMost(t *testing.T) {
+	s, err := Compile(json.RawMessage(`{"type":"array","items":{"type":"string"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	lines := func(errs []ValidationError) []string {
+		var out []string
+		for _, e := range errs {
+			out = append(out, e.Error())
+		}
+		return out
+	}
+	got := s.ValidateJSONAtMost([]byte(`[1,2,3]`), 2)
+	want := []string{
+		"$[0]: expected string, got integer",
+		"$[1]: expected string, got integer",
+		"$: more violations not listed (the first 2 are)",
+	}
+	if !reflect.DeepEqual(lines(got), want) {
+		t.Errorf("at most 2: %q", lines(got))
+	}
+	if last := got[len(got)-1]; last.Keyword != "violations" || last.SchemaLocation != "#" {
+		t.Errorf("the last line: %#v", last)
+	}
+	if got := s.ValidateJSONAtMost([]byte(`[1,2,3]`), ListedViolations); !reflect.DeepEqual(got, s.ValidateJSON([]byte(`[1,2,3]`))) {
+		t.Errorf("under the limit, the whole list: %q", lines(got))
+	}
+	if got := s.ValidateJSONAtMost([]byte(`[1,2,3]`), -1); !reflect.DeepEqual(lines(got), []string{"$: more violations not listed (the first 0 are)"}) {
+		t.Errorf("max below 0: %q", lines(got))
+	}
+	if got := s.ValidateJSONAtMost([]byte(`[1,2,3,`), 1); len(got) != 1 || got[0].Keyword != "json" {
+		t.Errorf("malformed past the limit: %q", lines(got))
+	}
+	if got := s.ValidateJSONAtMost([]byte(`["a"]`), 0); got != nil {
+		t.Errorf("valid: %q", lines(got))
+	}
+	r, err := Compile(json.RawMessage(`{"type":"object","required":["x"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got := r.ValidateArgumentsAtMost(nil, 1); !reflect.DeepEqual(lines(got), []string{`$: missing required property "x"`}) {
+		t.Errorf("empty arguments: %q", lines(got))
+	}
+	r.Close()
+	if got := r.ValidateJSONAtMost([]byte(`{}`), 1); len(got) != 1 || got[0].Keyword != "closed" {
+		t.Errorf("closed: %q", lines(got))
+	}
+}
+
 func TestSchemaClose(t *testing.T) {
 	s, err := Compile(json.RawMessage(weatherSchema))
 	if err != nil {

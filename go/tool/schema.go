@@ -82,22 +82,53 @@ var closedSchema = []ValidationError{{Path: "$", Msg: "schema is closed", Keywor
 //
 // A valid instance costs one cgo call and no allocation.
 func (s *Schema) ValidateJSON(raw []byte) []ValidationError {
-	return s.check(raw, 0)
+	return s.check(raw, 0, allViolations)
 }
 
 // ValidateArguments validates tool-call arguments as the registry's Call does: as
 // ValidateJSON, except that empty arguments (no bytes or only whitespace) mean {},
 // because some providers send "" for a call without parameters.
 func (s *Schema) ValidateArguments(raw []byte) []ValidationError {
-	return s.check(raw, 1)
+	return s.check(raw, 1, allViolations)
 }
 
-func (s *Schema) check(raw []byte, arguments C.int) []ValidationError {
+// ListedViolations is the most violations a Registry lists in a refusal, and a good
+// max for ValidateJSONAtMost when the list goes back to a model.
+const ListedViolations = C.TG_LISTED_VIOLATIONS
+
+// ValidateJSONAtMost is ValidateJSON listing at most max violations (a max below 0
+// counts as 0), for a list that goes back to a model or into a log: the first max met
+// in raw, sorted by path then message, then, when there were more, one last
+// violation at "$" (Keyword "violations", SchemaLocation "#") that says so.
+// Validation stops there, so raw that breaks a rule a million times costs about what
+// valid raw does; ValidateJSON's whole list grows with raw's length times its nesting.
+// Malformed JSON is still the one violation, wherever it is.
+func (s *Schema) ValidateJSONAtMost(raw []byte, max int) []ValidationError {
+	return s.check(raw, 0, listLimit(max))
+}
+
+// ValidateArgumentsAtMost is ValidateJSONAtMost for tool-call arguments: empty
+// arguments mean {}, as in ValidateArguments.
+func (s *Schema) ValidateArgumentsAtMost(raw []byte, max int) []ValidationError {
+	return s.check(raw, 1, listLimit(max))
+}
+
+// allViolations is the list limit that lists every violation (SIZE_MAX).
+const allViolations = ^C.size_t(0)
+
+func listLimit(max int) C.size_t {
+	if max < 0 {
+		return 0
+	}
+	return C.size_t(max)
+}
+
+func (s *Schema) check(raw []byte, arguments C.int, max C.size_t) []ValidationError {
 	if s == nil || !s.g.acquire() {
 		return append([]ValidationError(nil), closedSchema...)
 	}
 	p, n := cbytes(raw)
-	o := C.tg_go_check(s.ptr, p, n, arguments)
+	o := C.tg_go_check(s.ptr, p, n, arguments, max)
 	s.g.release()
 	runtime.KeepAlive(s)
 	if o.status != C.TG_OK {

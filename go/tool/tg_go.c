@@ -101,14 +101,15 @@ void tg_go_views_free(tg_go_str *views) {
 	free(views);
 }
 
-tg_go_check_out tg_go_check(const tg_schema *s, const char *inst, size_t len, int arguments) {
+tg_go_check_out tg_go_check(const tg_schema *s, const char *inst, size_t len, int arguments,
+                            size_t max) {
 	tg_go_check_out o;
 	memset(&o, 0, sizeof o);
 	o.status = arguments ? tg_schema_is_valid_arguments(s, inst, len, &o.valid)
 	                     : tg_schema_is_valid(s, inst, len, &o.valid);
 	if (o.status != TG_OK || o.valid) return o;
-	o.status = arguments ? tg_schema_validate_arguments(s, inst, len, &o.errors, NULL)
-	                     : tg_schema_validate(s, inst, len, &o.errors, NULL);
+	o.status = arguments ? tg_schema_validate_arguments_at_most(s, inst, len, max, &o.errors, NULL)
+	                     : tg_schema_validate_at_most(s, inst, len, max, &o.errors, NULL);
 	if (o.status != TG_OK) return o;
 	o.status = tg_errors_count(o.errors, &o.count);
 	if (o.status != TG_OK || o.count == 0) return o;

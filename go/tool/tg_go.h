@@ -74,9 +74,10 @@ typedef struct {
 } tg_go_check_out;
 
 // ValidateJSON's native work in one call: the allocation-free validity check first,
-// and only for an invalid instance the list of violations with a view of every text,
-// so that Go copies them without another cgo call.
-tg_go_check_out tg_go_check(const tg_schema *s, const char *inst, size_t len, int arguments);
+// and only for an invalid instance the list of at most max violations (SIZE_MAX: all)
+// with a view of every text, so that Go copies them without another cgo call.
+tg_go_check_out tg_go_check(const tg_schema *s, const char *inst, size_t len, int arguments,
+                            size_t max);
 
 // Frees what tg_go_check returned for an invalid instance.
 void tg_go_errors_release(tg_errors *e, tg_go_str *views);

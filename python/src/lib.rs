@@ -49,6 +49,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         toolgate_core::Options::DEFAULT_MAX_DEPTH,
     )?;
     m.add("MAX_DEPTH_LIMIT", toolgate_core::Options::MAX_DEPTH_LIMIT)?;
+    m.add(
+        "LISTED_VIOLATIONS",
+        toolgate_core::schema::Schema::LISTED_VIOLATIONS,
+    )?;
     m.add("version", toolgate_core::VERSION)?;
     // The core's statuses, (name, number, description), which `toolgate.Status` must
     // match (a test checks it; the enum itself is Python source so that the package's

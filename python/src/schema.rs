@@ -181,7 +181,9 @@ impl Schema {
         py: Python<'py>,
         args: &Bound<'py, PyAny>,
         arguments: bool,
+        at_most: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let max = at_most.unwrap_or(usize::MAX);
         let guard = self.core.load();
         let schema = guard.as_ref().ok_or_else(|| errors::closed("schema"))?;
         let input = json_input(args)?;
@@ -198,9 +200,9 @@ impl Schema {
                 if valid {
                     None
                 } else if arguments {
-                    Some(schema.validate_arguments(bytes))
+                    Some(schema.validate_arguments_at_most(bytes, max))
                 } else {
-                    Some(schema.validate_json(bytes))
+                    Some(schema.validate_json_at_most(bytes, max))
                 }
             };
             if large {
@@ -265,22 +267,30 @@ impl Schema {
         self.check(py, args, true)
     }
 
-    /// `OK`, or every violation sorted by path then message.
+    /// `OK`, or every violation sorted by path then message. With `at_most`, at most
+    /// that many: the first met in `args`, sorted, then, when there were more, one last
+    /// violation at `$` (keyword `violations`) that says so; validation stops there, so
+    /// `args` that break a rule a million times cost about what valid ones do (a
+    /// registry lists at most `LISTED_VIOLATIONS` in a refusal).
+    #[pyo3(signature = (args, *, at_most = None))]
     fn validate<'py>(
         &self,
         py: Python<'py>,
         args: &Bound<'py, PyAny>,
+        at_most: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.full(py, args, false)
+        self.full(py, args, false, at_most)
     }
 
     /// `validate` for tool-call arguments: empty text means `{}`.
+    #[pyo3(signature = (args, *, at_most = None))]
     fn validate_arguments<'py>(
         &self,
         py: Python<'py>,
         args: &Bound<'py, PyAny>,
+        at_most: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.full(py, args, true)
+        self.full(py, args, true, at_most)
     }
 
     /// A stream of an instance of this schema, validated as its chunks arrive (see

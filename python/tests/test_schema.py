@@ -95,6 +95,25 @@ def test_empty_arguments_are_an_empty_object():
     assert toolgate.compile({"type": "object"}).is_valid_arguments(" ")
 
 
+def test_validate_at_most_lists_the_first_violations_and_says_there_were_more():
+    schema = toolgate.compile({"type": "array", "items": {"type": "string"}})
+    errors = schema.validate("[1,2,3]", at_most=2)
+    assert [(e.path, e.keyword, e.message) for e in errors] == [
+        ("/0", "type", "expected string, got integer"),
+        ("/1", "type", "expected string, got integer"),
+        ("", "violations", "more violations not listed (the first 2 are)"),
+    ]
+    assert schema.validate("[1,2,3]", at_most=toolgate.LISTED_VIOLATIONS) == schema.validate("[1,2,3]")
+    assert toolgate.LISTED_VIOLATIONS == 100
+    (malformed,) = schema.validate("[1,2,3,", at_most=1)
+    assert malformed.keyword == "json"
+    assert schema.validate('["a"]', at_most=0) is OK
+    required = toolgate.compile({"type": "object", "required": ["a"]})
+    assert [e.path for e in required.validate_arguments("", at_most=1)] == ["/a"]
+    with pytest.raises((OverflowError, TypeError)):
+        schema.validate("[1]", at_most=-1)
+
+
 def test_an_empty_document_is_malformed():
     # A document is never empty (a validator of model outputs must not take "" for {}).
     schema = toolgate.compile({})

@@ -73,6 +73,9 @@ library_path: str = _native.__file__
 DEFAULT_MAX_ARGUMENT_BYTES: int = _native.DEFAULT_MAX_ARGUMENT_BYTES
 #: The nesting limit of schemas and arguments unless told otherwise (128).
 DEFAULT_MAX_DEPTH: int = _native.DEFAULT_MAX_DEPTH
+#: The most violations a registry lists in a refusal (``Schema.validate``'s
+#: ``at_most`` for a list that goes back to a model).
+LISTED_VIOLATIONS: int = _native.LISTED_VIOLATIONS
 
 __all__ = [
     "CallEvent",
@@ -87,6 +90,7 @@ __all__ = [
     "InvalidNameError",
     "InvalidResponseError",
     "InvalidTextError",
+    "LISTED_VIOLATIONS",
     "LibraryNotFoundError",
     "NotObjectSchemaError",
     "OK",

@@ -43,6 +43,7 @@ library_version: str
 library_path: str
 DEFAULT_MAX_ARGUMENT_BYTES: int
 DEFAULT_MAX_DEPTH: int
+LISTED_VIOLATIONS: int
 __all__ = [
     "CallEvent",
     "CallOutcome",
@@ -56,6 +57,7 @@ __all__ = [
     "InvalidNameError",
     "InvalidResponseError",
     "InvalidTextError",
+    "LISTED_VIOLATIONS",
     "LibraryNotFoundError",
     "NotObjectSchemaError",
     "OK",

@@ -16,6 +16,8 @@ DEFAULT_MAX_ARGUMENT_BYTES: int
 DEFAULT_MAX_DEPTH: int
 #: The largest nesting limit that may be set (larger ones are clamped to it).
 MAX_DEPTH_LIMIT: int
+#: The most violations a registry lists in a refusal.
+LISTED_VIOLATIONS: int
 #: The version of the Rust core.
 version: str
 #: The core's statuses: (name, number, description), what toolgate.Status numbers.
@@ -39,6 +41,7 @@ __all__ = [
     "DEFAULT_MAX_ARGUMENT_BYTES",
     "DEFAULT_MAX_DEPTH",
     "MAX_DEPTH_LIMIT",
+    "LISTED_VIOLATIONS",
     "STATUSES",
     "OUTCOMES",
     "RunningCall",
@@ -64,8 +67,12 @@ class Schema:
     ) -> "Schema": ...
     def is_valid(self, args: JSONArgs) -> bool: ...
     def is_valid_arguments(self, args: JSONArgs) -> bool: ...
-    def validate(self, args: JSONArgs) -> Union[Ok, List[ValidationError]]: ...
-    def validate_arguments(self, args: JSONArgs) -> Union[Ok, List[ValidationError]]: ...
+    def validate(
+        self, args: JSONArgs, *, at_most: Optional[int] = None
+    ) -> Union[Ok, List[ValidationError]]: ...
+    def validate_arguments(
+        self, args: JSONArgs, *, at_most: Optional[int] = None
+    ) -> Union[Ok, List[ValidationError]]: ...
     def stream(self) -> "SchemaStream": ...
     @property
     def json(self) -> str: ...
