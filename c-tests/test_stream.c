@@ -97,6 +97,44 @@ static void schema_streams(void) {
     tg_schema_free(schema);
 }
 
+/* A stream listing at most max violations: its refusal is cut to max and the line
+ * that says there were more; its finish lists what tg_schema_validate_at_most lists. */
+static void schema_streams_at_most(void) {
+    static const char abc[] = "{\"type\":\"object\",\"required\":[\"a\",\"b\",\"c\"]}";
+    tg_schema *schema = NULL;
+    tg_stream *stream = NULL;
+    tg_errors *errors = NULL, *whole = NULL;
+    const char *text = NULL;
+    size_t len = 0;
+    CHECK_OK(tg_schema_compile(abc, strlen(abc), 0, &schema, NULL));
+
+    /* required is decided when the object closes: at the `}`, every name missing. */
+    CHECK_OK(tg_schema_stream_new_at_most(schema, 2, &stream, NULL));
+    CHECK(feed_bytes(stream, "{}") == 2);
+    CHECK_OK(tg_stream_finish(stream, &errors, NULL));
+    GET_TEXT(tg_errors_text, errors, &text, &len);
+    CHECK_TEXT(text, len,
+               "$: missing required property \"a\"\n"
+               "$: missing required property \"b\"\n"
+               "$: more violations not listed (the first 2 are)");
+    tg_errors_free(errors);
+    tg_stream_free(stream);
+
+    /* Unrefused, decided at finish: what tg_schema_validate_at_most lists. */
+    CHECK_OK(tg_schema_stream_new_at_most(schema, 1, &stream, NULL));
+    CHECK(feed_bytes(stream, "{\"a\":1") == 0);
+    CHECK_OK(tg_stream_finish(stream, &errors, NULL));
+    CHECK_OK(tg_schema_validate_at_most(schema, "{\"a\":1", 6, 1, &whole, NULL));
+    check_same_errors(errors, whole);
+    tg_errors_free(errors);
+    tg_errors_free(whole);
+    tg_stream_free(stream);
+
+    CHECK_STATUS(tg_schema_stream_new_at_most(NULL, 1, &stream, NULL), TG_ERR_NULL);
+    CHECK_STATUS(tg_schema_stream_new_at_most(schema, 1, NULL, NULL), TG_ERR_NULL);
+    tg_schema_free(schema);
+}
+
 static tg_result *stream_call(tg_registry *reg, const char *name, const char *args,
                               size_t *refused_at) {
     tg_stream *stream = NULL;
@@ -183,6 +221,7 @@ static void null_arguments(void) {
 
 int main(void) {
     schema_streams();
+    schema_streams_at_most();
     call_streams();
     null_arguments();
     return tu_finish("test_stream");

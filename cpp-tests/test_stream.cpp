@@ -154,6 +154,25 @@ TEST(schema_stream_chunks_finish_as_validate) {
     CHECK(stream.finish() == schema.validate(R"({"n": 7, "ta)"));
 }
 
+TEST(schema_stream_at_most_lists_the_first_violations) {
+    const toolgate::Schema schema =
+        toolgate::Schema::compile(R"({"type":"object","required":["a","b","c"]})");
+    // required is decided when the object closes, with every missing name.
+    toolgate::SchemaStream stream = schema.stream_at_most(2);
+    CHECK_EQ(feed_bytes(stream, "{}"), std::size_t{2});
+    CHECK_EQ(toolgate::to_text(stream.finish()),
+             "$: missing required property \"a\"\n$: missing required property \"b\"\n"
+             "$: more violations not listed (the first 2 are)");
+    // Unrefused: finish is validate_at_most's verdict.
+    toolgate::SchemaStream truncated = schema.stream_at_most(1);
+    CHECK(!truncated.feed(R"({"a":1)"));
+    CHECK(truncated.finish() == schema.validate_at_most(R"({"a":1)", 1));
+    toolgate::Schema empty;
+    toolgate::Error err;
+    CHECK(!empty.stream_at_most(1, err).has_value());
+    CHECK_EQ(err.status(), TG_ERR_NULL);
+}
+
 TEST(schema_stream_refused_at_the_quote) {
     const toolgate::Schema schema = toolgate::Schema::compile(kSchema);
     toolgate::SchemaStream stream = schema.stream();

@@ -2700,6 +2700,28 @@ tg_status tg_schema_stream_new(const struct tg_schema *schema,
                                struct tg_error **error_out);
 
 /**
+ * `tg_schema_stream_new` for a stream listing at most `max` violations, as
+ * `tg_schema_validate_at_most`: a refusal lists the first `max` and then, when there
+ * were more, one last violation at `$` (keyword `violations`) that says so, and
+ * `tg_stream_finish` lists exactly what `tg_schema_validate_at_most` lists for the
+ * whole bytes. For untrusted bytes whose violations go back to a model or a log
+ * (`TG_LISTED_VIOLATIONS` is the registry's limit).
+ *
+ * On success writes a new stream to `*stream_out`; the caller owns it and frees it with
+ * `tg_stream_free`. Errors: `TG_ERR_NULL`.
+ *
+ * Ownership: `schema` is borrowed until the stream is freed. Thread-safety: any thread.
+ *
+ * # Safety
+ * `schema` is NULL or a live `tg_schema` that outlives the stream; `stream_out` and
+ * `error_out` are NULL or writable.
+ */
+tg_status tg_schema_stream_new_at_most(const struct tg_schema *schema,
+                                       size_t max,
+                                       struct tg_stream **stream_out,
+                                       struct tg_error **error_out);
+
+/**
  * Starts a stream of the call `call_id[0..call_id_len)` of the tool
  * `name[0..name_len)`, whose arguments will be fed in chunks. An unknown tool is
  * refused at once: the first `tg_stream_feed` says so, and `tg_stream_finish_call`

@@ -762,15 +762,31 @@ public:
         tg_stream* st_out = nullptr;
         tg_error* e = nullptr;
         const tg_status st = tg_schema_stream_new(h_.get(), &st_out, &e);
+        return made_stream(st, st_out, e, err);
+    }
+
+    /// `stream` listing at most `max` violations, as `validate_at_most`: a refusal
+    /// lists the first `max` and the line that says there were more, and `finish`
+    /// returns what `validate_at_most` returns for the whole bytes.
+    [[nodiscard]] std::optional<SchemaStream> stream_at_most(std::size_t max,
+                                                             Error& err) const noexcept {
+        tg_stream* st_out = nullptr;
+        tg_error* e = nullptr;
+        const tg_status st = tg_schema_stream_new_at_most(h_.get(), max, &st_out, &e);
+        return made_stream(st, st_out, e, err);
+    }
+
+private:
+    static std::optional<SchemaStream> made_stream(tg_status st, tg_stream* s, tg_error* e,
+                                                   Error& err) noexcept {
         if (st != TG_OK) {
             err = detail::take_error(st, e);
             return std::nullopt;
         }
         err = Error();
-        return SchemaStream(st_out);
+        return SchemaStream(s);
     }
 
-private:
     static std::optional<Schema> made(tg_status st, tg_schema* s, tg_error* e, Error& err) {
         if (st != TG_OK) {
             err = detail::take_error(st, e);
@@ -888,6 +904,14 @@ public:
     SchemaStream stream() const {
         Error err;
         std::optional<SchemaStream> st = stream(err);
+        if (!st) throw err;
+        return std::move(*st);
+    }
+    /// A stream listing at most `max` violations (see the Error& overload); throws
+    /// Error on an empty Schema.
+    SchemaStream stream_at_most(std::size_t max) const {
+        Error err;
+        std::optional<SchemaStream> st = stream_at_most(max, err);
         if (!st) throw err;
         return std::move(*st);
     }

@@ -51,17 +51,75 @@ pub unsafe extern "C" fn tg_schema_stream_new(
     stream_out: *mut *mut tg_stream,
     error_out: *mut *mut tg_error,
 ) -> tg_status {
-    ffi_boundary("tg_schema_stream_new", error_out, || {
+    // SAFETY: this function's `# Safety` is `schema_stream`'s.
+    unsafe {
+        schema_stream(
+            "tg_schema_stream_new",
+            schema,
+            usize::MAX,
+            stream_out,
+            error_out,
+        )
+    }
+}
+
+/// The body of the two schema stream constructors.
+///
+/// # Safety
+/// `schema` is NULL or a live `tg_schema` that outlives the stream; `stream_out` and
+/// `error_out` are NULL or writable.
+unsafe fn schema_stream(
+    function: &'static str,
+    schema: *const tg_schema,
+    max: usize,
+    stream_out: *mut *mut tg_stream,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    ffi_boundary(function, error_out, || {
         // SAFETY: `schema` is NULL or a live handle that outlives the stream, as this
         // function's `# Safety` requires: what `arg_ref` needs, for the stream's life.
         let schema: &'static tg_schema = unsafe { arg_ref(schema, "schema")? };
         // SAFETY: `stream_out` is NULL or writable, as this function's `# Safety`
         // requires: what `out_ptr` needs.
         let stream_out = unsafe { out_ptr(stream_out, "stream_out")? };
-        let kind = Kind::Schema(schema.core().stream());
+        let kind = Kind::Schema(schema.core().stream().at_most(max));
         stream_out.write(into_handle(tg_stream { kind }));
         Ok(())
     })
+}
+
+/// `tg_schema_stream_new` for a stream listing at most `max` violations, as
+/// `tg_schema_validate_at_most`: a refusal lists the first `max` and then, when there
+/// were more, one last violation at `$` (keyword `violations`) that says so, and
+/// `tg_stream_finish` lists exactly what `tg_schema_validate_at_most` lists for the
+/// whole bytes. For untrusted bytes whose violations go back to a model or a log
+/// (`TG_LISTED_VIOLATIONS` is the registry's limit).
+///
+/// On success writes a new stream to `*stream_out`; the caller owns it and frees it with
+/// `tg_stream_free`. Errors: `TG_ERR_NULL`.
+///
+/// Ownership: `schema` is borrowed until the stream is freed. Thread-safety: any thread.
+///
+/// # Safety
+/// `schema` is NULL or a live `tg_schema` that outlives the stream; `stream_out` and
+/// `error_out` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn tg_schema_stream_new_at_most(
+    schema: *const tg_schema,
+    max: usize,
+    stream_out: *mut *mut tg_stream,
+    error_out: *mut *mut tg_error,
+) -> tg_status {
+    // SAFETY: this function's `# Safety` is `schema_stream`'s.
+    unsafe {
+        schema_stream(
+            "tg_schema_stream_new_at_most",
+            schema,
+            max,
+            stream_out,
+            error_out,
+        )
+    }
 }
 
 /// Starts a stream of the call `call_id[0..call_id_len)` of the tool

@@ -193,9 +193,21 @@ type SchemaStream struct {
 // On a closed Schema, Write returns an *Error wrapping ErrClosed and Finish what
 // ValidateJSON gives on a closed Schema.
 func (s *Schema) Stream() *SchemaStream {
+	return s.stream(allViolations)
+}
+
+// StreamAtMost is Stream listing at most max violations (a max below 0 counts as 0),
+// as ValidateJSONAtMost: a refusal lists the first max and the line that says there
+// were more, and Finish returns what ValidateJSONAtMost returns for every byte
+// written. For untrusted bytes whose violations go back to a model or into a log.
+func (s *Schema) StreamAtMost(max int) *SchemaStream {
+	return s.stream(listLimit(max))
+}
+
+func (s *Schema) stream(max C.size_t) *SchemaStream {
 	st := &SchemaStream{schema: s}
 	if s != nil && s.g.acquire() {
-		o := C.tg_go_schema_stream(s.ptr)
+		o := C.tg_go_schema_stream(s.ptr, max)
 		if o.status == C.TG_OK {
 			st.h = newStreamHandle(o.stream, &s.g, &s.streams)
 		} else {

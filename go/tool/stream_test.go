@@ -228,6 +228,39 @@ func TestSchemaStreamAsWriter(t *testing.T) {
 	}
 }
 
+// TestSchemaStreamAtMost: a refusal lists the first max violations and the line that
+// says there were more; an unrefused stream finishes as ValidateJSONAtMost.
+func TestSchemaStreamAtMost(t *testing.T) {
+	s := compile(t, `{"type":"object","required":["a","b","c"]}`)
+	st := s.StreamAtMost(2)
+	defer st.Close()
+	_, err := io.Copy(st, strings.NewReader(`{}`))
+	var r *RefusedError
+	if !errors.As(err, &r) {
+		t.Fatalf("io.Copy: %v", err)
+	}
+	var lines []string
+	for _, e := range st.Finish() {
+		lines = append(lines, e.Error())
+	}
+	want := []string{
+		`$: missing required property "a"`,
+		`$: missing required property "b"`,
+		"$: more violations not listed (the first 2 are)",
+	}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("refusal: %q", lines)
+	}
+	truncated := s.StreamAtMost(1)
+	defer truncated.Close()
+	if _, err := truncated.Write([]byte(`{"a":1`)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := truncated.Finish(), s.ValidateJSONAtMost([]byte(`{"a":1`), 1); !reflect.DeepEqual(got, want) {
+		t.Errorf("finish %v, ValidateJSONAtMost %v", got, want)
+	}
+}
+
 // Close twice, Close after Finish, Finish and Write after Close, a stream of a closed
 // schema, and a schema closed under an open stream.
 func TestSchemaStreamClose(t *testing.T) {

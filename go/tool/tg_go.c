@@ -457,10 +457,10 @@ void tg_go_calls_release(tg_calls *calls, tg_go_str *views) {
 	tg_calls_free(calls);
 }
 
-tg_go_stream_out tg_go_schema_stream(const tg_schema *s) {
+tg_go_stream_out tg_go_schema_stream(const tg_schema *s, size_t max) {
 	tg_go_stream_out o;
 	memset(&o, 0, sizeof o);
-	o.status = tg_schema_stream_new(s, &o.stream, &o.error);
+	o.status = tg_schema_stream_new_at_most(s, max, &o.stream, &o.error);
 	if (o.status != TG_OK) o.view = view_of(o.error);
 	return o;
 }

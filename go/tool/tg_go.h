@@ -257,7 +257,7 @@ typedef struct {
 } tg_go_stream_out;
 
 // A stream of an instance of s (tg_schema_stream_new).
-tg_go_stream_out tg_go_schema_stream(const tg_schema *s);
+tg_go_stream_out tg_go_schema_stream(const tg_schema *s, size_t max);
 
 // A stream of the arguments of the call id of the tool name (tg_registry_stream_call_new),
 // and whether it is refused before any byte (an empty feed says so).

@@ -295,13 +295,19 @@ impl Schema {
 
     /// A stream of an instance of this schema, validated as its chunks arrive (see
     /// `SchemaStream`): refused at the first byte after which no continuation can be
-    /// valid; its `finish()` returns what `validate` returns for all the bytes.
-    fn stream(&self) -> PyResult<crate::stream::SchemaStream> {
+    /// valid; its `finish()` returns what `validate` returns for all the bytes (with
+    /// `at_most`, what `validate(..., at_most=...)` returns, and a refusal lists at most
+    /// that many violations too).
+    #[pyo3(signature = (*, at_most = None))]
+    fn stream(&self, at_most: Option<usize>) -> PyResult<crate::stream::SchemaStream> {
         let schema = self
             .core
             .load_full()
             .ok_or_else(|| errors::closed("schema"))?;
-        Ok(crate::stream::SchemaStream::new(schema))
+        Ok(crate::stream::SchemaStream::new(
+            schema,
+            at_most.unwrap_or(usize::MAX),
+        ))
     }
 
     /// The schema as compact JSON, keys in the author's order.

@@ -133,9 +133,10 @@ pub(crate) struct SchemaStream {
 }
 
 impl SchemaStream {
-    pub(crate) fn new(schema: Arc<toolgate_core::Schema>) -> SchemaStream {
+    /// A stream listing at most `max` violations (`usize::MAX`: every one).
+    pub(crate) fn new(schema: Arc<toolgate_core::Schema>, max: usize) -> SchemaStream {
         SchemaStream {
-            state: Mutex::new(State::Open(SchemaStreamOf::new(schema))),
+            state: Mutex::new(State::Open(SchemaStreamOf::new(schema).at_most(max))),
         }
     }
 }

@@ -134,6 +134,20 @@ def test_chunks_may_split_a_character_and_str_and_bytes_mix():
     assert stream.feed(memoryview("é€𝄞".encode())) is not None
 
 
+def test_a_stream_at_most_lists_the_first_violations():
+    schema = toolgate.compile({"type": "object", "required": ["a", "b", "c"]})
+    stream = schema.stream(at_most=2)
+    errors = stream.feed("{}")
+    assert [(e.keyword, e.message) for e in errors] == [
+        ("required", 'missing required property "a"'),
+        ("required", 'missing required property "b"'),
+        ("violations", "more violations not listed (the first 2 are)"),
+    ]
+    truncated = schema.stream(at_most=1)
+    assert truncated.feed('{"a":1') is None
+    assert error_keys(truncated.finish()) == error_keys(schema.validate('{"a":1', at_most=1))
+
+
 def test_a_schema_stream_is_finished_once():
     schema = toolgate.compile(N_SCHEMA)
     stream = schema.stream()

@@ -143,6 +143,53 @@ fn check_split(schema: &Schema, bytes: &[u8], sizes: &[usize], what: &str) -> Op
     refused_at
 }
 
+/// A stream listing at most one violation, fed in chunks of `sizes`: `finish` is
+/// `validate_json_at_most(bytes, 1)`, and a refusal is the unlimited stream's cut to
+/// one violation and the line that says there were more. Returns where it refused.
+fn check_listing_at_most(
+    schema: &Schema,
+    bytes: &[u8],
+    sizes: &[usize],
+    what: &str,
+) -> Option<usize> {
+    let mut unlimited = schema.stream();
+    let mut stream = schema.stream().at_most(1);
+    let mut at = 0;
+    let mut k = 0;
+    while at < bytes.len() {
+        let n = sizes[k % sizes.len()].max(1).min(bytes.len() - at);
+        k += 1;
+        unlimited.feed(&bytes[at..at + n]);
+        stream.feed(&bytes[at..at + n]);
+        at += n;
+    }
+    let refused_at = stream.bytes_before_refusal();
+    let all = unlimited.finish();
+    let listed = stream.finish();
+    if refused_at.is_none() {
+        assert_eq!(
+            listed,
+            schema.validate_json_at_most(bytes, 1),
+            "{what}: finish differs from validate_json_at_most"
+        );
+        return None;
+    }
+    let (first, more) = match listed.as_slice() {
+        [first] => (first, false),
+        [first, more] => {
+            assert_eq!(more.keyword, "violations", "{what}: {listed:?}");
+            (first, true)
+        }
+        _ => panic!("{what}: a refusal listing at most one violation: {listed:?}"),
+    };
+    assert_eq!(more, all.len() > 1, "{what}: {listed:?} of {all:?}");
+    assert!(
+        all.contains(first),
+        "{what}: {first:?} is not among {all:?}"
+    );
+    refused_at
+}
+
 /// Every way of feeding one instance: byte by byte, in random chunks, whole.
 fn check_all(schema: &Schema, bytes: &[u8], rng: &mut Rng, what: &str, tally: &Tally) {
     tally.instances.fetch_add(1, Ordering::Relaxed);
@@ -162,6 +209,11 @@ fn check_all(schema: &Schema, bytes: &[u8], rng: &mut Rng, what: &str, tally: &T
     // read the value byte by byte or walked it whole.
     assert_eq!(one, whole, "{what}: refused at another byte when fed whole");
     assert_eq!(one, random, "{what}: refused at another byte in chunks");
+    assert_eq!(
+        check_listing_at_most(schema, bytes, &sizes, what),
+        one,
+        "{what}: a stream listing at most one violation refused at another byte"
+    );
     if one.is_some() {
         tally.early.fetch_add(1, Ordering::Relaxed);
     }

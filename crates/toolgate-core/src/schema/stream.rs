@@ -161,6 +161,31 @@ impl<S: Deref<Target = Schema>> SchemaStreamOf<S> {
         SchemaStreamOf { schema, engine }
     }
 
+    /// This stream listing at most `max` violations, as
+    /// [`Schema::validate_json_at_most`]: a refusal lists the first `max` and then, when
+    /// there were more, the `violations` error that says so (its walk stopping there),
+    /// and [`SchemaStreamOf::finish`] returns exactly what `validate_json_at_most` returns
+    /// for the whole bytes. For untrusted bytes whose errors go back to a model or a
+    /// log; a stream lists every violation unless told.
+    ///
+    /// ```
+    /// use toolgate_core::schema::Feed;
+    /// use toolgate_core::Schema;
+    /// let schema = Schema::compile(br#"{"type":"object","required":["a","b"]}"#).unwrap();
+    /// let mut stream = schema.stream().at_most(1);
+    /// assert_eq!(stream.feed(b"{"), Feed::Incomplete);
+    /// assert!(stream.feed(b"}").is_refused());
+    /// let lines: Vec<String> = stream.finish().iter().map(|e| e.to_string()).collect();
+    /// assert_eq!(lines, [
+    ///     "$: missing required property \"a\"",
+    ///     "$: more violations not listed (the first 1 are)",
+    /// ]);
+    /// ```
+    pub fn at_most(mut self, max: usize) -> Self {
+        self.engine = self.engine.listing_at_most(max);
+        self
+    }
+
     /// Reads `bytes`, the next part of the instance.
     pub fn feed(&mut self, bytes: &[u8]) -> Feed<'_> {
         self.engine.feed(&self.schema, bytes);
@@ -172,15 +197,18 @@ impl<S: Deref<Target = Schema>> SchemaStreamOf<S> {
         self.engine.verdict()
     }
 
-    /// The verdict on the whole bytes: exactly [`Schema::validate_json`]'s, unless the
-    /// stream was refused, and then its refusal.
+    /// The verdict on the whole bytes: exactly [`Schema::validate_json`]'s (or
+    /// [`Schema::validate_json_at_most`]'s, for a stream [`SchemaStreamOf::at_most`]),
+    /// unless the stream was refused, and then its refusal.
     pub fn finish(self) -> Vec<ValidationError> {
         match self.engine.refusal {
             Some(errors) => errors,
             // The stream checked every rule as the value was read: the walk of the
             // whole bytes would find nothing.
             None if self.engine.verified() => Vec::new(),
-            None => self.schema.validate_json(&self.engine.buf),
+            None => self
+                .schema
+                .validate_json_at_most(&self.engine.buf, self.engine.limit),
         }
     }
 
