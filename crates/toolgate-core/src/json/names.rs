@@ -71,6 +71,21 @@ struct Entry<T> {
     value: T,
 }
 
+/// Asks the processor to start loading the cache line that holds `p` (nothing where
+/// there is no such hint).
+#[inline(always)]
+fn prefetch_line(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has (it is part of
+    // the target's baseline); a prefetch is only a hint: it reads nothing the program
+    // sees, writes nothing, and never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 #[inline(always)]
 fn u32_at(b: &[u8], at: usize) -> u32 {
     let mut w = [0u8; 4];
@@ -222,6 +237,21 @@ impl<T> NameTable<T> {
     }
 
     /// How many names.
+    /// Starts loading the first lines of the names and their values, for a table about
+    /// to be read: in a registry of many tools each call reads a table not read for a
+    /// while, and its entries and text are separate allocations, so without this the
+    /// first key's lookup waits for one miss, then the other, then the next entry's.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self) {
+        // The first two lines of entries (three names and their values) and the first
+        // of the text, whatever the lengths: a hint past an allocation's end is
+        // harmless, and testing the lengths would cost more than the hints do.
+        let entries = self.entries.as_ptr().cast::<u8>();
+        prefetch_line(entries);
+        prefetch_line(entries.wrapping_add(64));
+        prefetch_line(self.text.as_ptr());
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }

@@ -554,6 +554,7 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
     depth: usize,
     sink: &mut S,
 ) -> W {
+    o.names.prefetch();
     let mut seen = M::with_room(o.names.len());
     // Keys the schema does not name; built on the first such key, so an object with
     // only known properties never pays for it.
