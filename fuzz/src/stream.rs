@@ -11,7 +11,11 @@
 //!   `maxLength`, `maxItems`, `maxProperties`, `enum`, `const`, by path, pointer,
 //!   keyword and schema location);
 //! - the chunks do not change whether a refusal comes: byte by byte, split, and whole
-//!   agree.
+//!   agree;
+//! - a stream listing at most 0 to 3 violations (the second byte picks) refuses at the
+//!   same byte as one listing all, with that refusal cut to the limit plus the
+//!   `violations` line when there were more; unrefused, it finishes as
+//!   `validate_json_at_most`.
 
 use toolgate_core::schema::Feed;
 use toolgate_core::{Options, Profile, Schema, ValidationError};
@@ -113,6 +117,46 @@ fn feed_checked(schema: &Schema, bytes: &[u8], sizes: &[usize]) -> bool {
     true
 }
 
+/// Feeds `bytes` in chunks of `sizes` to a stream listing every violation and to one
+/// listing at most `max`, and checks the second against the first.
+fn feed_listing(schema: &Schema, bytes: &[u8], sizes: &[usize], max: usize) {
+    let mut all = schema.stream();
+    let mut listing = schema.stream().at_most(max);
+    let (mut at, mut k) = (0, 0);
+    while at < bytes.len() {
+        let n = sizes[k % sizes.len()].clamp(1, bytes.len() - at);
+        k += 1;
+        all.feed(&bytes[at..at + n]);
+        listing.feed(&bytes[at..at + n]);
+        at += n;
+    }
+    assert_eq!(
+        all.bytes_before_refusal(),
+        listing.bytes_before_refusal(),
+        "a listing stream refused at another byte"
+    );
+    let refused = listing.bytes_before_refusal().is_some();
+    let (all, listed) = (all.finish(), listing.finish());
+    if !refused {
+        assert_eq!(
+            listed,
+            schema.validate_json_at_most(bytes, max),
+            "a listing stream's finish differs from validate_json_at_most"
+        );
+        return;
+    }
+    let more = all.len() > max;
+    let (kept, last) = listed.split_at(listed.len() - usize::from(more));
+    assert_eq!(kept.len(), all.len().min(max), "{listed:?} of {all:?}");
+    assert!(
+        kept.iter().all(|e| all.contains(e)),
+        "{listed:?} of {all:?}"
+    );
+    if let [line] = last {
+        assert_eq!(line.keyword, "violations", "{listed:?}");
+    }
+}
+
 /// The target's check of one input.
 pub fn check(data: &[u8]) {
     let [pick, a, b, instance @ ..] = data else {
@@ -124,6 +168,8 @@ pub fn check(data: &[u8]) {
     let whole = feed_checked(&schema, instance, &[instance.len().max(1)]);
     assert_eq!(one, split, "the chunks changed whether a refusal comes");
     assert_eq!(one, whole, "the chunks changed whether a refusal comes");
+    let sizes = [usize::from(*a), usize::from(*b)];
+    feed_listing(&schema, instance, &sizes, usize::from(*a % 4));
 }
 
 #[cfg(test)]

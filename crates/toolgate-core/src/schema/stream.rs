@@ -755,7 +755,9 @@ impl Engine {
     }
 
     /// The walk's errors for `input[start..]` (one whole value) against `node`, at
-    /// the path of nesting `depth`.
+    /// the path of nesting `depth`: at most `limit` of them (the walk stops past it and
+    /// notes that there were more).
+    #[allow(clippy::too_many_arguments)]
     fn walk_errors(
         &self,
         s: &Schema,
@@ -763,9 +765,10 @@ impl Engine {
         start: usize,
         node: &Node,
         depth: usize,
+        limit: usize,
     ) -> Result<Vec<ValidationError>, Halt> {
         let mut cx = Cx::new(&s.prog);
-        let mut sink = Collect::new(&s.prog).at_most(self.limit);
+        let mut sink = Collect::new(&s.prog).at_most(limit);
         let buf = &self.buf;
         for seg in self.segs(buf, depth) {
             sink.push(seg);
@@ -800,8 +803,10 @@ impl Engine {
             Err(super::sink::Stop::Invalid) => {}
         }
         drop(cx);
-        let errors = self.walk_errors(s, &self.buf[..end], start, node, depth)?;
-        if errors.is_empty() {
+        let errors = self.walk_errors(s, &self.buf[..end], start, node, depth, self.limit)?;
+        // None listed and none past the listing: the two walks disagree. (A listing of
+        // at most 0 lists none, and says there were more.)
+        if errors.is_empty() && !self.more.get() {
             return Err(Halt::Off);
         }
         self.refuse(errors)
@@ -878,7 +883,9 @@ impl Engine {
                     b'n' => b"null",
                     _ => b"0",
                 };
-                errors.extend(self.walk_errors(s, synth, 0, &n, depth)?);
+                // A value of a few bytes: every error, which decides; the refusal then
+                // lists at most the limit.
+                errors.extend(self.walk_errors(s, synth, 0, &n, depth, usize::MAX)?);
             }
         }
         if !errors.is_empty() {
@@ -1264,7 +1271,9 @@ impl Engine {
             let mut synth = Vec::with_capacity(pos + 2 - self.tok_start);
             synth.extend_from_slice(&self.buf[self.tok_start..=pos]);
             synth.push(b'"');
-            let found = self.walk_errors(s, &synth, 0, &node, depth)?;
+            // A string read so far: every error, which decides (the refusal lists at
+            // most the limit).
+            let found = self.walk_errors(s, &synth, 0, &node, depth, usize::MAX)?;
             let before = errors.len();
             errors.extend(found.into_iter().filter(|e| {
                 (no_enum && e.keyword == "enum") || (no_const && e.keyword == "const")
