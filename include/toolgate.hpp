@@ -636,7 +636,8 @@ public:
     std::size_t bytes_read() const noexcept { return tg_stream_bytes_read(h_.get()); }
 
     /// The verdict on all the bytes fed: exactly what Schema::validate lists for them
-    /// (empty: valid), or the refusal's errors when the stream was refused. The stream
+    /// (empty: valid; validate_at_most's, for a stream from stream_at_most), or the
+    /// refusal's errors when the stream was refused. The stream
     /// is then spent: a later feed or finish fails (TG_ERR_ARGUMENT). On failure (an
     /// empty or spent stream) sets err and returns std::nullopt.
     [[nodiscard]] std::optional<ValidationErrors> finish(Error& err) noexcept {

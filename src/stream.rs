@@ -213,7 +213,8 @@ pub unsafe extern "C" fn tg_stream_feed(
 
 /// Finishes a schema stream: writes to `*errors_out` a new list of the violations of
 /// the whole bytes fed, exactly what `tg_schema_validate` lists for them (count 0 when
-/// valid), or the refusal's errors when the stream was refused. The stream is spent:
+/// valid; what `tg_schema_validate_at_most` lists, for a stream made by
+/// `tg_schema_stream_new_at_most`), or the refusal's errors when the stream was refused. The stream is spent:
 /// free it with `tg_stream_free`.
 ///
 /// Errors: `TG_ERR_NULL`, `TG_ERR_ARGUMENT` (a call stream, or finished already).

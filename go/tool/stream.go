@@ -302,7 +302,8 @@ func (st *SchemaStream) Refused() bool {
 }
 
 // Finish returns the violations of every byte written: exactly what ValidateJSON
-// returns for them (nil when valid), or the refusal's errors when the stream was
+// returns for them (nil when valid; ValidateJSONAtMost's, for a stream from
+// StreamAtMost), or the refusal's errors when the stream was
 // refused. Calling it again returns the same; Write after it returns an error. A
 // stream closed before it finished gives one violation with keyword "closed".
 func (st *SchemaStream) Finish() []ValidationError {

@@ -169,7 +169,8 @@ impl SchemaStream {
         }
     }
 
-    /// `OK`, or the errors: `Schema.validate`'s for all the bytes fed, or the refusal.
+    /// `OK`, or the errors: `Schema.validate`'s for all the bytes fed (with the
+    /// stream's `at_most`, if any), or the refusal.
     /// Once; afterwards `feed` and `finish` raise `ValueError`.
     fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let stream = {
