@@ -10,6 +10,7 @@ use super::errors::tg_errors;
 use super::options::{compile_options, read_compile_options, tg_compile_options};
 use super::status::tg_status;
 use toolgate_core::schema::{CompileError, Options, Schema};
+use toolgate_core::ValidationError;
 
 /// The default nesting limit for schemas and instances (`max_depth` 0 means this).
 pub const TG_DEFAULT_MAX_DEPTH: usize = 128;
@@ -223,7 +224,8 @@ pub unsafe extern "C" fn tg_schema_validate(
     unsafe {
         list_violations(
             "tg_schema_validate",
-            Listing::Json,
+            "instance",
+            Schema::validate_json_at_most,
             schema,
             instance,
             instance_len,
@@ -234,25 +236,12 @@ pub unsafe extern "C" fn tg_schema_validate(
     }
 }
 
-/// What `list_violations` validates: JSON text, or tool-call arguments (empty means
-/// `{}`).
-#[derive(Clone, Copy)]
-enum Listing {
-    Json,
-    Arguments,
-}
+/// The core's listing (`Schema::validate_json_at_most` or
+/// `Schema::validate_arguments_at_most`), as a C function's body lists it.
+type ListFn = fn(&Schema, &[u8], usize) -> Vec<ValidationError>;
 
-impl Listing {
-    /// The C parameter's name, as a NULL-argument error names it.
-    fn parameter(self) -> &'static str {
-        match self {
-            Listing::Json => "instance",
-            Listing::Arguments => "args",
-        }
-    }
-}
-
-/// The body of the four listing functions.
+/// The body of the four listing functions: `list` of the bytes, named `parameter` in
+/// a NULL-argument error.
 ///
 /// # Safety
 /// `schema` is NULL or a live `tg_schema`; `instance` is NULL or points to `len`
@@ -260,7 +249,8 @@ impl Listing {
 #[allow(clippy::too_many_arguments)]
 unsafe fn list_violations(
     function: &'static str,
-    listing: Listing,
+    parameter: &'static str,
+    list: ListFn,
     schema: *const tg_schema,
     instance: *const c_char,
     len: usize,
@@ -275,15 +265,15 @@ unsafe fn list_violations(
         // SAFETY: `instance` is NULL or points to its length's readable bytes,
         // unchanged during the call, as this function's `# Safety` requires: what
         // `arg_bytes` needs.
-        let instance = unsafe { arg_bytes(instance, len, listing.parameter())? };
+        let instance = unsafe { arg_bytes(instance, len, parameter)? };
         // SAFETY: `errors_out` is NULL or writable, as this function's `# Safety`
         // requires: what `out_ptr` needs.
         let errors_out = unsafe { out_ptr(errors_out, "errors_out")? };
-        let errors = match listing {
-            Listing::Json => schema.schema.validate_json_at_most(instance, max),
-            Listing::Arguments => schema.schema.validate_arguments_at_most(instance, max),
-        };
-        errors_out.write(into_handle(tg_errors::new(errors)));
+        errors_out.write(into_handle(tg_errors::new(list(
+            &schema.schema,
+            instance,
+            max,
+        ))));
         Ok(())
     })
 }
@@ -321,7 +311,8 @@ pub unsafe extern "C" fn tg_schema_validate_at_most(
     unsafe {
         list_violations(
             "tg_schema_validate_at_most",
-            Listing::Json,
+            "instance",
+            Schema::validate_json_at_most,
             schema,
             instance,
             instance_len,
@@ -391,7 +382,8 @@ pub unsafe extern "C" fn tg_schema_validate_arguments(
     unsafe {
         list_violations(
             "tg_schema_validate_arguments",
-            Listing::Arguments,
+            "args",
+            Schema::validate_arguments_at_most,
             schema,
             args,
             args_len,
@@ -430,7 +422,8 @@ pub unsafe extern "C" fn tg_schema_validate_arguments_at_most(
     unsafe {
         list_violations(
             "tg_schema_validate_arguments_at_most",
-            Listing::Arguments,
+            "args",
+            Schema::validate_arguments_at_most,
             schema,
             args,
             args_len,
