@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::Instant;
 
+use actson::feeder::PushJsonFeeder;
+use actson::{JsonEvent, JsonParser};
 use serde_json::Value;
 use toolgate_bench::instances::{generate, mutants, Rng, Strings};
 use toolgate_bench::mix::{build_mix, realworld_or_skip};
@@ -47,6 +49,26 @@ fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
     stream.finish().len()
 }
 
+/// `call` pushed to `parser` (reset first) in chunks of `chunk` bytes and parsed to
+/// its end: the number of events, the values and names it read.
+fn actson_events(parser: &mut JsonParser<PushJsonFeeder>, call: &[u8], chunk: usize) -> usize {
+    parser.reset_fully();
+    let (mut pushed, mut events) = (0, 0);
+    while let Some(event) = parser.next_event().expect("a valid call") {
+        match event {
+            JsonEvent::NeedMoreInput => {
+                let end = pushed + chunk.min(call.len() - pushed);
+                pushed += parser.feeder.push_bytes(&call[pushed..end]);
+                if pushed == call.len() {
+                    parser.feeder.done();
+                }
+            }
+            _ => events += 1,
+        }
+    }
+    events
+}
+
 fn main() {
     let Some(tools) = realworld_or_skip() else {
         return;
@@ -67,6 +89,10 @@ fn main() {
     let mut ratios = vec![Vec::new(); CHUNKS.len()];
     let mut stream_ns = vec![Vec::new(); CHUNKS.len()];
     let mut whole_ns = Vec::new();
+    let mut peer_ratios = vec![Vec::new(); CHUNKS.len()];
+    let mut peer_ns = vec![Vec::new(); CHUNKS.len()];
+    let mut against_peer = vec![Vec::new(); CHUNKS.len()];
+    let mut parser = JsonParser::new(PushJsonFeeder::new());
     let per_call = (PASSES * calls.len()) as f64;
     for _ in 0..ROUNDS {
         let t = Instant::now();
@@ -87,6 +113,16 @@ fn main() {
             let stream = t.elapsed().as_secs_f64();
             ratios[i].push(stream / whole);
             stream_ns[i].push(stream * 1e9 / per_call);
+            let t = Instant::now();
+            for _ in 0..PASSES {
+                for (_, call) in &calls {
+                    black_box(actson_events(&mut parser, black_box(call), chunk));
+                }
+            }
+            let peer = t.elapsed().as_secs_f64();
+            peer_ratios[i].push(peer / whole);
+            peer_ns[i].push(peer * 1e9 / per_call);
+            against_peer[i].push(stream / peer);
         }
     }
     println!("validate_json: {:.0} ns per call", median(whole_ns));
@@ -95,6 +131,14 @@ fn main() {
             "cost: stream in {label} + finish / validate_json on the whole call: {:.2}x ({:.0} ns per call; median of {ROUNDS} rounds)",
             median(ratios[i].clone()),
             median(stream_ns[i].clone())
+        );
+    }
+    for (i, (_, label)) in CHUNKS.iter().enumerate() {
+        println!(
+            "peer: actson (syntax only) in {label} / validate_json on the whole call: {:.2}x ({:.0} ns per call); toolgate's stream / actson: {:.2}x",
+            median(peer_ratios[i].clone()),
+            median(peer_ns[i].clone()),
+            median(against_peer[i].clone())
         );
     }
 
