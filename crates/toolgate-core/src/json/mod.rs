@@ -20,6 +20,7 @@ mod number;
 mod reader;
 mod stack;
 mod string;
+mod utf8;
 mod value;
 mod write;
 
@@ -46,9 +47,13 @@ pub use write::{write_compact_prefix, write_json_string};
 /// more than the work around it.
 #[inline]
 pub fn utf8(bytes: &[u8]) -> Option<&str> {
-    if bytes.is_ascii() {
-        // SAFETY: every byte was just checked to be ASCII, and ASCII is valid UTF-8.
+    if bytes.is_ascii() || utf8::is_valid(bytes) {
+        // SAFETY: the bytes are ASCII, or `utf8::is_valid` accepted them, which it
+        // does exactly for well-formed UTF-8 (what `str` requires): its automaton is
+        // the Unicode Standard's table of well-formed sequences, its tests compare it
+        // with `str::from_utf8` on every sequence of up to three bytes and on four-byte
+        // sequences at every range's bounds, and debug builds compare every call.
         return Some(unsafe { std::str::from_utf8_unchecked(bytes) });
     }
-    std::str::from_utf8(bytes).ok()
+    None
 }

@@ -440,10 +440,10 @@ impl<'a> Reader<'a> {
     fn read_string_rest(&mut self, start: usize, i: usize) -> R<JsonStr<'a>> {
         // The common case here: text with non-ASCII characters and no escape. Its
         // end is found eight bytes at a time, and its bytes checked as UTF-8 by the
-        // standard library's validator, instead of one character at a time below.
+        // shift-based automaton of `utf8`, instead of one character at a time below.
         let b = self.buf;
         let end = syntax_special_end(b, i);
-        if b.get(end) == Some(&b'"') && std::str::from_utf8(&b[i..end]).is_ok() {
+        if b.get(end) == Some(&b'"') && super::utf8::is_valid(&b[i..end]) {
             self.pos = end + 1;
             // Not known to be ASCII (the caller stops at the first byte that may not
             // be): `false` only costs a character count its byte count.

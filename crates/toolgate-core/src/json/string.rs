@@ -40,7 +40,8 @@ impl<'a> JsonStr<'a> {
         } else {
             // SAFETY: a `JsonStr` is only built inside this crate, by the reader after
             // it checked the bytes between the quotes as UTF-8 (`read_string`: ASCII
-            // bytes, or `str::from_utf8` succeeded), or from a literal (`b""`).
+            // bytes, or `utf8::is_valid` accepted them, which it does exactly for
+            // well-formed UTF-8: see `json::utf8`), or from a literal (`b""`).
             // Without escapes, those bytes are the string.
             Some(unsafe { std::str::from_utf8_unchecked(self.raw) })
         }
