@@ -4,7 +4,8 @@
 //! - cost: the time of a stream fed each call in 16-byte chunks and finished, over the
 //!   time of `validate_json` on the whole call (the median of the rounds' ratios, the
 //!   two run moments apart in each round); and the same for 64-byte chunks and for the
-//!   whole call in one feed;
+//!   whole call in one feed; on the mix, then on the non-ASCII mix (the same tools'
+//!   calls with their free text in accented Latin, Greek, Cyrillic, CJK and emoji);
 //! - saving: for invalid calls (the generator's mutants of each call: wrong type,
 //!   missing required, extra property, out of bounds, bad enum, ...), the share of the
 //!   call's bytes read when the stream refused it (1 when only `finish` did): the
@@ -21,7 +22,7 @@ use actson::feeder::PushJsonFeeder;
 use actson::{JsonEvent, JsonParser};
 use serde_json::Value;
 use toolgate_bench::instances::{generate, mutants, Rng, Strings};
-use toolgate_bench::mix::{build_mix, realworld_or_skip};
+use toolgate_bench::mix::{build_mix, realworld_or_skip, Mix};
 use toolgate_core::schema::Feed;
 use toolgate_core::{Options, Schema};
 
@@ -69,19 +70,16 @@ fn actson_events(parser: &mut JsonParser<PushJsonFeeder>, call: &[u8], chunk: us
     events
 }
 
-fn main() {
-    let Some(tools) = realworld_or_skip() else {
-        return;
-    };
-    let opts = Options::default();
-    let mix = build_mix(&tools, &opts, Strings::Ascii);
+/// What streaming `mix`'s calls costs, against `validate_json` of each whole call and
+/// against the peer, fed the same chunks; printed under `label`.
+fn cost(label: &str, mix: &Mix) {
     let calls: Vec<(&Schema, &[u8])> = mix
         .tools
         .iter()
         .map(|t| (&t.toolgate, &t.call[..]))
         .collect();
     println!(
-        "mix: {} tools, mean call {:.0} bytes",
+        "{label}: {} tools, mean call {:.0} bytes",
         calls.len(),
         mix.mean_call_bytes()
     );
@@ -141,6 +139,21 @@ fn main() {
             median(against_peer[i].clone())
         );
     }
+}
+
+fn main() {
+    let Some(tools) = realworld_or_skip() else {
+        return;
+    };
+    let opts = Options::default();
+    let mix = build_mix(&tools, &opts, Strings::Ascii);
+    cost("mix", &mix);
+    // The same calls' free text in accented Latin, Greek, Cyrillic, CJK and emoji:
+    // what UTF-8 costs a stream, which checks it byte by byte.
+    cost(
+        "non-ASCII mix",
+        &build_mix(&tools, &opts, Strings::NonAscii),
+    );
 
     let mut shares = Vec::new();
     let mut early = 0usize;

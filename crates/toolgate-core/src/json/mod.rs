@@ -30,9 +30,9 @@ pub(crate) use keys::KeySet;
 pub(crate) use names::{same_bytes, NameTable};
 pub use number::Decimal;
 pub(crate) use number::Scale;
-pub(crate) use reader::plain_ascii_end;
 #[cfg(test)]
 pub(crate) use reader::SKIPPED;
+pub(crate) use reader::{plain_ascii_end, utf8_sequence_len};
 pub use reader::{Kind, Number, Reader};
 pub(crate) use reader::{KnownEnds, Starts};
 pub(crate) use stack::Stack;

@@ -191,7 +191,7 @@ fn syntax_special_end(b: &[u8], mut i: usize) -> usize {
 /// nothing above U+10FFFF (F4 90.., F5..FF), no stray continuation byte, no sequence
 /// cut short.
 #[inline(always)]
-fn utf8_sequence_len(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn utf8_sequence_len(b: &[u8], i: usize) -> Option<usize> {
     let at = |k: usize| b.get(i + k).copied().unwrap_or(0);
     let tail = |k: usize| (0x80..=0xBF).contains(&at(k));
     let (second_ok, len) = match at(0) {

@@ -81,7 +81,9 @@
 use std::collections::HashSet;
 use std::ops::Deref;
 
-use crate::json::{plain_ascii_end, JsonStr, Reader, SyntaxError, SyntaxErrorKind};
+use crate::json::{
+    plain_ascii_end, utf8_sequence_len, JsonStr, Reader, SyntaxError, SyntaxErrorKind,
+};
 
 use super::keywords::choice::Choices;
 use super::keywords::count::{self, Bounds};
@@ -364,6 +366,16 @@ struct Frame {
 }
 
 impl Text {
+    /// True when the next characters decide nothing but the count: no escape or
+    /// UTF-8 sequence under way, no `enum` or `const` prefix to follow.
+    #[inline(always)]
+    fn counts_only(&self) -> bool {
+        self.esc == Esc::None
+            && self.need == 0
+            && self.enum_alive.is_none()
+            && self.const_alive.is_none()
+    }
+
     /// The sequence at `seq_start` is not UTF-8: the string is malformed, which its
     /// closing quote decides; until then nothing else about it is decided early.
     fn invalid_utf8(&mut self) {
@@ -614,6 +626,7 @@ impl Engine {
         let b = self.buf[pos];
         match self.state {
             State::Text if is_plain(b) => self.plain_run(pos, end),
+            State::Text if b >= 0x80 && self.text.counts_only() => self.non_ascii_run(pos, end),
             State::Number
                 if b.is_ascii_digit() && matches!(self.num, Num::Int | Num::Frac | Num::Exp) =>
             {
@@ -634,10 +647,10 @@ impl Engine {
     /// past the bytes from `pos` that are plain printable ASCII, read at once.
     #[inline]
     fn plain_run(&mut self, pos: usize, end: usize) -> usize {
-        let t = &mut self.text;
-        if t.esc != Esc::None || t.need != 0 || t.enum_alive.is_some() || t.const_alive.is_some() {
+        if !self.text.counts_only() {
             return pos;
         }
+        let t = &mut self.text;
         let room = usize::try_from(t.max.saturating_sub(t.chars)).unwrap_or(usize::MAX);
         let limit = end.min(pos.saturating_add(room));
         // Whole words at once: the reader's scan.
@@ -645,6 +658,41 @@ impl Engine {
         let run = at - pos;
         t.chars += run as u64;
         t.plain_len += run;
+        at
+    }
+
+    /// [`Engine::plain_run`] from a non-ASCII byte (when the characters decide nothing
+    /// but the count): past the whole well-formed characters from `pos` (each counted
+    /// as one) and the plain ASCII between them.
+    /// Those are what the byte-by-byte path would count and decide nothing about; a
+    /// character cut off by the end of the bytes fed, a malformed sequence, and the
+    /// character past the bound are left to it. Out of line: ASCII text never comes
+    /// here.
+    #[inline(never)]
+    fn non_ascii_run(&mut self, pos: usize, end: usize) -> usize {
+        let t = &mut self.text;
+        let fed = &self.buf[..end];
+        let mut at = pos;
+        // (After a malformed sequence the byte path counts no more non-ASCII bytes:
+        // the string is refused at its close whatever follows.)
+        while t.chars < t.max && t.bad_utf8.is_none() {
+            // Cut off by the end of the bytes fed, or malformed: `None`.
+            let Some(len) = utf8_sequence_len(fed, at) else {
+                break;
+            };
+            t.chars += 1;
+            t.plain_len += len;
+            at += len;
+            let room = usize::try_from(t.max.saturating_sub(t.chars)).unwrap_or(usize::MAX);
+            let ascii_end = plain_ascii_end(&fed[..end.min(at.saturating_add(room))], at);
+            let run = ascii_end - at;
+            t.chars += run as u64;
+            t.plain_len += run;
+            at = ascii_end;
+            if fed.get(at).is_none_or(|&b| b < 0x80) {
+                break;
+            }
+        }
         at
     }
 
@@ -1760,6 +1808,60 @@ mod tests {
         );
         // An escape stops the prefix check: the string is decided when it closes.
         assert!(refusal(colours, false, r#""\u0067x"#).is_none());
+    }
+
+    #[test]
+    fn non_ascii_text_in_any_chunks_as_byte_by_byte() {
+        // A run of whole non-ASCII characters is read at once; one cut off by the end
+        // of the bytes fed, a malformed one, or the one past `maxLength` is left to
+        // the byte-by-byte path. Every split of the bytes into two feeds (and three,
+        // around each character) must refuse at the byte, with the errors, that one
+        // byte at a time does, and finish the same.
+        let cases: &[(&str, &[u8])] = &[
+            (r#"{"maxLength":4}"#, "\"Zür東😀\"".as_bytes()),
+            (r#"{"maxLength":4}"#, "\"Zür東😀!\"".as_bytes()),
+            (
+                r#"{"type":"object","properties":{"café":{"maxLength":2}},"additionalProperties":false}"#,
+                "{\"café\":\"éé\",\"naïve\":1}".as_bytes(),
+            ),
+            (
+                r#"{"type":"object","properties":{"café":{"maxLength":2}}}"#,
+                "{\"café\":\"ééé\"}".as_bytes(),
+            ),
+            // Malformed UTF-8 after whole characters: refused at the closing quote.
+            (r#"{"type":"string"}"#, b"\"\xc3\xa9\xe6\x9d\xb1\xe6\x9d\"x"),
+            (r#"{"type":"string"}"#, b"\"\xc3\xa9\xed\xa0\x80\xc3\xa9\""),
+            (
+                r#"{"type":"string"}"#,
+                b"\"\xc3\xa9\xf0\x9f\x98\x80\xc3\xa9\"",
+            ),
+            (r#"{"enum":["héllo","hélas"]}"#, "\"hé€\"".as_bytes()),
+        ];
+        for &(schema_text, input) in cases {
+            let schema = Schema::compile(schema_text.as_bytes()).unwrap();
+            let feed_all = |cuts: &[usize]| {
+                let mut stream = schema.stream();
+                let mut from = 0;
+                let mut refused = None;
+                for &to in cuts.iter().chain([&input.len()]) {
+                    if let Feed::Refused(errors) = stream.feed(&input[from..to]) {
+                        let errors = errors.to_vec();
+                        refused = Some((stream.bytes_before_refusal(), errors));
+                        break;
+                    }
+                    from = to;
+                }
+                (refused, stream.finish())
+            };
+            let by_byte: Vec<usize> = (1..input.len()).collect();
+            let want = feed_all(&by_byte);
+            for a in 0..=input.len() {
+                assert_eq!(feed_all(&[a]), want, "{schema_text}: cut at {a}");
+                for b in a..=input.len().min(a + 5) {
+                    assert_eq!(feed_all(&[a, b]), want, "{schema_text}: cuts {a}, {b}");
+                }
+            }
+        }
     }
 
     #[test]
