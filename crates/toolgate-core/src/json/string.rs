@@ -14,6 +14,8 @@ pub struct JsonStr<'a> {
 
 impl<'a> JsonStr<'a> {
     /// A token over bytes the reader has checked, with what it learned about them.
+    /// Every caller must pass well-formed UTF-8 between escapes:
+    /// [`JsonStr::as_plain_str`] relies on it.
     #[inline]
     pub(crate) fn new(raw: &'a [u8], escaped: bool, ascii: bool) -> JsonStr<'a> {
         JsonStr {
@@ -38,10 +40,13 @@ impl<'a> JsonStr<'a> {
         if self.escaped {
             None
         } else {
-            // SAFETY: a `JsonStr` is only built inside this crate, by the reader after
-            // it checked the bytes between the quotes as UTF-8 (`read_string`: ASCII
-            // bytes, or `utf8::is_valid` accepted them, which it does exactly for
-            // well-formed UTF-8: see `json::utf8`), or from a literal (`b""`).
+            // SAFETY: `JsonStr::new` is private to this crate, and each caller passes
+            // bytes it knows to be UTF-8 (see `new`): the reader's strings after it
+            // checked them (ASCII, or accepted by `utf8::is_valid`, which accepts
+            // exactly well-formed UTF-8: see `json::utf8`; or each sequence checked
+            // against the Unicode table), the bytes of a `&str`, and the names a
+            // stream checked sequence by sequence with that same table (one with a
+            // malformed sequence is refused at its close, before it is used).
             // Without escapes, those bytes are the string.
             Some(unsafe { std::str::from_utf8_unchecked(self.raw) })
         }
