@@ -37,7 +37,8 @@
 //! `cycle_bare_call_into`, `cycle_compile` and `cycle_compile_full` (`Schema::compile_with`
 //! of the tool's schema, core profile and full profile with formats), `cycle_stream_4`,
 //! `cycle_stream_16`, `cycle_stream_64` and `cycle_stream_whole` (a schema stream fed
-//! the call in chunks of that many bytes, or in one feed, and finished), and `cycle_none`,
+//! the call in chunks of that many bytes, or in one feed, and finished;
+//! `cycle_non_ascii_stream_16` the non-ASCII mix's calls in 16-byte chunks), and `cycle_none`,
 //! the empty loop after building the mixes, registry and bare dispatcher (subtract it
 //! from those, not `none`).
 //!
@@ -288,6 +289,7 @@ fn cycle(which: &str, n: usize) {
             }
             "cycle_stream_4" => streamed(&a.toolgate, black_box(&a.call), 4),
             "cycle_stream_16" => streamed(&a.toolgate, black_box(&a.call), 16),
+            "cycle_non_ascii_stream_16" => streamed(&b.toolgate, black_box(&b.call), 16),
             "cycle_stream_64" => streamed(&a.toolgate, black_box(&a.call), 64),
             "cycle_stream_whole" => streamed(&a.toolgate, black_box(&a.call), usize::MAX),
             "cycle_none" => black_box(1),

@@ -30,21 +30,23 @@ pub(crate) use keys::KeySet;
 pub(crate) use names::{same_bytes, NameTable};
 pub use number::Decimal;
 pub(crate) use number::Scale;
+pub(crate) use reader::plain_ascii_end;
 #[cfg(test)]
 pub(crate) use reader::SKIPPED;
-pub(crate) use reader::{plain_ascii_end, utf8_sequence_len};
 pub use reader::{Kind, Number, Reader};
 pub(crate) use reader::{KnownEnds, Starts};
 pub(crate) use stack::Stack;
 pub use string::JsonStr;
+pub(crate) use utf8::sequence_len as utf8_sequence_len;
 pub use value::Value;
 #[cfg(test)]
 pub(crate) use write::QUOTED;
 pub use write::{write_compact_prefix, write_json_string};
 
-/// `str::from_utf8`, with the all-ASCII case (most names, ids and values a model
-/// sends) decided by one word-at-a-time scan: on short text the general check costs
-/// more than the work around it.
+/// The bytes as `&str` when they are UTF-8 (what `str::from_utf8` accepts), with the
+/// all-ASCII case (most names, ids and values a model sends) decided by one
+/// word-at-a-time scan: on short text the general check costs more than the work
+/// around it.
 #[inline]
 pub fn utf8(bytes: &[u8]) -> Option<&str> {
     if bytes.is_ascii() || utf8::is_valid(bytes) {

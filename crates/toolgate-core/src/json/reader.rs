@@ -184,34 +184,6 @@ fn syntax_special_end(b: &[u8], mut i: usize) -> usize {
         .map_or(b.len().max(i), |k| i + k)
 }
 
-/// The length of the well-formed UTF-8 sequence that starts at `b[i]` (a byte of
-/// 0x80 or more), or `None` when it is not one: the table of well-formed byte
-/// sequences of the Unicode Standard (3.9, table 3-7), which `str::from_utf8` checks
-/// too. No overlong forms (C0, C1, E0 80..9F, F0 80..8F), no surrogates (ED A0..BF),
-/// nothing above U+10FFFF (F4 90.., F5..FF), no stray continuation byte, no sequence
-/// cut short.
-#[inline(always)]
-pub(crate) fn utf8_sequence_len(b: &[u8], i: usize) -> Option<usize> {
-    let at = |k: usize| b.get(i + k).copied().unwrap_or(0);
-    let tail = |k: usize| (0x80..=0xBF).contains(&at(k));
-    let (second_ok, len) = match at(0) {
-        0xC2..=0xDF => (tail(1), 2),
-        0xE0 => ((0xA0..=0xBF).contains(&at(1)), 3),
-        0xE1..=0xEC | 0xEE..=0xEF => (tail(1), 3),
-        0xED => ((0x80..=0x9F).contains(&at(1)), 3),
-        0xF0 => ((0x90..=0xBF).contains(&at(1)), 4),
-        0xF1..=0xF3 => (tail(1), 4),
-        0xF4 => ((0x80..=0x8F).contains(&at(1)), 4),
-        _ => return None,
-    };
-    let rest_ok = match len {
-        2 => true,
-        3 => tail(2),
-        _ => tail(2) && tail(3),
-    };
-    (second_ok && rest_ok).then_some(len)
-}
-
 /// The kind of value that starts with `first`, if one does.
 #[inline(always)]
 fn kind_of(first: Option<&u8>) -> Option<Kind> {
@@ -485,7 +457,7 @@ impl<'a> Reader<'a> {
                     // UTF-8 is checked here, one sequence at a time, in the same pass:
                     // no second scan of the string.
                     ascii = false;
-                    match utf8_sequence_len(b, i) {
+                    match super::utf8::sequence_len(b, i) {
                         Some(len) => i += len,
                         None => {
                             invalid_utf8.get_or_insert(i);

@@ -77,6 +77,23 @@ fn step(state: u64, byte: u8) -> u64 {
     ROWS[byte as usize] >> (state & MASK)
 }
 
+/// The length of the well-formed UTF-8 sequence that starts at `b[i]` (a byte of
+/// 0x80 or more), or `None` when it is not one (malformed, or cut short by the end of
+/// `b`): the length its lead byte announces, when the automaton run over that many
+/// bytes ends between characters. What the reader's character-by-character path and
+/// a stream's runs of whole characters step by.
+#[inline(always)]
+pub(crate) fn sequence_len(b: &[u8], i: usize) -> Option<usize> {
+    let len = match *b.get(i)? {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let sequence = b.get(i..i + len)?;
+    (run(0, sequence) & MASK == u64::from(ACCEPT * BITS)).then_some(len)
+}
+
 /// Inputs shorter than this run through the automaton byte by byte; longer ones
 /// are passed [`SKIP`] bytes at a time where they are ASCII.
 const SHORT: usize = 64;
@@ -157,6 +174,39 @@ mod tests {
     }
 
     #[test]
+    fn a_sequence_s_length_where_the_standard_library_reads_one_character() {
+        // Every lead byte with every second byte and continuation bounds after: the
+        // length is that of the first character `str::from_utf8` reads, or none.
+        let edges = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF,
+        ];
+        for a in 0x80..=0xFFu8 {
+            for b in 0..=255u8 {
+                for &c in &edges {
+                    for &d in &edges {
+                        let bytes = [b'x', a, b, c, d];
+                        let want = match std::str::from_utf8(&bytes[1..]) {
+                            Ok(s) => s.chars().next().map(char::len_utf8),
+                            Err(e) if e.valid_up_to() > 0 => {
+                                std::str::from_utf8(&bytes[1..1 + e.valid_up_to()])
+                                    .ok()
+                                    .and_then(|s| s.chars().next())
+                                    .map(char::len_utf8)
+                            }
+                            Err(_) => None,
+                        };
+                        assert_eq!(super::sequence_len(&bytes, 1), want, "{bytes:x?}");
+                        // Cut short by the end of the bytes: none.
+                        if let Some(n) = want {
+                            assert_eq!(super::sequence_len(&bytes[..n], 1), None);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn four_byte_sequences_at_the_bounds_of_each_range() {
         // Every lead from F0 up, with second bytes over the whole range, and the
         // continuation bounds (and their neighbours) as third and fourth bytes.
@@ -211,7 +261,7 @@ mod tests {
             "東京タワー",
             "Ελληνικά κείμενα",
             "emoji 😀👍 and text after it",
-            "a long run of plain ASCII text to pass sixteen bytes at a time, then é",
+            "a run of plain ASCII long enough for the long path to pass it whole, then é",
         ];
         for s in samples {
             let text = s.repeat(3);

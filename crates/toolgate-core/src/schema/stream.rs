@@ -645,7 +645,9 @@ impl Engine {
     /// Inside a string with nothing to decide per character (no escape or UTF-8
     /// sequence under way, no `enum` prefix to follow, the length bound not reached):
     /// past the bytes from `pos` that are plain printable ASCII, read at once.
-    #[inline]
+    // Always inlined: the feed loop's string content goes through here, and a second
+    // caller (`non_ascii_run`) must not turn it into a call there.
+    #[inline(always)]
     fn plain_run(&mut self, pos: usize, end: usize) -> usize {
         if !self.text.counts_only() {
             return pos;
@@ -670,26 +672,18 @@ impl Engine {
     /// here.
     #[inline(never)]
     fn non_ascii_run(&mut self, pos: usize, end: usize) -> usize {
-        let t = &mut self.text;
-        let fed = &self.buf[..end];
         let mut at = pos;
         // (After a malformed sequence the byte path counts no more non-ASCII bytes:
         // the string is refused at its close whatever follows.)
-        while t.chars < t.max && t.bad_utf8.is_none() {
+        while self.text.chars < self.text.max && self.text.bad_utf8.is_none() {
             // Cut off by the end of the bytes fed, or malformed: `None`.
-            let Some(len) = utf8_sequence_len(fed, at) else {
+            let Some(len) = utf8_sequence_len(&self.buf[..end], at) else {
                 break;
             };
-            t.chars += 1;
-            t.plain_len += len;
-            at += len;
-            let room = usize::try_from(t.max.saturating_sub(t.chars)).unwrap_or(usize::MAX);
-            let ascii_end = plain_ascii_end(&fed[..end.min(at.saturating_add(room))], at);
-            let run = ascii_end - at;
-            t.chars += run as u64;
-            t.plain_len += run;
-            at = ascii_end;
-            if fed.get(at).is_none_or(|&b| b < 0x80) {
+            self.text.chars += 1;
+            self.text.plain_len += len;
+            at = self.plain_run(at + len, end);
+            if self.buf[..end].get(at).is_none_or(|&b| b < 0x80) {
                 break;
             }
         }
