@@ -1,6 +1,6 @@
 //! What a compiled schema costs to make and to keep, on the published tool schemas of
 //! `realworld-tools`: the heap bytes each compiled schema holds (median, 95th
-//! percentile and total, per profile), and compile time against `jsonschema`'s, on the
+//! percentile and total, per profile) and the heap blocks they are in, and compile time against `jsonschema`'s, on the
 //! whole set and per source. Both contenders compile the same bytes in the same
 //! process; the figures are ratios of medians of whole passes over the set.
 //! `cargo run -p toolgate-bench --release --bin program_size`.
@@ -14,10 +14,11 @@ use toolgate_bench::mix::load_realworld;
 use toolgate_bench::{full_options, jsonschema_formats, jsonschema_formats_bytes};
 use toolgate_core::{Options, Schema};
 
-/// The system allocator, counting the bytes live on the heap.
+/// The system allocator, counting the bytes and the blocks live on the heap.
 struct Counting;
 
 static LIVE: AtomicIsize = AtomicIsize::new(0);
+static BLOCKS: AtomicIsize = AtomicIsize::new(0);
 
 // SAFETY: every method forwards to `System` with the caller's own arguments, which
 // satisfy `GlobalAlloc`'s contract as the caller promised; the counter is a side effect
@@ -25,11 +26,13 @@ static LIVE: AtomicIsize = AtomicIsize::new(0);
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        BLOCKS.fetch_add(1, Ordering::Relaxed);
         // SAFETY: forwarded as this method's own contract requires.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        BLOCKS.fetch_sub(1, Ordering::Relaxed);
         // SAFETY: forwarded as this method's own contract requires.
         unsafe { System.dealloc(ptr, layout) }
     }
@@ -46,12 +49,15 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// The heap bytes a value made by `make` keeps, once `make` has returned.
-fn kept<T>(make: impl FnOnce() -> Option<T>) -> Option<(T, usize)> {
-    let before = LIVE.load(Ordering::Relaxed);
+/// The heap bytes and blocks a value made by `make` keeps, once `make` has returned.
+fn kept<T>(make: impl FnOnce() -> Option<T>) -> Option<(T, usize, usize)> {
+    let (bytes, blocks) = (LIVE.load(Ordering::Relaxed), BLOCKS.load(Ordering::Relaxed));
     let value = make()?;
-    let after = LIVE.load(Ordering::Relaxed);
-    Some((value, (after - before).max(0) as usize))
+    Some((
+        value,
+        (LIVE.load(Ordering::Relaxed) - bytes).max(0) as usize,
+        (BLOCKS.load(Ordering::Relaxed) - blocks).max(0) as usize,
+    ))
 }
 
 fn percentile(sorted: &[usize], p: f64) -> usize {
@@ -94,33 +100,41 @@ fn main() {
         .filter(|t| !t.schema_bytes.contains(&b'$'))
         .count();
     println!("{plain} of them with no `$` in their text\n");
-    println!("| profile | compiled | median bytes | p95 bytes | max bytes | total |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("| profile | compiled | median bytes | p95 bytes | max bytes | total | median heap blocks | p95 heap blocks |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (name, opts) in &profiles {
-        let compiled: Vec<(usize, usize)> = tools
+        let compiled: Vec<(usize, usize, usize)> = tools
             .iter()
             .filter_map(|t| kept(|| Schema::compile_with(&t.schema_bytes, opts).ok()))
-            .map(|(schema, bytes)| (bytes, schema.to_json().len()))
+            .map(|(schema, bytes, blocks)| (bytes, schema.to_json().len(), blocks))
             .collect();
+        // The schema's text is one block of them.
+        let mut blocks: Vec<usize> = compiled.iter().map(|&(_, _, b)| b).collect();
+        blocks.sort_unstable();
         // All it keeps, and without the schema's own text (kept for definitions).
         for (what, mut sizes) in [
-            ("", compiled.iter().map(|&(all, _)| all).collect::<Vec<_>>()),
+            (
+                "",
+                compiled.iter().map(|&(all, _, _)| all).collect::<Vec<_>>(),
+            ),
             (
                 " (without its JSON text)",
                 compiled
                     .iter()
-                    .map(|&(all, text)| all.saturating_sub(text))
+                    .map(|&(all, text, _)| all.saturating_sub(text))
                     .collect(),
             ),
         ] {
             sizes.sort_unstable();
             println!(
-                "| {name}{what} | {} | {} | {} | {} | {:.1} KB |",
+                "| {name}{what} | {} | {} | {} | {} | {:.1} KB | {} | {} |",
                 sizes.len(),
                 percentile(&sizes, 0.5),
                 percentile(&sizes, 0.95),
                 sizes.last().copied().unwrap_or(0),
-                sizes.iter().sum::<usize>() as f64 / 1024.0
+                sizes.iter().sum::<usize>() as f64 / 1024.0,
+                percentile(&blocks, 0.5),
+                percentile(&blocks, 0.95),
             );
         }
     }

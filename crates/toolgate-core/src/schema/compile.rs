@@ -22,13 +22,13 @@ use super::memo::{MemoMap, MemoState};
 use super::message::quoted;
 use super::options::{Draft, Options, Profile};
 use super::path::push_pointer_token;
-use super::program::{push, Dynamic, Loc, Node, NodeId, Program, SpecialKind, TypeRule};
+use super::program::{push, Building, Dynamic, Loc, Node, NodeId, Program, SpecialKind, TypeRule};
 use super::resolve::{DocId, Documents, Location, ResourceId};
 
 /// The state of one compile: the program so far, the pointer to where it is in the
 /// document, and the problems found.
 pub(crate) struct Compiler<'a> {
-    pub prog: Program,
+    pub prog: Program<Building>,
     problems: Vec<SchemaProblem>,
     /// RFC 6901 pointer to the current location in the schema document.
     ptr: String,
@@ -81,7 +81,7 @@ impl<'a> Compiler<'a> {
     pub(crate) fn new(options: &'a Options, docs: Option<&'a Documents>, draft: Draft) -> Self {
         // Room for a node per schema the document holds (each table grown once).
         let nodes = docs.map_or(0, Documents::schema_count);
-        let mut prog = Program::default();
+        let mut prog = Program::<Building>::default();
         prog.nodes.reserve(nodes);
         prog.texts.reserve(nodes);
         Compiler {
@@ -666,7 +666,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// The program, or every problem found.
-    pub(crate) fn finish(mut self, root: &mut Node) -> Result<Program, CompileError> {
+    pub(crate) fn finish(mut self, root: &mut Node) -> Result<Program<Building>, CompileError> {
         if self.full() {
             self.link(root);
         }
@@ -725,7 +725,7 @@ impl<'a> Compiler<'a> {
         self.prog.dynamic = dynamic;
         // What a reference stands for: its target. Without a dynamic `$dynamicRef`
         // nothing reads the dynamic scope, so entering a resource stands for its node.
-        let alias_of = |prog: &Program, node: &Node| {
+        let alias_of = |prog: &Program<Building>, node: &Node| {
             let special = node.special.then(|| prog.special_of(node))?;
             let alias = special.kind == SpecialKind::Alias
                 || (!dynamic && special.kind == SpecialKind::Scope);
@@ -844,7 +844,7 @@ impl<'a> Compiler<'a> {
     /// kept, a reference into another resource enters it.
     fn replace_aliases(&mut self, root: &mut Node, count: usize, final_id: &[Option<NodeId>]) {
         let dynamic = self.dynamic;
-        let alias_of = |prog: &Program, node: &Node| {
+        let alias_of = |prog: &Program<Building>, node: &Node| {
             let special = node.special.then(|| prog.special_of(node))?;
             let alias = special.kind == SpecialKind::Alias
                 || (!dynamic && special.kind == SpecialKind::Scope);

@@ -33,6 +33,7 @@ pub(crate) mod path;
 #[cfg(test)]
 mod report_tests;
 pub(crate) use path::push_pointer_token;
+mod arena;
 mod pattern;
 mod program;
 pub(crate) mod resolve;
@@ -54,7 +55,7 @@ pub(crate) use walk::REMEMBER_FROM_THE_START;
 pub(crate) use walk::VISITS;
 
 use crate::json::{Reader, Value};
-use program::{Node, Program};
+use program::{Building, Node, Program};
 use sink::{Collect, FirstError, Stop};
 use walk::{walk, walk_value, Cx};
 
@@ -112,9 +113,8 @@ impl Schema {
         };
         prog.masked = opts.masked_values();
         prog.find_tags();
-        prog.shrink();
         Ok(Schema {
-            prog,
+            prog: prog.freeze(),
             root,
             json,
             max_depth,
@@ -226,7 +226,7 @@ fn compile_full(
     value: Value,
     text: Option<&str>,
     opts: &Options,
-) -> Result<(Program, Node), CompileError> {
+) -> Result<(Program<Building>, Node), CompileError> {
     let draft = match value.get("$schema") {
         Some(Value::String(uri)) => Draft::from_uri(uri).ok_or_else(|| {
             CompileError::single(

@@ -8,6 +8,9 @@
 //! addressed by its [`NodeId`], for what refers to a schema by its place rather than
 //! containing it (the root, and references).
 
+use std::ops::Deref;
+
+use super::arena::{Arena, Plan, Table, TableStr};
 use super::keywords::applicator::ApplicatorGroup;
 use super::keywords::array::ArrayGroup;
 use super::keywords::choice::ChoiceGroup;
@@ -56,6 +59,11 @@ impl Node {
     /// `false`: nothing passes.
     pub(crate) const NEVER: Node = Node::of_types(0);
 
+    /// True for `false`.
+    pub(crate) fn is_never(&self) -> bool {
+        self.types == 0 && !self.special
+    }
+
     const fn of_types(types: u8) -> Node {
         Node {
             types,
@@ -72,15 +80,44 @@ impl Node {
     }
 }
 
+/// Where a program keeps its tables: growable while it is compiled ([`Building`]),
+/// all in one block once it is whole ([`Frozen`], what a compiled schema keeps).
+/// Either way each table reads as a slice, so the code that reads a program is the
+/// same for both.
+pub(crate) trait Store {
+    type Table<T>: Deref<Target = [T]>;
+    type Text: Deref<Target = str>;
+    /// What owns the tables' memory, besides the tables.
+    type Owner;
+}
+
+/// The tables of a program being compiled: vectors.
+pub(crate) struct Building;
+
+impl Store for Building {
+    type Table<T> = Vec<T>;
+    type Text = String;
+    type Owner = ();
+}
+
+/// The tables of a compiled program: one block ([`Arena`]), each table a slice of it.
+pub(crate) struct Frozen;
+
+impl Store for Frozen {
+    type Table<T> = Table<T>;
+    type Text = TableStr;
+    type Owner = Arena;
+}
+
 /// Every node of one schema and the keyword groups they use.
 ///
 /// `repr(C)` keeps the fields a call reads first (the flags `Cx::new` tests, then the
 /// groups most schemas use) together at the front, so a schema not used for a while
 /// costs a call fewer cache lines; the tables only references, messages and the full
-/// profile read come after.
-#[derive(Default)]
+/// profile read come after. Once compiled, the tables themselves are one block, in
+/// the same order (see [`Program::freeze`]).
 #[repr(C)]
-pub(crate) struct Program {
+pub(crate) struct Program<S: Store = Frozen> {
     /// True when some `$dynamicRef` is dynamic: the walk then keeps the dynamic scope
     /// (the resources it has entered), from the root's resource on.
     pub dynamic: bool,
@@ -88,23 +125,165 @@ pub(crate) struct Program {
     pub masked: bool,
     /// The root's resource, where the dynamic scope starts.
     pub root_resource: u32,
-    pub objects: Vec<ObjectGroup>,
-    pub strings: Vec<StringGroup>,
-    pub numbers: Vec<NumberGroup>,
-    pub choices: Vec<ChoiceGroup>,
-    pub arrays: Vec<ArrayGroup>,
-    pub applicators: Vec<ApplicatorGroup>,
-    pub nodes: Vec<Node>,
-    pub specials: Vec<Special>,
+    pub objects: S::Table<ObjectGroup>,
+    pub strings: S::Table<StringGroup>,
+    pub numbers: S::Table<NumberGroup>,
+    pub choices: S::Table<ChoiceGroup>,
+    pub arrays: S::Table<ArrayGroup>,
+    pub applicators: S::Table<ApplicatorGroup>,
+    pub nodes: S::Table<Node>,
+    pub specials: S::Table<Special>,
     /// The `$dynamicRef`s whose target the dynamic scope decides.
-    pub dynamics: Vec<Dynamic>,
-    pub texts: Vec<TypeRule>,
+    pub dynamics: S::Table<Dynamic>,
+    pub texts: S::Table<TypeRule>,
     /// The locations of the schema objects whose rules can be broken (`#/properties/a`,
     /// or a resource's URI and `#/...`), each a [`Loc`] of this text.
-    pub locations: String,
+    pub locations: S::Text,
+    /// The block a frozen program's tables are in (last: a call never reads it).
+    owner: S::Owner,
 }
 
-impl Program {
+impl Default for Program<Building> {
+    fn default() -> Self {
+        Program {
+            dynamic: false,
+            masked: false,
+            root_resource: 0,
+            objects: Vec::new(),
+            strings: Vec::new(),
+            numbers: Vec::new(),
+            choices: Vec::new(),
+            arrays: Vec::new(),
+            applicators: Vec::new(),
+            nodes: Vec::new(),
+            specials: Vec::new(),
+            dynamics: Vec::new(),
+            texts: Vec::new(),
+            locations: String::new(),
+            owner: (),
+        }
+    }
+}
+
+// The arena is `Send` and `Sync` on the word of this list: every table's elements are.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<ObjectGroup>();
+    send_sync::<StringGroup>();
+    send_sync::<NumberGroup>();
+    send_sync::<ChoiceGroup>();
+    send_sync::<ArrayGroup>();
+    send_sync::<ApplicatorGroup>();
+    send_sync::<Node>();
+    send_sync::<Special>();
+    send_sync::<Dynamic>();
+    send_sync::<TypeRule>();
+};
+
+impl Program<Building> {
+    /// The compiled program: every table moved into one block, in the order of the
+    /// fields (the groups a call reads first, then the nodes, then what only
+    /// references and messages read), each without spare capacity.
+    pub(crate) fn freeze(self) -> Program<Frozen> {
+        let mut plan = Plan::default();
+        let objects = plan.reserve(self.objects.len());
+        let strings = plan.reserve(self.strings.len());
+        let numbers = plan.reserve(self.numbers.len());
+        let choices = plan.reserve(self.choices.len());
+        let arrays = plan.reserve(self.arrays.len());
+        let applicators = plan.reserve(self.applicators.len());
+        let nodes = plan.reserve(self.nodes.len());
+        let specials = plan.reserve(self.specials.len());
+        let dynamics = plan.reserve(self.dynamics.len());
+        let texts = plan.reserve(self.texts.len());
+        let locations = plan.reserve(self.locations.len());
+        let mut arena = Arena::new(plan);
+        // SAFETY: each table is kept in the program returned, beside the arena that
+        // holds it (`owner`); a frozen program's tables are private to it in all but
+        // name: nothing replaces, swaps or moves a table out of a frozen program (the
+        // compiler builds a `Program<Building>`; a `Schema` keeps its `Program`
+        // whole and only ever lends it), so no table is read after its arena is
+        // dropped.
+        unsafe {
+            Program {
+                dynamic: self.dynamic,
+                masked: self.masked,
+                root_resource: self.root_resource,
+                objects: arena.fill(objects, self.objects),
+                strings: arena.fill(strings, self.strings),
+                numbers: arena.fill(numbers, self.numbers),
+                choices: arena.fill(choices, self.choices),
+                arrays: arena.fill(arrays, self.arrays),
+                applicators: arena.fill(applicators, self.applicators),
+                nodes: arena.fill(nodes, self.nodes),
+                specials: arena.fill(specials, self.specials),
+                dynamics: arena.fill(dynamics, self.dynamics),
+                texts: arena.fill(texts, self.texts),
+                locations: TableStr::fill(&mut arena, locations, self.locations),
+                owner: arena,
+            }
+        }
+    }
+
+    /// A special node of `kind` standing for node `inner`.
+    pub(crate) fn special(&mut self, kind: SpecialKind, inner: NodeId) -> Node {
+        self.special_in(kind, inner, 0)
+    }
+
+    /// A `Scope` node entering `resource` before walking node `inner`.
+    pub(crate) fn special_in(&mut self, kind: SpecialKind, inner: NodeId, resource: u32) -> Node {
+        Node {
+            types: 0,
+            special: true,
+            applicator: push(
+                &mut self.specials,
+                Special {
+                    kind,
+                    inner,
+                    resource,
+                },
+            ),
+            ..Node::ANY
+        }
+    }
+
+    /// Runs `f` on every node copy the groups hold (a property's node, `items`, ...):
+    /// what a reference resolved after compiling must reach.
+    pub(crate) fn for_each_copy_mut(&mut self, mut f: impl FnMut(&mut Node)) {
+        for o in &mut self.objects {
+            for node in o.names.values_mut().flatten() {
+                f(node);
+            }
+            if let Some(node) = &mut o.additional {
+                f(node);
+            }
+            if let Some(e) = &mut o.extra {
+                for (_, node) in e.patterns.iter_mut() {
+                    f(node);
+                }
+                for node in e.property_names.iter_mut().chain(e.unevaluated.iter_mut()) {
+                    f(node);
+                }
+            }
+        }
+        for a in &mut self.arrays {
+            if let Some(node) = &mut a.items {
+                f(node);
+            }
+            if let Some(e) = &mut a.extra {
+                for node in e.prefix.iter_mut() {
+                    f(node);
+                }
+                if let Some((node, _)) = &mut e.contains {
+                    f(node);
+                }
+                if let Some(node) = &mut e.unevaluated {
+                    f(node);
+                }
+            }
+        }
+    }
+
     /// Finds the tag of every `anyOf` and `oneOf` whose branches have one (see
     /// [`Tag`](super::keywords::tag::Tag)): once the program is whole, since a branch
     /// may be a reference to a node compiled after its union.
@@ -114,22 +293,6 @@ impl Program {
             g.find_tags(self);
         }
         self.applicators = groups;
-    }
-
-    /// Gives back the room the tables grew into while the schema was compiled: a
-    /// compiled schema lives as long as its tool, and most tables are short.
-    pub(crate) fn shrink(&mut self) {
-        self.nodes.shrink_to_fit();
-        self.texts.shrink_to_fit();
-        self.objects.shrink_to_fit();
-        self.arrays.shrink_to_fit();
-        self.strings.shrink_to_fit();
-        self.numbers.shrink_to_fit();
-        self.choices.shrink_to_fit();
-        self.applicators.shrink_to_fit();
-        self.specials.shrink_to_fit();
-        self.dynamics.shrink_to_fit();
-        self.locations.shrink_to_fit();
     }
 
     /// Writes a schema object's location (`uri`, `#` and `pointer`) and returns its
@@ -149,7 +312,9 @@ impl Program {
             end: end as u32,
         }
     }
+}
 
+impl<S: Store> Program<S> {
     /// The text of a location [`Program::add_location`] returned (empty for the
     /// default `Loc`, which no group keeps past its compile).
     pub(crate) fn location(&self, at: Loc) -> &str {
@@ -220,7 +385,7 @@ pub(crate) fn push<T>(table: &mut Vec<T>, item: T) -> u32 {
     (table.len() - 1) as u32
 }
 
-impl Program {
+impl<S: Store> Program<S> {
     /// The node at `id`.
     #[inline(always)]
     pub(crate) fn node(&self, id: NodeId) -> &Node {
@@ -250,70 +415,6 @@ impl Program {
         g.all_of.iter().chain(g.refs.iter()).any(requires)
             || (!g.any_of.is_empty() && g.any_of.iter().all(requires))
             || (!g.one_of.is_empty() && g.one_of.iter().all(requires))
-    }
-
-    /// True for `false`.
-    pub(crate) fn is_never(node: &Node) -> bool {
-        node.types == 0 && !node.special
-    }
-
-    /// A special node of `kind` standing for node `inner`.
-    pub(crate) fn special(&mut self, kind: SpecialKind, inner: NodeId) -> Node {
-        self.special_in(kind, inner, 0)
-    }
-
-    /// A `Scope` node entering `resource` before walking node `inner`.
-    pub(crate) fn special_in(&mut self, kind: SpecialKind, inner: NodeId, resource: u32) -> Node {
-        Node {
-            types: 0,
-            special: true,
-            applicator: push(
-                &mut self.specials,
-                Special {
-                    kind,
-                    inner,
-                    resource,
-                },
-            ),
-            ..Node::ANY
-        }
-    }
-
-    /// Runs `f` on every node copy the groups hold (a property's node, `items`, ...):
-    /// what a reference resolved after compiling must reach.
-    pub(crate) fn for_each_copy_mut(&mut self, mut f: impl FnMut(&mut Node)) {
-        for o in &mut self.objects {
-            for node in o.names.values_mut().flatten() {
-                f(node);
-            }
-            if let Some(node) = &mut o.additional {
-                f(node);
-            }
-            if let Some(e) = &mut o.extra {
-                for (_, node) in e.patterns.iter_mut() {
-                    f(node);
-                }
-                for node in e.property_names.iter_mut().chain(e.unevaluated.iter_mut()) {
-                    f(node);
-                }
-            }
-        }
-        for a in &mut self.arrays {
-            if let Some(node) = &mut a.items {
-                f(node);
-            }
-            if let Some(e) = &mut a.extra {
-                for node in e.prefix.iter_mut() {
-                    f(node);
-                }
-                if let Some((node, _)) = &mut e.contains {
-                    f(node);
-                }
-                if let Some(node) = &mut e.unevaluated {
-                    f(node);
-                }
-            }
-        }
     }
 
     /// The special node's entry.

@@ -913,7 +913,7 @@ impl Engine {
             // `false` refuses any value at once.
             let refused = match bit {
                 Some(bit) => r.types & bit == 0,
-                None => Program::is_never(&r),
+                None => r.is_never(),
             };
             if refused {
                 let synth: &[u8] = match b {
@@ -1390,7 +1390,7 @@ impl Engine {
         let mut unexpected = false;
         f.child = match (named.or(pattern), &g.additional) {
             (Some(n), _) => Some(n),
-            (None, Some(n)) if Program::is_never(n) => {
+            (None, Some(n)) if n.is_never() => {
                 unexpected = true;
                 None
             }

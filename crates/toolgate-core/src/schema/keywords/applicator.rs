@@ -10,7 +10,7 @@ use crate::json::{Reader, Value};
 use super::super::compile::Compiler;
 use super::super::message::push_u64;
 use super::super::path::{render_path, Seg};
-use super::super::program::{Loc, NodeId, Program};
+use super::super::program::{Building, Loc, NodeId, Program};
 use super::super::sink::{At, Collect, FirstError, Member, Sink, Stop, W};
 use super::super::sort_errors;
 use super::super::walk::{walk, Cx};
@@ -67,12 +67,12 @@ impl ApplicatorGroup {
     }
 
     /// Finds the tag of `oneOf` (once every node of the program is built).
-    pub(crate) fn find_tags(&mut self, prog: &Program) {
+    pub(crate) fn find_tags(&mut self, prog: &Program<Building>) {
         self.one_of_tag = Tag::of(prog, &self.one_of);
     }
 
     /// Sets `alternatives` from the branches'.
-    pub(crate) fn count_alternatives(&mut self, prog: &Program) {
+    pub(crate) fn count_alternatives(&mut self, prog: &Program<Building>) {
         self.alternatives = self
             .branches()
             .map(|b| prog.alternatives(prog.node(b)))

@@ -17,7 +17,7 @@ use super::super::bits::Bits;
 use super::super::compile::Compiler;
 use super::super::message::quoted;
 use super::super::path::Seg;
-use super::super::program::{Loc, Node, NodeId, Program};
+use super::super::program::{Loc, Node, NodeId};
 use super::super::sink::{At, Collect, FirstError, Member, Sink, Stop, W};
 use super::super::walk::{walk as walk_node, walk_value, Cx};
 use super::count::{self, Bounds};
@@ -585,7 +585,7 @@ fn walk_members<'a, S: Sink<'a>, M: Marks>(
             };
             match node {
                 None => cx.skip(r, depth + 1)?,
-                Some(node) if additional && Program::is_never(node) => {
+                Some(node) if additional && node.is_never() => {
                     r.peek_kind()?;
                     unexpected(o, "additionalProperties", key, sink)?;
                     cx.skip(r, depth + 1)?;
@@ -694,13 +694,13 @@ fn walk_full<'a, S: Sink<'a>>(
             if !matched {
                 let by_applicators = evaluated.as_ref().is_some_and(|e| e.get(ordinal));
                 match (&o.additional, &extra.unevaluated) {
-                    (Some(node), _) if Program::is_never(node) => {
+                    (Some(node), _) if node.is_never() => {
                         r.peek_kind()?;
                         unexpected(o, "additionalProperties", key, sink)?;
                     }
                     (Some(node), _) => value.apply(cx, node, r, sink)?,
                     (None, Some(node)) if !by_applicators => {
-                        if Program::is_never(node) {
+                        if node.is_never() {
                             r.peek_kind()?;
                             unexpected(o, "unevaluatedProperties", key, sink)?;
                         } else {

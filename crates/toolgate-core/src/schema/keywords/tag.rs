@@ -19,7 +19,7 @@
 
 use crate::json::{JsonStr, Kind, Reader};
 
-use super::super::program::{Node, NodeId, Program, SpecialKind};
+use super::super::program::{Node, NodeId, Program, SpecialKind, Store};
 use super::object::ObjectGroup;
 
 /// The most branches a tag is looked for in, and the most names of the first branch
@@ -45,7 +45,7 @@ pub(crate) enum Pick {
 
 impl Tag {
     /// The tag of `branches`, when they have one (see the module's text).
-    pub(crate) fn of(prog: &Program, branches: &[NodeId]) -> Option<Box<Tag>> {
+    pub(crate) fn of<S: Store>(prog: &Program<S>, branches: &[NodeId]) -> Option<Box<Tag>> {
         if branches.len() < 2 || branches.len() > MAX_BRANCHES {
             return None;
         }
@@ -114,14 +114,14 @@ impl Tag {
 
 /// The object group of branch `b`, past references (but not a dynamic one, whose
 /// target the walk decides).
-fn branch_object(prog: &Program, b: NodeId) -> Option<&ObjectGroup> {
+fn branch_object<S: Store>(prog: &Program<S>, b: NodeId) -> Option<&ObjectGroup> {
     let node = static_target(prog, prog.node(b))?;
     prog.objects.get(node.object as usize)
 }
 
 /// The node whose keywords apply to a value of `node`, when it does not depend on the
 /// dynamic scope.
-fn static_target<'p>(prog: &'p Program, mut node: &'p Node) -> Option<&'p Node> {
+fn static_target<'p, S: Store>(prog: &'p Program<S>, mut node: &'p Node) -> Option<&'p Node> {
     // A chain of references is at most as long as the program has nodes.
     for _ in 0..=prog.nodes.len() {
         if !node.special {
@@ -148,7 +148,7 @@ fn property<'o>(o: &'o ObjectGroup, name: &str) -> Option<&'o Node> {
 }
 
 /// The string a node's `const` (or `enum` of one) requires, if it does.
-fn string_const<'p>(prog: &'p Program, node: &'p Node) -> Option<&'p str> {
+fn string_const<'p, S: Store>(prog: &'p Program<S>, node: &'p Node) -> Option<&'p str> {
     let node = static_target(prog, node)?;
     let g = prog.choices.get(node.choice as usize)?;
     let only = |c: Option<&'p super::choice::Choices>| match c?.strings()? {

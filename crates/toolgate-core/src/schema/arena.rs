@@ -1,0 +1,363 @@
+//! One allocation for a compiled program's tables.
+//!
+//! A program is compiled into growable tables (one `Vec` per kind of node and
+//! keyword group), then frozen: [`Plan`] lays every table out, one after the other,
+//! in one block; [`Arena`] allocates it and moves each table's elements in; each
+//! table is then a [`Table`], a pointer and a length that reads as a slice. A schema
+//! not used for a while thus costs a call the lines of one block, which the
+//! processor's prefetchers follow, not one allocation per table scattered through the
+//! heap, and a compiled schema keeps no spare capacity and no `Vec` headers.
+//!
+//! The arena owns what was moved in: when it is dropped it drops each table's
+//! elements (their own boxes, a group's name table, a pattern), then frees the block.
+
+use std::alloc::{self, Layout};
+use std::marker::PhantomData;
+use std::ops::Deref;
+use std::ptr::NonNull;
+
+/// The most tables whose elements need dropping that one arena holds.
+const MAX_DROPPED: usize = 8;
+
+/// The layout of an arena being planned: each [`Plan::reserve`] places a table after
+/// the ones before it.
+#[derive(Default)]
+pub(crate) struct Plan {
+    size: usize,
+    align: usize,
+}
+
+/// A place reserved for a table of `len` elements of `T`, at `offset` bytes into
+/// the arena its plan makes.
+pub(crate) struct Reserved<T> {
+    offset: usize,
+    len: usize,
+    _elements: PhantomData<T>,
+}
+
+impl Plan {
+    /// Reserves room for `len` elements of `T` after the tables reserved so far.
+    pub(crate) fn reserve<T>(&mut self, len: usize) -> Reserved<T> {
+        // A table of zero-sized elements would hold no bytes to drop them from.
+        assert!(
+            std::mem::size_of::<T>() != 0,
+            "a table's elements have a size"
+        );
+        let layout = Layout::array::<T>(len).expect("a compiled table fits the address space");
+        let offset = self
+            .size
+            .checked_next_multiple_of(layout.align())
+            .expect("a compiled program fits the address space");
+        self.size = offset
+            .checked_add(layout.size())
+            .expect("a compiled program fits the address space");
+        self.align = self.align.max(layout.align());
+        Reserved {
+            offset,
+            len,
+            _elements: PhantomData,
+        }
+    }
+}
+
+/// How to drop the elements of one table moved into an arena.
+#[derive(Clone, Copy)]
+struct Dropped {
+    offset: usize,
+    len: usize,
+    /// Drops `len` elements at the address given (the type's own drop, erased).
+    drop: unsafe fn(*mut u8, usize),
+}
+
+/// Drops `len` values of `T` at `at`.
+///
+/// # Safety
+///
+/// `at` holds `len` initialized values of `T`, which nothing uses after.
+unsafe fn drop_elements<T>(at: *mut u8, len: usize) {
+    // SAFETY: as the caller promised: `len` initialized `T`s, never used again.
+    unsafe { std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(at.cast::<T>(), len)) }
+}
+
+/// One block holding a program's tables, and what dropping them takes.
+pub(crate) struct Arena {
+    /// The block (dangling, and never freed, when the plan reserved no bytes).
+    block: NonNull<u8>,
+    layout: Layout,
+    /// The first byte no table has been moved into yet: tables are filled in the
+    /// order of the plan, so no two overlap.
+    filled: usize,
+    dropped: [Option<Dropped>; MAX_DROPPED],
+}
+
+impl Arena {
+    /// Allocates the block `plan` laid out.
+    pub(crate) fn new(plan: Plan) -> Arena {
+        let layout = Layout::from_size_align(plan.size, plan.align.max(1))
+            .expect("a compiled program fits the address space");
+        let block = if layout.size() == 0 {
+            NonNull::<u8>::dangling()
+        } else {
+            // SAFETY: the layout's size is not zero.
+            let p = unsafe { alloc::alloc(layout) };
+            NonNull::new(p).unwrap_or_else(|| alloc::handle_alloc_error(layout))
+        };
+        // A dangling block is aligned to 1 only: every table of a zero-byte plan is
+        // empty, and an empty table is given a pointer aligned for its own type.
+        Arena {
+            block,
+            layout,
+            filled: 0,
+            dropped: [None; MAX_DROPPED],
+        }
+    }
+
+    /// Moves `elements` into the place `at` reserved and gives them back as a table.
+    ///
+    /// Panics (a bug in the caller, not a fault of any input) when `at` was not
+    /// reserved for this many elements, is not after the last table filled, or does
+    /// not fit this arena's block.
+    ///
+    /// # Safety
+    ///
+    /// The table reads this arena's block: it must not be read once the arena is
+    /// dropped. The caller keeps it beside the arena, in the one value that owns both,
+    /// and never moves it out of there.
+    pub(crate) unsafe fn fill<T>(&mut self, at: Reserved<T>, mut elements: Vec<T>) -> Table<T> {
+        assert_eq!(
+            elements.len(),
+            at.len,
+            "a table is filled as it was reserved"
+        );
+        if at.len == 0 {
+            return Table::empty();
+        }
+        let bytes = std::mem::size_of::<T>() * at.len;
+        let end = at.offset.checked_add(bytes).expect("reserved in a plan");
+        assert!(
+            at.offset >= self.filled && end <= self.layout.size(),
+            "tables are filled in the order of their plan, within its block"
+        );
+        // SAFETY: `at.offset + bytes` is within the block (checked above), and `bytes`
+        // is not zero (elements have a size, and there are some), so the block is
+        // allocated and `place` is inside it.
+        let place = unsafe { self.block.as_ptr().add(at.offset) };
+        assert!(
+            place.cast::<T>().is_aligned(),
+            "a plan aligns each table for its elements"
+        );
+        if std::mem::needs_drop::<T>() {
+            let slot = self
+                .dropped
+                .iter_mut()
+                .find(|d| d.is_none())
+                .expect("a program has few tables whose elements need dropping");
+            *slot = Some(Dropped {
+                offset: at.offset,
+                len: at.len,
+                drop: drop_elements::<T>,
+            });
+        }
+        // SAFETY: `place` is aligned for `T` with room for `at.len` of them (checked
+        // above), in a part of the block no other table was moved into (tables are
+        // filled in increasing order, from `self.filled` on); the vector's `len`
+        // elements are initialized, and setting its length to 0 hands them over: the
+        // vector then frees its buffer without dropping them, and the arena drops them.
+        unsafe {
+            std::ptr::copy_nonoverlapping(elements.as_ptr(), place.cast::<T>(), at.len);
+            elements.set_len(0);
+        }
+        self.filled = end;
+        Table {
+            // SAFETY: `place` is inside a live allocation, so not null.
+            start: unsafe { NonNull::new_unchecked(place.cast::<T>()) },
+            len: at.len,
+        }
+    }
+
+    /// The bytes the block holds.
+    #[cfg(test)]
+    pub(crate) fn size(&self) -> usize {
+        self.layout.size()
+    }
+}
+
+impl Drop for Arena {
+    fn drop(&mut self) {
+        for d in self.dropped.iter().flatten() {
+            // SAFETY: `fill` recorded this table's place and the drop of its element
+            // type when it moved its elements in; nothing reads them once the arena is
+            // dropped (the contract of `fill`), and each is dropped once, here.
+            unsafe { (d.drop)(self.block.as_ptr().add(d.offset), d.len) }
+        }
+        if self.layout.size() != 0 {
+            // SAFETY: the block was allocated in `new` with this layout.
+            unsafe { alloc::dealloc(self.block.as_ptr(), self.layout) }
+        }
+    }
+}
+
+// SAFETY: the arena owns the values moved into it, as a `Vec` owns its elements; it is
+// sent or shared only inside the program that owns it, whose tables' element types are
+// all `Send` and `Sync` (asserted at compile time beside `Program::freeze`).
+unsafe impl Send for Arena {}
+// SAFETY: as for `Send`: `&Arena` gives no access to the values at all.
+unsafe impl Sync for Arena {}
+
+/// A table moved into an [`Arena`]: reads as a slice of its elements.
+pub(crate) struct Table<T> {
+    start: NonNull<T>,
+    len: usize,
+}
+
+impl<T> Table<T> {
+    /// A table of no elements (what a program without such a group keeps).
+    pub(crate) const fn empty() -> Table<T> {
+        Table {
+            start: NonNull::dangling(),
+            len: 0,
+        }
+    }
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table::empty()
+    }
+}
+
+impl<T> Deref for Table<T> {
+    type Target = [T];
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        // SAFETY: an empty table's pointer is dangling but aligned, which an empty
+        // slice allows; any other was made by `Arena::fill` from `len` initialized
+        // elements, aligned, in a block that lives as long as this table is read (the
+        // contract of `fill`), and that nothing writes after.
+        unsafe { std::slice::from_raw_parts(self.start.as_ptr(), self.len) }
+    }
+}
+
+// SAFETY: a table is a shared view of elements its arena owns: sending it or sharing
+// it is sharing `&[T]`, sound when `T` is `Sync`.
+unsafe impl<T: Sync> Send for Table<T> {}
+// SAFETY: as for `Send`.
+unsafe impl<T: Sync> Sync for Table<T> {}
+
+/// Text moved into an [`Arena`]: reads as a `str`.
+#[derive(Default)]
+pub(crate) struct TableStr(Table<u8>);
+
+impl TableStr {
+    /// Moves `text` into the place `at` reserved (see [`Arena::fill`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`Arena::fill`].
+    pub(crate) unsafe fn fill(arena: &mut Arena, at: Reserved<u8>, text: String) -> TableStr {
+        // SAFETY: as the caller promised.
+        TableStr(unsafe { arena.fill(at, text.into_bytes()) })
+    }
+}
+
+impl Deref for TableStr {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        // SAFETY: the bytes are a `String`'s, moved unchanged (`TableStr::fill`), so
+        // UTF-8.
+        unsafe { std::str::from_utf8_unchecked(&self.0) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::rc::Rc;
+
+    #[test]
+    fn tables_of_several_types_read_back_what_was_moved_in() {
+        let mut plan = Plan::default();
+        let bytes = plan.reserve::<u8>(3);
+        let words = plan.reserve::<u64>(2);
+        let none = plan.reserve::<u32>(0);
+        let names = plan.reserve::<String>(2);
+        let text = plan.reserve::<u8>(5);
+        let mut arena = Arena::new(plan);
+        // SAFETY: the tables are read only while `arena` lives, in this test.
+        let (bytes, words, none, names, text) = unsafe {
+            (
+                arena.fill(bytes, vec![1u8, 2, 3]),
+                arena.fill(words, vec![u64::MAX, 7]),
+                arena.fill(none, Vec::<u32>::new()),
+                arena.fill(names, vec!["a".to_owned(), "bc".to_owned()]),
+                TableStr::fill(&mut arena, text, "héllo".to_owned().split_off(1)),
+            )
+        };
+        assert_eq!(&*bytes, &[1, 2, 3]);
+        assert_eq!(&*words, &[u64::MAX, 7]);
+        assert!(none.is_empty());
+        assert_eq!(&*names, &["a", "bc"]);
+        assert_eq!(&*text, "éllo");
+        // 3 bytes, padding to 8, 16 bytes of words, the strings, 5 bytes.
+        assert_eq!(arena.size(), 8 + 16 + 2 * std::mem::size_of::<String>() + 5);
+    }
+
+    #[test]
+    fn dropping_the_arena_drops_each_element_once() {
+        let counted = Rc::new(());
+        let mut plan = Plan::default();
+        let first = plan.reserve::<Rc<()>>(3);
+        let second = plan.reserve::<Option<Rc<()>>>(2);
+        let mut arena = Arena::new(plan);
+        {
+            // SAFETY: the tables go out of scope before the arena is dropped.
+            let (first, second) = unsafe {
+                (
+                    arena.fill(first, vec![counted.clone(), counted.clone(), counted.clone()]),
+                    arena.fill(second, vec![None, Some(counted.clone())]),
+                )
+            };
+            assert_eq!(first.len() + second.len(), 5);
+            assert_eq!(Rc::strong_count(&counted), 5);
+        }
+        assert_eq!(Rc::strong_count(&counted), 5, "a table does not own its elements");
+        drop(arena);
+        assert_eq!(Rc::strong_count(&counted), 1);
+    }
+
+    #[test]
+    fn an_arena_of_empty_tables_allocates_nothing() {
+        let mut plan = Plan::default();
+        let a = plan.reserve::<u64>(0);
+        let b = plan.reserve::<String>(0);
+        let mut arena = Arena::new(plan);
+        // SAFETY: read only while `arena` lives.
+        let (a, b) = unsafe { (arena.fill(a, vec![]), arena.fill(b, vec![])) };
+        assert_eq!(arena.size(), 0);
+        assert!(a.is_empty() && b.is_empty());
+    }
+
+    #[test]
+    #[should_panic(expected = "filled as it was reserved")]
+    fn a_table_of_another_length_than_reserved_is_refused() {
+        let mut plan = Plan::default();
+        let a = plan.reserve::<u64>(2);
+        let mut arena = Arena::new(plan);
+        // SAFETY: never read.
+        let _ = unsafe { arena.fill(a, vec![1]) };
+    }
+
+    #[test]
+    #[should_panic(expected = "in the order of their plan")]
+    fn tables_filled_out_of_order_are_refused() {
+        let mut plan = Plan::default();
+        let a = plan.reserve::<u64>(1);
+        let b = plan.reserve::<u64>(1);
+        let mut arena = Arena::new(plan);
+        // SAFETY: never read.
+        let _ = unsafe { arena.fill(b, vec![1]) };
+        // SAFETY: never read.
+        let _ = unsafe { arena.fill(a, vec![2]) };
+    }
+}
