@@ -21,6 +21,7 @@
 //! let mut r = toolgate_core::json::Reader::new(b"{\"\xff\xfe\":1}", 8);
 //! ```
 
+mod arena;
 pub(crate) mod json;
 pub mod registry;
 

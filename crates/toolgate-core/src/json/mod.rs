@@ -27,7 +27,7 @@ mod write;
 pub use build::Build;
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub(crate) use keys::KeySet;
-pub(crate) use names::{same_bytes, NameTable};
+pub(crate) use names::{same_bytes, NamePlaces, NameTable};
 pub use number::Decimal;
 pub(crate) use number::Scale;
 pub(crate) use reader::plain_ascii_end;

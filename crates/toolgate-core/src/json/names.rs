@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 
 use super::JsonStr;
+use crate::arena::{Arena, Building, Frozen, Plan, Reserved, Store, TableStr};
 
 /// Slots per table; the hashes keep six bits.
 const SLOTS: usize = 64;
@@ -45,12 +46,15 @@ const SEEDS: [u32; 8] = [
 /// `repr(C)` keeps the fields in the order a key is recognized by (entries, text, the
 /// leads and their seed, then the slower tables): a table not read for a while costs
 /// fewer cache lines.
+///
+/// Built with its own vectors ([`Building`]); a compiled schema's tables are moved
+/// into its program's block ([`Frozen`]), beside the group that holds them.
 #[repr(C)]
-pub(crate) struct NameTable<T> {
+pub(crate) struct NameTable<T, S: Store = Frozen> {
     /// Name `i` is `text[entries[i].start..entries[i].end]`, and its value.
-    entries: Box<[Entry<T>]>,
+    entries: S::Table<Entry<T>>,
     /// Every name, one after the other.
-    text: Box<str>,
+    text: S::Text,
     lead_seed: u32,
     seed: u32,
     /// Hash of a key's first four bytes -> name index, for the names a key can be
@@ -184,10 +188,10 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-impl<T> NameTable<T> {
+impl<T> NameTable<T, Building> {
     /// The table of `names` and their values, in order (name `i` has index `i`). Names
     /// should be distinct; of equal names, lookups find the first.
-    pub(crate) fn new<'n>(names: impl IntoIterator<Item = (&'n str, T)>) -> NameTable<T> {
+    pub(crate) fn new<'n>(names: impl IntoIterator<Item = (&'n str, T)>) -> NameTable<T, Building> {
         // Gathered first, so the text and the entries are allocated once, at their size.
         let names: Vec<(&str, T)> = names.into_iter().collect();
         let mut text = String::with_capacity(names.iter().map(|(n, _)| n.len()).sum());
@@ -201,9 +205,9 @@ impl<T> NameTable<T> {
                 value,
             });
         }
-        let mut table = NameTable {
-            text: text.into_boxed_str(),
-            entries: entries.into_boxed_slice(),
+        let mut table: NameTable<T, Building> = NameTable {
+            text,
+            entries,
             slots: [SLOT_EMPTY; SLOTS],
             seed: SEEDS[0],
             leads: [SLOT_EMPTY; SLOTS],
@@ -236,7 +240,61 @@ impl<T> NameTable<T> {
         table
     }
 
+    /// Every name's value, in order.
+    pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.entries.iter_mut().map(|e| &mut e.value)
+    }
+
+    /// Reserves room for the names and their values in `plan` (see
+    /// [`NameTable::freeze`]).
+    pub(crate) fn reserve(&self, plan: &mut Plan) -> NamePlaces<T> {
+        NamePlaces {
+            entries: plan.reserve(self.entries.len()),
+            text: plan.reserve(self.text.len()),
+        }
+    }
+
+    /// The table with its names and values moved into `arena`, where `at` reserved.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arena::fill`]: the table returned is not read once the arena is dropped.
+    pub(crate) unsafe fn freeze(
+        self,
+        arena: &mut Arena,
+        at: NamePlaces<T>,
+    ) -> NameTable<T, Frozen> {
+        // SAFETY: as the caller promised.
+        let (entries, text) = unsafe {
+            (
+                arena.fill(at.entries, self.entries),
+                TableStr::fill(arena, at.text, self.text),
+            )
+        };
+        NameTable {
+            entries,
+            text,
+            lead_seed: self.lead_seed,
+            seed: self.seed,
+            leads: self.leads,
+            slots: self.slots,
+            index: self.index,
+        }
+    }
+}
+
+/// Where a name table's names and values go in an arena.
+pub(crate) struct NamePlaces<T> {
+    entries: Reserved<Entry<T>>,
+    text: Reserved<u8>,
+}
+
+impl<T, S: Store> NameTable<T, S> {
     /// How many names.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     /// Starts loading the first lines of the names and their values, for a table about
     /// to be read: in a registry of many tools each call reads a table not read for a
     /// while, and its entries and text are separate allocations, so without this the
@@ -252,19 +310,10 @@ impl<T> NameTable<T> {
         prefetch_line(self.text.as_ptr());
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.entries.len()
-    }
-
     /// Name `i`.
     pub(crate) fn name(&self, i: usize) -> &str {
         let e = &self.entries[i];
         &self.text[e.start as usize..e.end as usize]
-    }
-
-    /// Every name's value, in order.
-    pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.entries.iter_mut().map(|e| &mut e.value)
     }
 
     /// Name `i`'s value.
@@ -363,7 +412,7 @@ mod tests {
         JsonStr::new(raw.as_bytes(), raw.contains('\\'), raw.is_ascii())
     }
 
-    fn table(names: &[String]) -> NameTable<usize> {
+    fn table(names: &[String]) -> NameTable<usize, Building> {
         NameTable::new(names.iter().map(String::as_str).zip(0..))
     }
 
@@ -505,5 +554,45 @@ mod tests {
         assert_eq!(o.find(&key("\\u0063ity")), Some((0, &0)));
         assert_eq!(o.find(&key("a\\/b")), Some((1, &1)));
         assert_eq!(o.find(&key("\\u0063it")), None);
+    }
+
+    /// A table moved into an arena (as a compiled schema's are) answers every lookup as
+    /// the table it was built as, names, values, recognized keys and misses alike.
+    #[test]
+    fn a_frozen_table_answers_as_the_table_built() {
+        for count in [0usize, 1, 3, 31, 33] {
+            let names: Vec<String> = (0..count).map(|i| format!("név_{i}")).collect();
+            let built = table(&names);
+            let mut plan = Plan::default();
+            let before = plan.reserve::<u64>(1);
+            let places = built.reserve(&mut plan);
+            let mut arena = Arena::new(plan);
+            // SAFETY: the tables are read only while `arena` lives, in this test.
+            let (_, frozen) = unsafe {
+                (
+                    arena.fill(before, vec![0]),
+                    table(&names).freeze(&mut arena, places),
+                )
+            };
+            assert_eq!(frozen.len(), count);
+            for (i, n) in names.iter().enumerate() {
+                assert_eq!(frozen.name(i), n);
+                assert_eq!(frozen.value(i), &i);
+                assert_eq!(frozen.find(&key(n)), Some((i, &i)), "{n}");
+                let rest = format!("{n}\":1}}");
+                assert_eq!(
+                    frozen.known_key(rest.as_bytes()),
+                    built.known_key(rest.as_bytes()),
+                    "{n}"
+                );
+            }
+            for other in ["", "név_", "név_1000", "\\u0063ity"] {
+                assert_eq!(
+                    frozen.find(&key(other)),
+                    built.find(&key(other)),
+                    "{other:?}"
+                );
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
 use super::{JsonStr, KeySet, NameTable, Stack, SyntaxError, SyntaxErrorKind as E};
+use crate::arena::Store;
 
 /// A number token: its text, and a fast summary when it has no exponent and at most
 /// 18 integer digits (the common case), so that type checks and integer bounds need
@@ -615,9 +616,9 @@ impl<'a> Reader<'a> {
     /// is consumed but whitespace, and [`Reader::read_key_unchecked`] reads it. Same
     /// places as that. Returns the key, the name's index and its value.
     #[inline(always)]
-    pub fn read_known_key<'t, T>(
+    pub fn read_known_key<'t, T, S: Store>(
         &mut self,
-        names: &'t NameTable<T>,
+        names: &'t NameTable<T, S>,
     ) -> Option<R<(JsonStr<'a>, usize, &'t T)>> {
         if !self.at_after_ws(b'"') {
             return None;

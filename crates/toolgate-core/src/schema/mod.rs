@@ -33,7 +33,6 @@ pub(crate) mod path;
 #[cfg(test)]
 mod report_tests;
 pub(crate) use path::push_pointer_token;
-mod arena;
 mod pattern;
 mod program;
 pub(crate) mod resolve;

@@ -8,9 +8,9 @@
 //! addressed by its [`NodeId`], for what refers to a schema by its place rather than
 //! containing it (the root, and references).
 
-use std::ops::Deref;
+use crate::arena::{Arena, Plan, TableStr};
+pub(crate) use crate::arena::{Building, Frozen, Store};
 
-use super::arena::{Arena, Plan, Table, TableStr};
 use super::keywords::applicator::ApplicatorGroup;
 use super::keywords::array::ArrayGroup;
 use super::keywords::choice::ChoiceGroup;
@@ -80,35 +80,6 @@ impl Node {
     }
 }
 
-/// Where a program keeps its tables: growable while it is compiled ([`Building`]),
-/// all in one block once it is whole ([`Frozen`], what a compiled schema keeps).
-/// Either way each table reads as a slice, so the code that reads a program is the
-/// same for both.
-pub(crate) trait Store {
-    type Table<T>: Deref<Target = [T]>;
-    type Text: Deref<Target = str>;
-    /// What owns the tables' memory, besides the tables.
-    type Owner;
-}
-
-/// The tables of a program being compiled: vectors.
-pub(crate) struct Building;
-
-impl Store for Building {
-    type Table<T> = Vec<T>;
-    type Text = String;
-    type Owner = ();
-}
-
-/// The tables of a compiled program: one block ([`Arena`]), each table a slice of it.
-pub(crate) struct Frozen;
-
-impl Store for Frozen {
-    type Table<T> = Table<T>;
-    type Text = TableStr;
-    type Owner = Arena;
-}
-
 /// Every node of one schema and the keyword groups they use.
 ///
 /// `repr(C)` keeps the fields a call reads first (the flags `Cx::new` tests, then the
@@ -125,7 +96,7 @@ pub(crate) struct Program<S: Store = Frozen> {
     pub masked: bool,
     /// The root's resource, where the dynamic scope starts.
     pub root_resource: u32,
-    pub objects: S::Table<ObjectGroup>,
+    pub objects: S::Table<ObjectGroup<S>>,
     pub strings: S::Table<StringGroup>,
     pub numbers: S::Table<NumberGroup>,
     pub choices: S::Table<ChoiceGroup>,
@@ -186,6 +157,10 @@ impl Program<Building> {
     /// references and messages read), each without spare capacity.
     pub(crate) fn freeze(self) -> Program<Frozen> {
         let mut plan = Plan::default();
+        // The object groups' names and `required` first, in the groups' order, then
+        // the groups: the tables are filled in the order of the plan, and a group is
+        // made once its own tables are in place.
+        let places: Vec<_> = self.objects.iter().map(|o| o.reserve(&mut plan)).collect();
         let objects = plan.reserve(self.objects.len());
         let strings = plan.reserve(self.strings.len());
         let numbers = plan.reserve(self.numbers.len());
@@ -205,11 +180,17 @@ impl Program<Building> {
         // whole and only ever lends it), so no table is read after its arena is
         // dropped.
         unsafe {
+            let groups = self
+                .objects
+                .into_iter()
+                .zip(places)
+                .map(|(o, at)| o.freeze(&mut arena, at))
+                .collect();
             Program {
                 dynamic: self.dynamic,
                 masked: self.masked,
                 root_resource: self.root_resource,
-                objects: arena.fill(objects, self.objects),
+                objects: arena.fill(objects, groups),
                 strings: arena.fill(strings, self.strings),
                 numbers: arena.fill(numbers, self.numbers),
                 choices: arena.fill(choices, self.choices),

@@ -10,7 +10,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::json::{
-    write_json_string, JsonStr, KeySet, NameTable, Reader, SyntaxError, SyntaxErrorKind, Value,
+    write_json_string, JsonStr, KeySet, NamePlaces, NameTable, Reader, SyntaxError,
+    SyntaxErrorKind, Value,
 };
 
 use super::super::bits::Bits;
@@ -22,6 +23,7 @@ use super::super::sink::{At, Collect, FirstError, Member, Sink, Stop, W};
 use super::super::walk::{walk as walk_node, walk_value, Cx};
 use super::count::{self, Bounds};
 use super::string::Pattern;
+use crate::arena::{Arena, Building, Frozen, Plan, Reserved, Store};
 
 /// One name of `required`.
 pub(crate) struct Required {
@@ -34,8 +36,11 @@ pub(crate) struct Required {
 /// In the order the member loop reads them (`repr(C)` keeps it): a call of a schema
 /// that has not been used for a while then finds the group's hot fields in as few cache
 /// lines as it can, and the location, read only for messages, last.
+///
+/// Built with tables of its own ([`Building`]); a compiled program's groups keep their
+/// names and `required` in the program's block ([`Frozen`]).
 #[repr(C)]
-pub(crate) struct ObjectGroup {
+pub(crate) struct ObjectGroup<S: Store = Frozen> {
     /// The full profile's keywords, when the schema has any.
     pub extra: Option<Box<ObjectExtra>>,
     /// The bits of the required names when every one is among the first 64 names (the
@@ -43,15 +48,54 @@ pub(crate) struct ObjectGroup {
     /// that has them all passes `required` with one test, without reading the list.
     pub required_bits: Option<u64>,
     /// The required names, in the author's order.
-    pub required: Box<[Required]>,
+    pub required: S::Table<Required>,
     /// The names of `properties`, then the other names the group must know (only
     /// `required` or the dependencies list them), each with its `properties`
     /// subschema (`None` for the others: such a property is still "additional" for
     /// `additionalProperties`).
-    pub names: NameTable<Option<Node>>,
+    pub names: NameTable<Option<Node>, S>,
     pub additional: Option<Node>,
     /// Where the schema object is (for the violations' schema location).
     pub at: Loc,
+}
+
+impl ObjectGroup<Building> {
+    /// Reserves room for the group's tables in `plan` (see [`ObjectGroup::freeze`]).
+    pub(crate) fn reserve(&self, plan: &mut Plan) -> ObjectPlaces {
+        ObjectPlaces {
+            names: self.names.reserve(plan),
+            required: plan.reserve(self.required.len()),
+        }
+    }
+
+    /// The group with its tables moved into `arena`, where `at` reserved.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arena::fill`]: the group returned is not read once the arena is dropped.
+    pub(crate) unsafe fn freeze(self, arena: &mut Arena, at: ObjectPlaces) -> ObjectGroup {
+        // SAFETY: as the caller promised.
+        let (names, required) = unsafe {
+            (
+                self.names.freeze(arena, at.names),
+                arena.fill(at.required, self.required),
+            )
+        };
+        ObjectGroup {
+            extra: self.extra,
+            required_bits: self.required_bits,
+            required,
+            names,
+            additional: self.additional,
+            at: self.at,
+        }
+    }
+}
+
+/// Where an object group's tables go in an arena.
+pub(crate) struct ObjectPlaces {
+    names: NamePlaces<Option<Node>>,
+    required: Reserved<Required>,
 }
 
 /// The object keywords only the full profile has.
@@ -277,7 +321,7 @@ impl<'v> ObjectBuilder<'v> {
     }
 
     /// Compiles the deferred subschemas and builds the group.
-    pub(crate) fn finish(self, c: &mut Compiler<'_>, at: Loc) -> ObjectGroup {
+    pub(crate) fn finish(self, c: &mut Compiler<'_>, at: Loc) -> ObjectGroup<Building> {
         // Room for every property and every required name: the lists are dropped once
         // the name table is built, and growing them cost more than the spare room.
         let room = self.properties.map_or(0, <[_]>::len) + self.required.map_or(0, <[Value]>::len);
@@ -372,7 +416,7 @@ impl<'v> ObjectBuilder<'v> {
         ObjectGroup {
             extra,
             required_bits,
-            required: required.into_boxed_slice(),
+            required,
             names: NameTable::new(names.into_iter().zip(nodes)),
             additional: self.additional,
             at,

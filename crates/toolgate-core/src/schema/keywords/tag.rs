@@ -114,7 +114,7 @@ impl Tag {
 
 /// The object group of branch `b`, past references (but not a dynamic one, whose
 /// target the walk decides).
-fn branch_object<S: Store>(prog: &Program<S>, b: NodeId) -> Option<&ObjectGroup> {
+fn branch_object<S: Store>(prog: &Program<S>, b: NodeId) -> Option<&ObjectGroup<S>> {
     let node = static_target(prog, prog.node(b))?;
     prog.objects.get(node.object as usize)
 }
@@ -139,7 +139,7 @@ fn static_target<'p, S: Store>(prog: &'p Program<S>, mut node: &'p Node) -> Opti
 /// The `properties` subschema of `name` in `o`, looked up in the group's table (so
 /// finding a tag costs the same whatever the number of names). Only a name a key
 /// writes without escapes is looked for: its bytes are then its token's.
-fn property<'o>(o: &'o ObjectGroup, name: &str) -> Option<&'o Node> {
+fn property<'o, S: Store>(o: &'o ObjectGroup<S>, name: &str) -> Option<&'o Node> {
     if name.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
         return None;
     }

@@ -1,5 +1,9 @@
 //! One allocation for a compiled program's tables.
 //!
+//! A program's tables, and the tables inside its groups (a name table's names), are
+//! kept in a [`Store`]: growable while the schema is compiled ([`Building`]), one
+//! block once it is whole ([`Frozen`]).
+//!
 //! A program is compiled into growable tables (one `Vec` per kind of node and
 //! keyword group), then frozen: [`Plan`] lays every table out, one after the other,
 //! in one block; [`Arena`] allocates it and moves each table's elements in; each
@@ -15,6 +19,33 @@ use std::alloc::{self, Layout};
 use std::marker::PhantomData;
 use std::ops::Deref;
 use std::ptr::NonNull;
+
+/// Where a compiled structure keeps its tables. Either way each table reads as a
+/// slice and each text as a `str`, so the code that reads one is the same for both.
+pub(crate) trait Store {
+    type Table<T>: Deref<Target = [T]>;
+    type Text: Deref<Target = str>;
+    /// What owns the tables' memory, besides the tables.
+    type Owner;
+}
+
+/// Tables being built: vectors and strings.
+pub(crate) struct Building;
+
+impl Store for Building {
+    type Table<T> = Vec<T>;
+    type Text = String;
+    type Owner = ();
+}
+
+/// Tables moved into one [`Arena`], each a [`Table`] of it.
+pub(crate) struct Frozen;
+
+impl Store for Frozen {
+    type Table<T> = Table<T>;
+    type Text = TableStr;
+    type Owner = Arena;
+}
 
 /// The most tables whose elements need dropping that one arena holds.
 const MAX_DROPPED: usize = 8;
@@ -314,14 +345,21 @@ mod tests {
             // SAFETY: the tables go out of scope before the arena is dropped.
             let (first, second) = unsafe {
                 (
-                    arena.fill(first, vec![counted.clone(), counted.clone(), counted.clone()]),
+                    arena.fill(
+                        first,
+                        vec![counted.clone(), counted.clone(), counted.clone()],
+                    ),
                     arena.fill(second, vec![None, Some(counted.clone())]),
                 )
             };
             assert_eq!(first.len() + second.len(), 5);
             assert_eq!(Rc::strong_count(&counted), 5);
         }
-        assert_eq!(Rc::strong_count(&counted), 5, "a table does not own its elements");
+        assert_eq!(
+            Rc::strong_count(&counted),
+            5,
+            "a table does not own its elements"
+        );
         drop(arena);
         assert_eq!(Rc::strong_count(&counted), 1);
     }
