@@ -25,6 +25,11 @@
 #   fuzz      the fuzz targets (nightly, cargo-fuzz, ASan), each for FUZZ_SECONDS
 #             (default 60): fuzz/ci.sh; SKIPPED where the nightly toolchain is not
 #             installed (TOOLGATE_REQUIRE_FUZZ=1, which CI sets, makes that a failure)
+#   miri      the unit tests of the compiled schema's one-block layout (its arena, the
+#             name tables moved into it, schemas of both profiles compiled, walked and
+#             dropped) under Miri, which checks each access against Rust's aliasing
+#             and validity rules and reports leaks; SKIPPED where Miri is not
+#             installed (TOOLGATE_REQUIRE_MIRI=1, which CI sets, makes that a failure)
 #
 # Every requested part runs, whatever the ones before it did; the script ends with one
 # line per part (passed, FAILED, or SKIPPED and why) and how long it took, and exits 1
@@ -41,7 +46,7 @@ cd "$(dirname "$0")/.."
 
 # The parts, in running order. A new part: its name here, a line under "Parts:" above,
 # and an `if want NAME` block below.
-PARTS=(rust header c go python mcp install examples fuzz)
+PARTS=(rust header c go python mcp install examples fuzz miri)
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
@@ -136,6 +141,21 @@ part_fuzz() {
         need_suite
     fi
     bash fuzz/ci.sh
+}
+part_miri() {
+    step "miri: the compiled schema's arena and what is frozen into it, under Miri"
+    if ! cargo +nightly miri --version >/dev/null 2>&1; then
+        local why="Miri is not installed: rustup component add --toolchain nightly miri rust-src"
+        if [ -n "${TOOLGATE_REQUIRE_MIRI:-}" ]; then
+            echo "$why" >&2
+            return 1
+        fi
+        echo "$why" >"$TOOLGATE_SKIP_FILE"
+        echo "SKIPPED: $why"
+        return "$SKIP_STATUS"
+    fi
+    cargo +nightly miri test -p toolgate-core --lib -- \
+        arena:: json::names::tests::a_frozen_table schema::program::tests schema::keywords::tag::tests
 }
 
 # A part that cannot run here exits with SKIP_STATUS after writing why to the file

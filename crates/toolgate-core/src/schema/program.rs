@@ -428,3 +428,60 @@ impl<S: Store> Program<S> {
 // absent one (`Option<Node>`, a name only `required` lists) no larger.
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
 const _: () = assert!(std::mem::size_of::<Option<Node>>() == 32);
+
+#[cfg(test)]
+mod tests {
+    use crate::counting_alloc::live_bytes;
+    use crate::schema::{Options, Profile, Schema};
+
+    /// Schemas whose programs hold every kind of table and group, and groups that own
+    /// allocations of their own (patterns, `enum` values, bounds' texts, the full
+    /// profile's extra keywords, references, the dynamic scope).
+    const SCHEMAS: &[(&str, Profile)] = &[
+        (
+            r##"{"type":"object","properties":{"city":{"type":"string","minLength":1,"pattern":"^[A-Z]"},
+                "days":{"type":"integer","minimum":1,"maximum":7},"unit":{"enum":["c","f"]},
+                "tags":{"type":"array","items":{"type":"string"},"maxItems":3}},
+                "required":["city","country"],"additionalProperties":false}"##,
+            Profile::Core,
+        ),
+        (
+            r##"{"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},
+                "unevaluatedProperties":false}},"$ref":"#/$defs/node",
+                "patternProperties":{"^x-":{"type":"string"}},"dependentRequired":{"a":["b"]},
+                "dependentSchemas":{"c":{"required":["d"]}},"propertyNames":{"maxLength":9},
+                "oneOf":[{"properties":{"kind":{"const":"a"}}},{"properties":{"kind":{"const":"b"}}}],
+                "if":{"required":["e"]},"then":{"minProperties":2},"else":{"maxProperties":9}}"##,
+            Profile::Full,
+        ),
+        (
+            r##"{"$id":"https://example.com/tree","$dynamicAnchor":"node","type":"array",
+                "prefixItems":[{"multipleOf":0.5},{"const":{"a":[1,2]}},{"format":"date"}],"contains":{"type":"null"},
+                "unevaluatedItems":{"$dynamicRef":"#node"},"uniqueItems":true,"minContains":1}"##,
+            Profile::Full,
+        ),
+    ];
+
+    fn compile_and_drop_all() {
+        for (schema, profile) in SCHEMAS {
+            let opts = Options::default().with_profile(*profile);
+            let compiled = Schema::compile_with(schema.as_bytes(), &opts)
+                .unwrap_or_else(|e| panic!("{schema}: {e}"));
+            // Walked once too: a walk keeps nothing of its own past the call.
+            compiled.is_valid(b"[{}]");
+            drop(compiled);
+        }
+    }
+
+    /// A compiled program owns what was moved into its block (a group's own boxes, a
+    /// pattern's matcher): dropping the schema gives every byte back.
+    #[test]
+    fn dropping_a_compiled_schema_frees_all_it_kept() {
+        // Once for what is made on first use and kept (the meta-schemas, a thread's
+        // spare walk state), then counted.
+        compile_and_drop_all();
+        let before = live_bytes();
+        compile_and_drop_all();
+        assert_eq!(live_bytes(), before);
+    }
+}
