@@ -98,7 +98,7 @@ pub(crate) struct Program<S: Store = Frozen> {
     pub root_resource: u32,
     pub objects: S::Table<ObjectGroup<S>>,
     pub strings: S::Table<StringGroup>,
-    pub numbers: S::Table<NumberGroup>,
+    pub numbers: S::Table<NumberGroup<S>>,
     pub choices: S::Table<ChoiceGroup>,
     pub arrays: S::Table<ArrayGroup>,
     pub applicators: S::Table<ApplicatorGroup>,
@@ -163,6 +163,7 @@ impl Program<Building> {
         let places: Vec<_> = self.objects.iter().map(|o| o.reserve(&mut plan)).collect();
         let objects = plan.reserve(self.objects.len());
         let strings = plan.reserve(self.strings.len());
+        let number_places: Vec<_> = self.numbers.iter().map(|n| n.reserve(&mut plan)).collect();
         let numbers = plan.reserve(self.numbers.len());
         let choices = plan.reserve(self.choices.len());
         let arrays = plan.reserve(self.arrays.len());
@@ -192,7 +193,15 @@ impl Program<Building> {
                 root_resource: self.root_resource,
                 objects: arena.fill(objects, groups),
                 strings: arena.fill(strings, self.strings),
-                numbers: arena.fill(numbers, self.numbers),
+                numbers: {
+                    let groups = self
+                        .numbers
+                        .into_iter()
+                        .zip(number_places)
+                        .map(|(n, at)| n.freeze(&mut arena, at))
+                        .collect();
+                    arena.fill(numbers, groups)
+                },
                 choices: arena.fill(choices, self.choices),
                 arrays: arena.fill(arrays, self.arrays),
                 applicators: arena.fill(applicators, self.applicators),

@@ -37,6 +37,7 @@ use crate::json::Value;
 use super::compile::Compiler;
 use super::options::{Draft, Profile};
 use super::program::{push, Node, NodeId, TypeRule};
+use crate::arena::Building;
 use annotation::Annotation;
 use applicator::ApplicatorGroup;
 use array::ArrayBuilder;
@@ -270,7 +271,7 @@ pub(crate) struct NodeBuilder<'v> {
     object: ObjectBuilder<'v>,
     array: ArrayBuilder,
     string: StringGroup,
-    number: NumberGroup,
+    number: NumberGroup<Building>,
     applicator: ApplicatorGroup,
     /// `if`, `then` and `else` as read: `then` and `else` count only beside `if`.
     then_else: (Option<&'v Value>, Option<&'v Value>),

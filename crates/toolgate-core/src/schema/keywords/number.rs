@@ -13,26 +13,31 @@ use super::super::message::{push_number, quoted_len};
 use super::super::program::Loc;
 use super::super::sink::{At, Member, Sink, W};
 use super::format::{report_format, FormatRule};
+use crate::arena::{Arena, Building, Frozen, Plan, Reserved, Store, TableStr};
 
 /// A numeric bound as written in the schema, compared exactly; `small` is its value
 /// when it is an integer that fits an i64, so plain integer arguments compare without
 /// reading digits.
 // `repr(C)`: the value a comparison reads first, the text (for messages) after it.
+/// Built with a text of its own ([`Building`]); a compiled program keeps the text in
+/// its block ([`Frozen`]).
 #[repr(C)]
-pub(crate) struct Bound {
+pub(crate) struct Bound<S: Store = Frozen> {
     pub small: Option<i64>,
-    pub text: String,
+    pub text: S::Text,
 }
 
-impl Bound {
-    pub(crate) fn new(text: String) -> Bound {
+impl Bound<Building> {
+    pub(crate) fn new(text: String) -> Bound<Building> {
         let small = Reader::new(text.as_bytes(), 1)
             .read_number()
             .ok()
             .and_then(|n| n.small());
         Bound { text, small }
     }
+}
 
+impl<S: Store> Bound<S> {
     /// How the instance number `n` compares with the bound (`n` ⋛ bound).
     #[inline(always)]
     pub(crate) fn compare(&self, n: Number<'_>) -> Ordering {
@@ -343,16 +348,18 @@ impl BigDivisor {
 /// `repr(C)`, in the order a check reads them: the core profile's bounds and the flag
 /// that sends the rest out of line come first, so a schema not used for a while costs a
 /// number one cache line, not the five the whole group spans.
-#[derive(Default)]
+///
+/// Built with texts of its own ([`Building`]); a compiled program keeps the bounds'
+/// texts in its block ([`Frozen`]).
 #[repr(C)]
-pub(crate) struct NumberGroup {
+pub(crate) struct NumberGroup<S: Store = Frozen> {
     /// Any of the full profile's number keywords is present (one test on the path
     /// of the core profile's).
     pub full: bool,
-    pub minimum: Option<Bound>,
-    pub maximum: Option<Bound>,
-    pub exclusive_minimum: Option<Bound>,
-    pub exclusive_maximum: Option<Bound>,
+    pub minimum: Option<Bound<S>>,
+    pub maximum: Option<Bound<S>>,
+    pub exclusive_minimum: Option<Bound<S>>,
+    pub exclusive_maximum: Option<Bound<S>>,
     pub multiple_of: Option<MultipleOf>,
     /// A format that applies to numbers (OpenAPI's `int32`, `int64`, `float`, `double`).
     pub format: Option<FormatRule>,
@@ -360,7 +367,65 @@ pub(crate) struct NumberGroup {
     pub at: Loc,
 }
 
-impl NumberGroup {
+impl Default for NumberGroup<Building> {
+    fn default() -> Self {
+        NumberGroup {
+            full: false,
+            minimum: None,
+            maximum: None,
+            exclusive_minimum: None,
+            exclusive_maximum: None,
+            multiple_of: None,
+            format: None,
+            at: Loc::default(),
+        }
+    }
+}
+
+impl NumberGroup<Building> {
+    /// Reserves room for the bounds' texts in `plan` (see [`NumberGroup::freeze`]).
+    pub(crate) fn reserve(&self, plan: &mut Plan) -> NumberPlaces {
+        let mut text = |b: &Option<Bound<Building>>| b.as_ref().map(|b| plan.reserve(b.text.len()));
+        NumberPlaces([
+            text(&self.minimum),
+            text(&self.maximum),
+            text(&self.exclusive_minimum),
+            text(&self.exclusive_maximum),
+        ])
+    }
+
+    /// The group with its bounds' texts moved into `arena`, where `at` reserved.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arena::fill`]: the group returned is not read once the arena is dropped.
+    pub(crate) unsafe fn freeze(self, arena: &mut Arena, at: NumberPlaces) -> NumberGroup {
+        let [min, max, xmin, xmax] = at.0;
+        // SAFETY: as the caller promised; the texts are filled in the order reserved.
+        let mut bound = |b: Option<Bound<Building>>, at: Option<Reserved<u8>>| unsafe {
+            let (b, at) = b.zip(at)?;
+            Some(Bound {
+                small: b.small,
+                text: TableStr::fill(arena, at, b.text),
+            })
+        };
+        NumberGroup {
+            full: self.full,
+            minimum: bound(self.minimum, min),
+            maximum: bound(self.maximum, max),
+            exclusive_minimum: bound(self.exclusive_minimum, xmin),
+            exclusive_maximum: bound(self.exclusive_maximum, xmax),
+            multiple_of: self.multiple_of,
+            format: self.format,
+            at: self.at,
+        }
+    }
+}
+
+/// Where a number group's bounds' texts go in an arena.
+pub(crate) struct NumberPlaces([Option<Reserved<u8>>; 4]);
+
+impl<S: Store> NumberGroup<S> {
     pub(crate) fn is_empty(&self) -> bool {
         self.minimum.is_none()
             && self.maximum.is_none()
@@ -372,7 +437,11 @@ impl NumberGroup {
 }
 
 /// A bound keyword's value: a number, kept as written. `None` after recording a problem.
-pub(crate) fn compile_bound(c: &mut Compiler<'_>, keyword: &str, v: &Value) -> Option<Bound> {
+pub(crate) fn compile_bound(
+    c: &mut Compiler<'_>,
+    keyword: &str,
+    v: &Value,
+) -> Option<Bound<Building>> {
     let Value::Number(text) = v else {
         c.problem(keyword, format!("\"{keyword}\" must be a number"));
         return None;
@@ -381,7 +450,11 @@ pub(crate) fn compile_bound(c: &mut Compiler<'_>, keyword: &str, v: &Value) -> O
 }
 
 /// Compiles `multipleOf` into `group`.
-pub(crate) fn compile_multiple_of(c: &mut Compiler<'_>, group: &mut NumberGroup, v: &Value) {
+pub(crate) fn compile_multiple_of(
+    c: &mut Compiler<'_>,
+    group: &mut NumberGroup<Building>,
+    v: &Value,
+) {
     group.multiple_of = MultipleOf::new(c, v);
 }
 
