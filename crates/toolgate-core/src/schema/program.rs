@@ -99,7 +99,7 @@ pub(crate) struct Program<S: Store = Frozen> {
     pub objects: S::Table<ObjectGroup<S>>,
     pub strings: S::Table<StringGroup>,
     pub numbers: S::Table<NumberGroup<S>>,
-    pub choices: S::Table<ChoiceGroup>,
+    pub choices: S::Table<ChoiceGroup<S>>,
     pub arrays: S::Table<ArrayGroup>,
     pub applicators: S::Table<ApplicatorGroup>,
     pub nodes: S::Table<Node>,
@@ -165,6 +165,7 @@ impl Program<Building> {
         let strings = plan.reserve(self.strings.len());
         let number_places: Vec<_> = self.numbers.iter().map(|n| n.reserve(&mut plan)).collect();
         let numbers = plan.reserve(self.numbers.len());
+        let choice_places: Vec<_> = self.choices.iter().map(|c| c.reserve(&mut plan)).collect();
         let choices = plan.reserve(self.choices.len());
         let arrays = plan.reserve(self.arrays.len());
         let applicators = plan.reserve(self.applicators.len());
@@ -202,7 +203,15 @@ impl Program<Building> {
                         .collect();
                     arena.fill(numbers, groups)
                 },
-                choices: arena.fill(choices, self.choices),
+                choices: {
+                    let groups = self
+                        .choices
+                        .into_iter()
+                        .zip(choice_places)
+                        .map(|(c, at)| c.freeze(&mut arena, at))
+                        .collect();
+                    arena.fill(choices, groups)
+                },
                 arrays: arena.fill(arrays, self.arrays),
                 applicators: arena.fill(applicators, self.applicators),
                 nodes: arena.fill(nodes, self.nodes),

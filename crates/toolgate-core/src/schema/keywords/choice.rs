@@ -8,41 +8,57 @@ use super::super::equal::equals;
 use super::super::message::{push_value, quoted_len};
 use super::super::program::Loc;
 use super::super::sink::{At, Member, Sink, W};
+use crate::arena::{Arena, Building, Frozen, Plan, Reserved, Store, TableStr};
 
 /// The allowed values and their rendering.
-pub(crate) struct Choices {
+///
+/// Built with texts of its own ([`Building`]); a compiled program keeps a group's texts
+/// and listed strings in its block ([`Frozen`]), so an `enum` of strings costs no
+/// allocation of its own.
+pub(crate) struct Choices<S: Store = Frozen> {
+    /// The values, compared by value, when some is not a string (else empty: the
+    /// strings are compared directly).
     values: Vec<Value>,
     /// `["c","f"]` for enum, `"c"` for const.
-    text: String,
+    text: S::Text,
     /// The allowed values when every one is a string (the common enum): an instance
     /// string is compared with them directly.
-    strings: Option<Vec<String>>,
+    strings: Option<S::Table<S::Text>>,
 }
 
 /// The `enum` and `const` of one schema.
-#[derive(Default)]
-pub(crate) struct ChoiceGroup {
-    pub enum_: Option<Choices>,
-    pub const_: Option<Choices>,
+pub(crate) struct ChoiceGroup<S: Store = Frozen> {
+    pub enum_: Option<Choices<S>>,
+    pub const_: Option<Choices<S>>,
     /// Where the schema object is (for the violations' schema location).
     pub at: Loc,
 }
 
-impl ChoiceGroup {
+impl Default for ChoiceGroup<Building> {
+    fn default() -> Self {
+        ChoiceGroup {
+            enum_: None,
+            const_: None,
+            at: Loc::default(),
+        }
+    }
+}
+
+impl<S: Store> ChoiceGroup<S> {
     pub(crate) fn is_empty(&self) -> bool {
         self.enum_.is_none() && self.const_.is_none()
     }
 }
 
-impl Choices {
+impl<S: Store> Choices<S> {
     /// The allowed values when every one is a string.
-    pub(crate) fn strings(&self) -> Option<&[String]> {
+    pub(crate) fn strings(&self) -> Option<&[S::Text]> {
         self.strings.as_deref()
     }
 }
 
-fn choices(values: Vec<Value>, text: String) -> Choices {
-    let strings = values
+fn choices(values: &[Value], text: String) -> Choices<Building> {
+    let strings: Option<Vec<String>> = values
         .iter()
         .map(|v| match v {
             Value::String(s) => Some(s.clone()),
@@ -50,19 +66,91 @@ fn choices(values: Vec<Value>, text: String) -> Choices {
         })
         .collect();
     Choices {
-        values,
+        // Compared by value only when some value is not a string.
+        values: if strings.is_some() {
+            Vec::new()
+        } else {
+            values.to_vec()
+        },
         text,
         strings,
     }
 }
 
+impl ChoiceGroup<Building> {
+    /// Reserves room for the group's texts and strings in `plan` (see
+    /// [`ChoiceGroup::freeze`]).
+    pub(crate) fn reserve(&self, plan: &mut Plan) -> ChoicePlaces {
+        let mut reserve = |c: &Option<Choices<Building>>| {
+            c.as_ref().map(|c| ChoicePlace {
+                text: plan.reserve(c.text.len()),
+                strings: c.strings.as_ref().map(|list| {
+                    let texts = list.iter().map(|t| plan.reserve(t.len())).collect();
+                    (texts, plan.reserve(list.len()))
+                }),
+            })
+        };
+        ChoicePlaces {
+            enum_: reserve(&self.enum_),
+            const_: reserve(&self.const_),
+        }
+    }
+
+    /// The group with its texts and strings moved into `arena`, where `at` reserved.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arena::fill`]: the group returned is not read once the arena is dropped.
+    pub(crate) unsafe fn freeze(self, arena: &mut Arena, at: ChoicePlaces) -> ChoiceGroup {
+        // SAFETY: as the caller promised; each part is filled where it was reserved,
+        // in the order it was.
+        let mut freeze = |c: Option<Choices<Building>>, at: Option<ChoicePlace>| unsafe {
+            let (c, at) = c.zip(at)?;
+            let text = TableStr::fill(arena, at.text, c.text);
+            let strings = c.strings.zip(at.strings).map(|(list, (texts, table))| {
+                let texts: Vec<TableStr> = list
+                    .into_iter()
+                    .zip(texts)
+                    .map(|(t, at)| TableStr::fill(arena, at, t))
+                    .collect();
+                arena.fill(table, texts)
+            });
+            Some(Choices {
+                values: c.values,
+                text,
+                strings,
+            })
+        };
+        let enum_ = freeze(self.enum_, at.enum_);
+        let const_ = freeze(self.const_, at.const_);
+        ChoiceGroup {
+            enum_,
+            const_,
+            at: self.at,
+        }
+    }
+}
+
+/// Where a choice's text and its strings go in an arena: the text, then each string's
+/// text, then the table of the strings.
+struct ChoicePlace {
+    text: Reserved<u8>,
+    strings: Option<(Vec<Reserved<u8>>, Reserved<TableStr>)>,
+}
+
+/// Where a choice group's texts and strings go in an arena.
+pub(crate) struct ChoicePlaces {
+    enum_: Option<ChoicePlace>,
+    const_: Option<ChoicePlace>,
+}
+
 /// Compiles `enum` into `group`.
 /// An empty `enum` is refused in the core profile; the full profile takes it as the
 /// drafts do (an array that matches nothing).
-pub(crate) fn compile_enum(c: &mut Compiler<'_>, group: &mut ChoiceGroup, v: &Value) {
+pub(crate) fn compile_enum(c: &mut Compiler<'_>, group: &mut ChoiceGroup<Building>, v: &Value) {
     match v {
         Value::Array(vals) if !vals.is_empty() || c.is_full() => {
-            group.enum_ = Some(choices(vals.clone(), v.to_compact()));
+            group.enum_ = Some(choices(vals, v.to_compact()));
         }
         _ if c.is_full() => c.problem("enum", "\"enum\" must be an array"),
         _ => c.problem("enum", "\"enum\" must be a non-empty array"),
@@ -70,8 +158,8 @@ pub(crate) fn compile_enum(c: &mut Compiler<'_>, group: &mut ChoiceGroup, v: &Va
 }
 
 /// Compiles `const` into `group`.
-pub(crate) fn compile_const(group: &mut ChoiceGroup, v: &Value) {
-    group.const_ = Some(choices(vec![v.clone()], v.to_compact()));
+pub(crate) fn compile_const(group: &mut ChoiceGroup<Building>, v: &Value) {
+    group.const_ = Some(choices(std::slice::from_ref(v), v.to_compact()));
 }
 
 const NOT_EQUAL: &str = " is not equal to ";
@@ -125,7 +213,7 @@ fn matches(c: &Choices, r: &Reader<'_>, start: usize, string: Option<JsonStr<'_>
     let Some(plain) = s.as_plain_str() else {
         return strings.iter().any(|t| s.eq_str(t));
     };
-    for t in strings {
+    for t in strings.iter() {
         if same_bytes(plain.as_bytes(), t.as_bytes()) {
             return true;
         }

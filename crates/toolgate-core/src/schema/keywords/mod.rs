@@ -267,7 +267,7 @@ impl Keyword {
 #[derive(Default)]
 pub(crate) struct NodeBuilder<'v> {
     types: Option<(u8, types::TypeNames)>,
-    choice: ChoiceGroup,
+    choice: ChoiceGroup<Building>,
     object: ObjectBuilder<'v>,
     array: ArrayBuilder,
     string: StringGroup,

@@ -151,8 +151,8 @@ fn property<'o, S: Store>(o: &'o ObjectGroup<S>, name: &str) -> Option<&'o Node>
 fn string_const<'p, S: Store>(prog: &'p Program<S>, node: &'p Node) -> Option<&'p str> {
     let node = static_target(prog, node)?;
     let g = prog.choices.get(node.choice as usize)?;
-    let only = |c: Option<&'p super::choice::Choices>| match c?.strings()? {
-        [s] => Some(s.as_str()),
+    let only = |c: Option<&'p super::choice::Choices<S>>| match c?.strings()? {
+        [s] => Some(&**s),
         _ => None,
     };
     only(g.const_.as_ref()).or_else(|| only(g.enum_.as_ref()))
