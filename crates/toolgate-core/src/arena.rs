@@ -160,8 +160,32 @@ impl Arena {
             at.len,
             "a table is filled as it was reserved"
         );
+        let place = self.take::<T>(&at);
+        if at.len != 0 {
+            // SAFETY: `take` gave a place aligned for `T` with room for `at.len` of them,
+            // in a part of the block no other table was or will be filled into; the
+            // vector's `len` elements are initialized, and setting its length to 0
+            // hands them over: the vector then frees its buffer without dropping them.
+            unsafe {
+                std::ptr::copy_nonoverlapping(elements.as_ptr(), place, at.len);
+                elements.set_len(0);
+            }
+        }
+        self.own::<T>(&at);
+        Table {
+            // SAFETY: `take` gives a pointer into the block, or a dangling aligned one
+            // for an empty table: never null.
+            start: unsafe { NonNull::new_unchecked(place) },
+            len: at.len,
+        }
+    }
+
+    /// The place of the table `at` reserved, taken: checked to be inside the block,
+    /// after every table filled so far, and aligned; the tables filled after it come
+    /// after its end. A dangling aligned pointer for an empty table.
+    fn take<T>(&mut self, at: &Reserved<T>) -> *mut T {
         if at.len == 0 {
-            return Table::empty();
+            return NonNull::<T>::dangling().as_ptr();
         }
         let bytes = std::mem::size_of::<T>() * at.len;
         let end = at.offset.checked_add(bytes).expect("reserved in a plan");
@@ -171,37 +195,64 @@ impl Arena {
         );
         // SAFETY: `at.offset + bytes` is within the block (checked above), and `bytes`
         // is not zero (elements have a size, and there are some), so the block is
-        // allocated and `place` is inside it.
-        let place = unsafe { self.block.as_ptr().add(at.offset) };
+        // allocated and the place is inside it.
+        let place = unsafe { self.block.as_ptr().add(at.offset) }.cast::<T>();
         assert!(
-            place.cast::<T>().is_aligned(),
+            place.is_aligned(),
             "a plan aligns each table for its elements"
         );
-        if std::mem::needs_drop::<T>() {
-            let slot = self
-                .dropped
-                .iter_mut()
-                .find(|d| d.is_none())
-                .expect("a program has few tables whose elements need dropping");
-            *slot = Some(Dropped {
-                offset: at.offset,
-                len: at.len,
-                drop: drop_elements::<T>,
-            });
-        }
-        // SAFETY: `place` is aligned for `T` with room for `at.len` of them (checked
-        // above), in a part of the block no other table was moved into (tables are
-        // filled in increasing order, from `self.filled` on); the vector's `len`
-        // elements are initialized, and setting its length to 0 hands them over: the
-        // vector then frees its buffer without dropping them, and the arena drops them.
-        unsafe {
-            std::ptr::copy_nonoverlapping(elements.as_ptr(), place.cast::<T>(), at.len);
-            elements.set_len(0);
-        }
         self.filled = end;
+        place
+    }
+
+    /// Records that the table `at` reserved holds its elements, all of them: the arena
+    /// drops them with itself.
+    fn own<T>(&mut self, at: &Reserved<T>) {
+        if at.len == 0 || !std::mem::needs_drop::<T>() {
+            return;
+        }
+        let slot = self
+            .dropped
+            .iter_mut()
+            .find(|d| d.is_none())
+            .expect("a program has few tables whose elements need dropping");
+        *slot = Some(Dropped {
+            offset: at.offset,
+            len: at.len,
+            drop: drop_elements::<T>,
+        });
+    }
+
+    /// Makes the `at.len` elements of the table `at` reserved, in order, each by a call
+    /// of `make`, which may fill tables reserved after this one (a group's own tables,
+    /// made as the group is), and gives them back as a table.
+    ///
+    /// Panics as [`Arena::fill`] does; when `make` panics, the elements made before are
+    /// leaked, never dropped twice or read.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arena::fill`].
+    pub(crate) unsafe fn fill_with<T>(
+        &mut self,
+        at: Reserved<T>,
+        mut make: impl FnMut(&mut Arena) -> T,
+    ) -> Table<T> {
+        let place = self.take::<T>(&at);
+        for i in 0..at.len {
+            let element = make(self);
+            // SAFETY: `take` gave a place aligned for `T` with room for `at.len` of them,
+            // in a part of the block no other table was or will be filled into (what
+            // `make` fills comes after this table's end); the arena holds no reference
+            // into the block, so `make`'s use of it does not conflict with this write.
+            unsafe { place.add(i).write(element) };
+        }
+        // Only now that every element is there.
+        self.own::<T>(&at);
         Table {
-            // SAFETY: `place` is inside a live allocation, so not null.
-            start: unsafe { NonNull::new_unchecked(place.cast::<T>()) },
+            // SAFETY: `take` gives a pointer into the block, or a dangling aligned one
+            // for an empty table: never null.
+            start: unsafe { NonNull::new_unchecked(place) },
             len: at.len,
         }
     }
@@ -397,5 +448,65 @@ mod tests {
         let _ = unsafe { arena.fill(b, vec![1]) };
         // SAFETY: never read.
         let _ = unsafe { arena.fill(a, vec![2]) };
+    }
+
+    /// A table whose elements fill tables of their own as they are made (a group and its
+    /// names): each reads back its own, and each element is dropped once.
+    #[test]
+    fn a_table_made_element_by_element_fills_the_tables_after_it() {
+        let counted = Rc::new(());
+        let mut plan = Plan::default();
+        let outer = plan.reserve::<(Rc<()>, Table<u32>)>(3);
+        let inner: Vec<_> = (1..=3).map(|n| plan.reserve::<u32>(n)).collect();
+        let mut arena = Arena::new(plan);
+        let mut inner = inner.into_iter().enumerate();
+        // SAFETY: read only while `arena` lives, in this test.
+        let made = unsafe {
+            arena.fill_with(outer, |arena| {
+                let (i, at) = inner.next().unwrap();
+                let own = arena.fill(at, (0..=i as u32).collect());
+                (counted.clone(), own)
+            })
+        };
+        for (i, (_, own)) in made.iter().enumerate() {
+            assert_eq!(&**own, (0..=i as u32).collect::<Vec<_>>().as_slice());
+        }
+        assert_eq!(Rc::strong_count(&counted), 4);
+        drop(arena);
+        assert_eq!(Rc::strong_count(&counted), 1);
+    }
+
+    /// When making an element panics, the ones made before are leaked, not dropped by
+    /// the arena (which never dropped, or read, a table it did not finish).
+    #[test]
+    fn a_table_whose_making_panics_is_not_dropped() {
+        thread_local!(static DROPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) });
+        struct Counted(#[allow(dead_code)] u8);
+        impl Drop for Counted {
+            fn drop(&mut self) {
+                DROPS.with(|d| d.set(d.get() + 1));
+            }
+        }
+        let mut plan = Plan::default();
+        let at = plan.reserve::<Counted>(3);
+        let mut arena = Arena::new(plan);
+        let mut made = 0;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // SAFETY: never read.
+            let _ = unsafe {
+                arena.fill_with(at, |_| {
+                    made += 1;
+                    assert!(made < 3, "the third element fails");
+                    Counted(0)
+                })
+            };
+        }));
+        assert!(outcome.is_err());
+        drop(arena);
+        assert_eq!(
+            DROPS.with(|d| d.get()),
+            0,
+            "the two made are leaked, not dropped"
+        );
     }
 }

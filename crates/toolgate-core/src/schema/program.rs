@@ -157,16 +157,16 @@ impl Program<Building> {
     /// references and messages read), each without spare capacity.
     pub(crate) fn freeze(self) -> Program<Frozen> {
         let mut plan = Plan::default();
-        // The object groups' names and `required` first, in the groups' order, then
-        // the groups: the tables are filled in the order of the plan, and a group is
-        // made once its own tables are in place.
-        let places: Vec<_> = self.objects.iter().map(|o| o.reserve(&mut plan)).collect();
+        // A group table, then each group's own tables (names, `required`, texts) in the
+        // groups' order: a group is made, its own tables filled as it is, straight
+        // into its place.
         let objects = plan.reserve(self.objects.len());
+        let object_places: Vec<_> = self.objects.iter().map(|o| o.reserve(&mut plan)).collect();
         let strings = plan.reserve(self.strings.len());
-        let number_places: Vec<_> = self.numbers.iter().map(|n| n.reserve(&mut plan)).collect();
         let numbers = plan.reserve(self.numbers.len());
-        let choice_places: Vec<_> = self.choices.iter().map(|c| c.reserve(&mut plan)).collect();
+        let number_places: Vec<_> = self.numbers.iter().map(|n| n.reserve(&mut plan)).collect();
         let choices = plan.reserve(self.choices.len());
+        let choice_places: Vec<_> = self.choices.iter().map(|c| c.reserve(&mut plan)).collect();
         let arrays = plan.reserve(self.arrays.len());
         let applicators = plan.reserve(self.applicators.len());
         let nodes = plan.reserve(self.nodes.len());
@@ -175,43 +175,34 @@ impl Program<Building> {
         let texts = plan.reserve(self.texts.len());
         let locations = plan.reserve(self.locations.len());
         let mut arena = Arena::new(plan);
+        let mut object_groups = self.objects.into_iter().zip(object_places);
+        let mut number_groups = self.numbers.into_iter().zip(number_places);
+        let mut choice_groups = self.choices.into_iter().zip(choice_places);
         // SAFETY: each table is kept in the program returned, beside the arena that
         // holds it (`owner`); a frozen program's tables are private to it in all but
         // name: nothing replaces, swaps or moves a table out of a frozen program (the
         // compiler builds a `Program<Building>`; a `Schema` keeps its `Program`
         // whole and only ever lends it), so no table is read after its arena is
-        // dropped.
+        // dropped. The tables are filled in the order of the plan (the fields are made
+        // in the order written).
         unsafe {
-            let groups = self
-                .objects
-                .into_iter()
-                .zip(places)
-                .map(|(o, at)| o.freeze(&mut arena, at))
-                .collect();
             Program {
                 dynamic: self.dynamic,
                 masked: self.masked,
                 root_resource: self.root_resource,
-                objects: arena.fill(objects, groups),
+                objects: arena.fill_with(objects, |arena| {
+                    let (o, at) = object_groups.next().expect("one place per group");
+                    o.freeze(arena, at)
+                }),
                 strings: arena.fill(strings, self.strings),
-                numbers: {
-                    let groups = self
-                        .numbers
-                        .into_iter()
-                        .zip(number_places)
-                        .map(|(n, at)| n.freeze(&mut arena, at))
-                        .collect();
-                    arena.fill(numbers, groups)
-                },
-                choices: {
-                    let groups = self
-                        .choices
-                        .into_iter()
-                        .zip(choice_places)
-                        .map(|(c, at)| c.freeze(&mut arena, at))
-                        .collect();
-                    arena.fill(choices, groups)
-                },
+                numbers: arena.fill_with(numbers, |arena| {
+                    let (n, at) = number_groups.next().expect("one place per group");
+                    n.freeze(arena, at)
+                }),
+                choices: arena.fill_with(choices, |arena| {
+                    let (c, at) = choice_groups.next().expect("one place per group");
+                    c.freeze(arena, at)
+                }),
                 arrays: arena.fill(arrays, self.arrays),
                 applicators: arena.fill(applicators, self.applicators),
                 nodes: arena.fill(nodes, self.nodes),

@@ -85,8 +85,8 @@ impl ChoiceGroup<Building> {
             c.as_ref().map(|c| ChoicePlace {
                 text: plan.reserve(c.text.len()),
                 strings: c.strings.as_ref().map(|list| {
-                    let texts = list.iter().map(|t| plan.reserve(t.len())).collect();
-                    (texts, plan.reserve(list.len()))
+                    let table = plan.reserve(list.len());
+                    (list.iter().map(|t| plan.reserve(t.len())).collect(), table)
                 }),
             })
         };
@@ -108,12 +108,11 @@ impl ChoiceGroup<Building> {
             let (c, at) = c.zip(at)?;
             let text = TableStr::fill(arena, at.text, c.text);
             let strings = c.strings.zip(at.strings).map(|(list, (texts, table))| {
-                let texts: Vec<TableStr> = list
-                    .into_iter()
-                    .zip(texts)
-                    .map(|(t, at)| TableStr::fill(arena, at, t))
-                    .collect();
-                arena.fill(table, texts)
+                let mut texts = list.into_iter().zip(texts);
+                arena.fill_with(table, |arena| {
+                    let (t, at) = texts.next().expect("one place per string");
+                    TableStr::fill(arena, at, t)
+                })
             });
             Some(Choices {
                 values: c.values,
@@ -131,8 +130,8 @@ impl ChoiceGroup<Building> {
     }
 }
 
-/// Where a choice's text and its strings go in an arena: the text, then each string's
-/// text, then the table of the strings.
+/// Where a choice's text and its strings go in an arena: the text, then the table of
+/// the strings, then each string's text.
 struct ChoicePlace {
     text: Reserved<u8>,
     strings: Option<(Vec<Reserved<u8>>, Reserved<TableStr>)>,
