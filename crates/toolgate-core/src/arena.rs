@@ -58,6 +58,17 @@ pub(crate) struct Plan {
     align: usize,
 }
 
+/// A part that is there and the place reserved for it, or neither: a part whose place
+/// was not reserved (or a place without its part) is a bug in the freezing code, which
+/// would otherwise drop a rule silently.
+pub(crate) fn with_place<P, R>(part: Option<P>, place: Option<R>) -> Option<(P, R)> {
+    match (part, place) {
+        (Some(part), Some(place)) => Some((part, place)),
+        (None, None) => None,
+        _ => panic!("a part is frozen where it was reserved"),
+    }
+}
+
 /// A place reserved for a table of `len` elements of `T`, at `offset` bytes into
 /// the arena its plan makes.
 pub(crate) struct Reserved<T> {
@@ -281,7 +292,9 @@ impl Drop for Arena {
 
 // SAFETY: the arena owns the values moved into it, as a `Vec` owns its elements; it is
 // sent or shared only inside the program that owns it, whose tables' element types are
-// all `Send` and `Sync` (asserted at compile time beside `Program::freeze`).
+// all `Send` and `Sync`: the program's tables are asserted so at compile time beside
+// `Program::freeze`, and the groups' own tables hold names, indexes, texts and views
+// of the block (`TableStr`, `Sync` since `u8` is).
 unsafe impl Send for Arena {}
 // SAFETY: as for `Send`: `&Arena` gives no access to the values at all.
 unsafe impl Sync for Arena {}
@@ -508,5 +521,15 @@ mod tests {
             0,
             "the two made are leaked, not dropped"
         );
+    }
+
+    #[test]
+    fn a_part_and_its_place_go_together_or_not_at_all() {
+        assert_eq!(with_place(Some(1), Some('a')), Some((1, 'a')));
+        assert_eq!(with_place::<u8, char>(None, None), None);
+        let lost = std::panic::catch_unwind(|| with_place(Some(1), None::<char>));
+        assert!(lost.is_err(), "a part without its place is not dropped silently");
+        let stray = std::panic::catch_unwind(|| with_place(None::<u8>, Some('a')));
+        assert!(stray.is_err());
     }
 }

@@ -8,7 +8,7 @@ use super::super::equal::equals;
 use super::super::message::{push_value, quoted_len};
 use super::super::program::Loc;
 use super::super::sink::{At, Member, Sink, W};
-use crate::arena::{Arena, Building, Frozen, Plan, Reserved, Store, TableStr};
+use crate::arena::{with_place, Arena, Building, Frozen, Plan, Reserved, Store, TableStr};
 
 /// The allowed values and their rendering.
 ///
@@ -105,9 +105,9 @@ impl ChoiceGroup<Building> {
         // SAFETY: as the caller promised; each part is filled where it was reserved,
         // in the order it was.
         let mut freeze = |c: Option<Choices<Building>>, at: Option<ChoicePlace>| unsafe {
-            let (c, at) = c.zip(at)?;
+            let (c, at) = with_place(c, at)?;
             let text = TableStr::fill(arena, at.text, c.text);
-            let strings = c.strings.zip(at.strings).map(|(list, (texts, table))| {
+            let strings = with_place(c.strings, at.strings).map(|(list, (texts, table))| {
                 let mut texts = list.into_iter().zip(texts);
                 arena.fill_with(table, |arena| {
                     let (t, at) = texts.next().expect("one place per string");

@@ -13,14 +13,15 @@ use super::super::message::{push_number, quoted_len};
 use super::super::program::Loc;
 use super::super::sink::{At, Member, Sink, W};
 use super::format::{report_format, FormatRule};
-use crate::arena::{Arena, Building, Frozen, Plan, Reserved, Store, TableStr};
+use crate::arena::{with_place, Arena, Building, Frozen, Plan, Reserved, Store, TableStr};
 
 /// A numeric bound as written in the schema, compared exactly; `small` is its value
 /// when it is an integer that fits an i64, so plain integer arguments compare without
 /// reading digits.
-// `repr(C)`: the value a comparison reads first, the text (for messages) after it.
+///
 /// Built with a text of its own ([`Building`]); a compiled program keeps the text in
 /// its block ([`Frozen`]).
+// `repr(C)`: the value a comparison reads first, the text (for messages) after it.
 #[repr(C)]
 pub(crate) struct Bound<S: Store = Frozen> {
     pub small: Option<i64>,
@@ -403,7 +404,7 @@ impl NumberGroup<Building> {
         let [min, max, xmin, xmax] = at.0;
         // SAFETY: as the caller promised; the texts are filled in the order reserved.
         let mut bound = |b: Option<Bound<Building>>, at: Option<Reserved<u8>>| unsafe {
-            let (b, at) = b.zip(at)?;
+            let (b, at) = with_place(b, at)?;
             Some(Bound {
                 small: b.small,
                 text: TableStr::fill(arena, at, b.text),
