@@ -528,7 +528,10 @@ mod tests {
         assert_eq!(with_place(Some(1), Some('a')), Some((1, 'a')));
         assert_eq!(with_place::<u8, char>(None, None), None);
         let lost = std::panic::catch_unwind(|| with_place(Some(1), None::<char>));
-        assert!(lost.is_err(), "a part without its place is not dropped silently");
+        assert!(
+            lost.is_err(),
+            "a part without its place is not dropped silently"
+        );
         let stray = std::panic::catch_unwind(|| with_place(None::<u8>, Some('a')));
         assert!(stray.is_err());
     }
