@@ -52,10 +52,17 @@ const MAX_DROPPED: usize = 8;
 
 /// The layout of an arena being planned: each [`Plan::reserve`] places a table after
 /// the ones before it.
-#[derive(Default)]
 pub(crate) struct Plan {
-    size: usize,
-    align: usize,
+    /// The block so far: its size is where the next table may start.
+    layout: Layout,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Plan {
+            layout: Layout::new::<()>(),
+        }
+    }
 }
 
 /// A part that is there and the place reserved for it, or neither: a part whose place
@@ -85,15 +92,13 @@ impl Plan {
             std::mem::size_of::<T>() != 0,
             "a table's elements have a size"
         );
-        let layout = Layout::array::<T>(len).expect("a compiled table fits the address space");
-        let offset = self
-            .size
-            .checked_next_multiple_of(layout.align())
+        let table = Layout::array::<T>(len).expect("a compiled table fits the address space");
+        // `extend` pads to the table's alignment and raises the block's.
+        let (layout, offset) = self
+            .layout
+            .extend(table)
             .expect("a compiled program fits the address space");
-        self.size = offset
-            .checked_add(layout.size())
-            .expect("a compiled program fits the address space");
-        self.align = self.align.max(layout.align());
+        self.layout = layout;
         Reserved {
             offset,
             len,
@@ -135,8 +140,7 @@ pub(crate) struct Arena {
 impl Arena {
     /// Allocates the block `plan` laid out.
     pub(crate) fn new(plan: Plan) -> Arena {
-        let layout = Layout::from_size_align(plan.size, plan.align.max(1))
-            .expect("a compiled program fits the address space");
+        let layout = plan.layout;
         let block = if layout.size() == 0 {
             NonNull::<u8>::dangling()
         } else {

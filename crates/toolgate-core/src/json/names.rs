@@ -297,8 +297,9 @@ impl<T, S: Store> NameTable<T, S> {
 
     /// Starts loading the first lines of the names and their values, for a table about
     /// to be read: in a registry of many tools each call reads a table not read for a
-    /// while, and its entries and text are separate allocations, so without this the
-    /// first key's lookup waits for one miss, then the other, then the next entry's.
+    /// while, and without this the first key's lookup waits for the entry's line, then
+    /// the text's, then the next entry's (in a compiled schema they follow the object
+    /// group in its block, but the text starts after every entry).
     #[inline(always)]
     pub(crate) fn prefetch(&self) {
         // The first two lines of entries (three names and their values) and the first
