@@ -2,7 +2,8 @@
 //! `realworld-tools`: the heap bytes each compiled schema holds (median, 95th
 //! percentile and total, per profile) and the heap blocks they are in, and compile time against `jsonschema`'s, on the
 //! whole set and per source. Both contenders compile the same bytes in the same
-//! process; the figures are ratios of medians of whole passes over the set.
+//! process, in alternating passes over the set; a ratio is the median of the ratios
+//! of the pairs of passes.
 //! `cargo run -p toolgate-bench --release --bin program_size`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -69,19 +70,37 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
-/// The median time of `rounds` passes of `f` over `schemas`.
-fn pass(schemas: &[&[u8]], rounds: usize, f: &dyn Fn(&[u8])) -> Duration {
-    median(
-        (0..rounds)
-            .map(|_| {
-                let start = Instant::now();
-                for schema in schemas {
-                    f(schema);
-                }
-                start.elapsed()
-            })
-            .collect(),
-    )
+/// One timed pass of `f` over `schemas`.
+fn pass(schemas: &[&[u8]], f: &dyn Fn(&[u8])) -> Duration {
+    let start = Instant::now();
+    for schema in schemas {
+        f(schema);
+    }
+    start.elapsed()
+}
+
+/// `rounds` pairs of passes over `schemas`, `ours` then `theirs` in each: the median
+/// time of each, and the median of the pairs' ratios (theirs ÷ ours). Alternating the
+/// two, and taking the ratio within each pair, keeps a change in the machine's load
+/// between them out of the ratio (timing one contender's rounds, then the other's, put
+/// the whole set's ratio anywhere from 1.3x to 2.9x across runs on a busy machine).
+fn paired(
+    schemas: &[&[u8]],
+    rounds: usize,
+    ours: &dyn Fn(&[u8]),
+    theirs: &dyn Fn(&[u8]),
+) -> (Duration, Duration, f64) {
+    let mut times = (Vec::new(), Vec::new());
+    let mut ratios = Vec::new();
+    for _ in 0..rounds {
+        let a = pass(schemas, ours);
+        let b = pass(schemas, theirs);
+        ratios.push(b.as_secs_f64() / a.as_secs_f64());
+        times.0.push(a);
+        times.1.push(b);
+    }
+    ratios.sort_by(f64::total_cmp);
+    (median(times.0), median(times.1), ratios[ratios.len() / 2])
 }
 
 fn main() {
@@ -158,20 +177,24 @@ fn main() {
     let mut rows: Vec<(&str, Vec<&[u8]>)> = vec![("(all)", all)];
     rows.extend(by_source);
     for (source, schemas) in rows {
-        let rounds = (2000 / schemas.len()).clamp(5, 200);
-        let ours = pass(&schemas, rounds, &|s| {
-            std::hint::black_box(Schema::compile_with(s, opts).ok());
-        });
-        let theirs = pass(&schemas, rounds, &|s| {
-            std::hint::black_box(jsonschema_formats_bytes(s));
-        });
+        let rounds = (2000 / schemas.len()).clamp(15, 200);
+        let (ours, theirs, ratio) = paired(
+            &schemas,
+            rounds,
+            &|s| {
+                std::hint::black_box(Schema::compile_with(s, opts).ok());
+            },
+            &|s| {
+                std::hint::black_box(jsonschema_formats_bytes(s));
+            },
+        );
         let per = |d: Duration| d.as_secs_f64() * 1e6 / schemas.len() as f64;
         println!(
             "| {source} | {} | {:.1} | {:.1} | {:.2}x |",
             schemas.len(),
             per(ours),
             per(theirs),
-            theirs.as_secs_f64() / ours.as_secs_f64()
+            ratio
         );
     }
 }
