@@ -189,14 +189,17 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl<T> NameTable<T, Building> {
-    /// The table of `names` and their values, in order (name `i` has index `i`). Names
-    /// should be distinct; of equal names, lookups find the first.
-    pub(crate) fn new<'n>(names: impl IntoIterator<Item = (&'n str, T)>) -> NameTable<T, Building> {
-        // Gathered first, so the text and the entries are allocated once, at their size.
-        let names: Vec<(&str, T)> = names.into_iter().collect();
-        let mut text = String::with_capacity(names.iter().map(|(n, _)| n.len()).sum());
+    /// The table of `names` and their `values`, in order (name `i` has index `i` and
+    /// value `i`; there are as many values as names). Names should be distinct; of
+    /// equal names, lookups find the first. The names come as a slice so that the text
+    /// and the entries are allocated once, at their size.
+    pub(crate) fn new(
+        names: &[&str],
+        values: impl IntoIterator<Item = T>,
+    ) -> NameTable<T, Building> {
+        let mut text = String::with_capacity(names.iter().map(|n| n.len()).sum());
         let mut entries = Vec::with_capacity(names.len());
-        for (name, value) in names {
+        for (name, value) in names.iter().zip(values) {
             let start = text.len() as u32;
             text.push_str(name);
             entries.push(Entry {
@@ -205,6 +208,7 @@ impl<T> NameTable<T, Building> {
                 value,
             });
         }
+        debug_assert_eq!(entries.len(), names.len(), "a value for every name");
         let mut table: NameTable<T, Building> = NameTable {
             text,
             entries,
@@ -414,7 +418,8 @@ mod tests {
     }
 
     fn table(names: &[String]) -> NameTable<usize, Building> {
-        NameTable::new(names.iter().map(String::as_str).zip(0..))
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        NameTable::new(&names, 0..)
     }
 
     #[test]

@@ -114,6 +114,21 @@ impl<'a> Compiler<'a> {
         self.options.profile() == Profile::Full
     }
 
+    /// Makes room for what compiling the schema `text` adds, so that the program's
+    /// tables and its locations are allocated once rather than grown a few times each
+    /// (a tool schema's compile made some ten reallocations of them, each a copy).
+    /// Estimates from the length alone: a tool schema has about a schema object per 32
+    /// bytes of text (counting its `{`s cost more than the growth it saves; the full
+    /// profile's index counts its schemas already), and its locations (`#/properties/a`,
+    /// one per schema object with rules) are seldom a quarter of it.
+    pub(crate) fn room_for(&mut self, text: &[u8]) {
+        if self.docs.is_none() {
+            self.prog.nodes.reserve(text.len() / 32);
+            self.prog.texts.reserve(text.len() / 32);
+        }
+        self.prog.locations.reserve(text.len() / 4);
+    }
+
     /// True in the full profile.
     pub(crate) fn is_full(&self) -> bool {
         self.full()
@@ -398,7 +413,7 @@ impl<'a> Compiler<'a> {
             }
             self.leave();
         }
-        self.finish_node(builder)
+        self.finish_node(&mut builder)
     }
 
     /// Draft-07: `$ref` makes its siblings ignored (their names must still be keywords).
@@ -468,9 +483,8 @@ impl<'a> Compiler<'a> {
     }
 
     /// The node of a finished builder, with the bound on alternatives checked.
-    fn finish_node(&mut self, builder: NodeBuilder<'_>) -> Node {
+    fn finish_node(&mut self, builder: &mut NodeBuilder<'_>) -> Node {
         // The references are resolved from here (made only for a schema that has one).
-        let mut builder = builder;
         if let Some(target) = builder.dynamic_reference.take() {
             let from = self.here();
             self.enter("$dynamicRef");

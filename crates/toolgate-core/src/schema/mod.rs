@@ -107,6 +107,7 @@ impl Schema {
             compile_full(value, Some(&json), opts)?
         } else {
             let mut compiler = compile::Compiler::new(opts, None, opts.default_draft());
+            compiler.room_for(json.as_bytes());
             let mut root = compiler.root(&value);
             (compiler.finish(&mut root)?, root)
         };
@@ -258,6 +259,9 @@ fn compile_full(
         .value(&resolve::Location::root())
         .expect("the schema is document 0");
     let mut compiler = compile::Compiler::new(opts, Some(&docs), draft);
+    if let Some(text) = text {
+        compiler.room_for(text.as_bytes());
+    }
     let mut root = compiler.root(root_value);
     let prog = compiler.finish(&mut root)?;
     Ok((prog, root))

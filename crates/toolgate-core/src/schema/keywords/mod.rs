@@ -391,8 +391,10 @@ impl<'v> NodeBuilder<'v> {
 
     /// Builds the node (the compiler's pointer is back at the schema object): the
     /// deferred subschemas are compiled, each group that has keywords goes into its
-    /// table, and a schema with no assertion at all is `Any`.
-    pub(crate) fn finish(mut self, c: &mut Compiler<'_>) -> Node {
+    /// table, and a schema with no assertion at all is `Any`. The builder is left
+    /// emptied: it is lent rather than moved, since a move copied all of it (over a
+    /// kilobyte) twice per schema object.
+    pub(crate) fn finish(&mut self, c: &mut Compiler<'_>) -> Node {
         // `then` and `else` without `if` assert nothing (and are not compiled, as
         // annotations would not be); beside `if` they are its branches.
         if self.applicator.if_.is_some() {
@@ -430,8 +432,9 @@ impl<'v> NodeBuilder<'v> {
         // Where this schema object is, for the violations of its keywords: written
         // once into the program's locations, each group keeping its place there.
         let at = c.location();
-        let object = (!self.object.is_empty()).then(|| self.object.finish(c, at));
-        let mut applicator = self.applicator;
+        let object =
+            (!self.object.is_empty()).then(|| std::mem::take(&mut self.object).finish(c, at));
+        let mut applicator = std::mem::take(&mut self.applicator);
         applicator.count_alternatives(&c.prog);
         let prog = &mut c.prog;
         let mut node = Node::ANY;
@@ -444,16 +447,16 @@ impl<'v> NodeBuilder<'v> {
             node.object = push(&mut prog.objects, o);
         }
         if !self.array.is_empty() {
-            node.array = push(&mut prog.arrays, self.array.finish(at));
+            node.array = push(&mut prog.arrays, std::mem::take(&mut self.array).finish(at));
         }
         if !self.string.is_empty() {
-            let mut string = self.string;
+            let mut string = std::mem::take(&mut self.string);
             string.at = at;
             string.full = string.format.is_some() || string.content != string::Content::default();
             node.string = push(&mut prog.strings, string);
         }
         if !self.number.is_empty() {
-            let mut number = self.number;
+            let mut number = std::mem::take(&mut self.number);
             number.at = at;
             number.full = number.exclusive_minimum.is_some()
                 || number.exclusive_maximum.is_some()
@@ -462,7 +465,7 @@ impl<'v> NodeBuilder<'v> {
             node.number = push(&mut prog.numbers, number);
         }
         if !self.choice.is_empty() {
-            let mut choice = self.choice;
+            let mut choice = std::mem::take(&mut self.choice);
             choice.at = at;
             node.choice = push(&mut prog.choices, choice);
             node.rereads = true;

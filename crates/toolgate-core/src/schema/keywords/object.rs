@@ -417,7 +417,7 @@ impl<'v> ObjectBuilder<'v> {
             extra,
             required_bits,
             required,
-            names: NameTable::new(names.into_iter().zip(nodes)),
+            names: NameTable::new(&names, nodes),
             additional: self.additional,
             at,
         }
