@@ -208,7 +208,9 @@ impl<T> NameTable<T, Building> {
                 value,
             });
         }
-        debug_assert_eq!(entries.len(), names.len(), "a value for every name");
+        // A name without a value would be left out of the table, and its property
+        // taken for an additional one: the caller's bug, refused here.
+        assert_eq!(entries.len(), names.len(), "a value for every name");
         let mut table: NameTable<T, Building> = NameTable {
             text,
             entries,

@@ -77,13 +77,26 @@ pub(crate) struct Compiler<'a> {
 impl<'a> Compiler<'a> {
     /// A compiler for `options`; in the full profile, `docs` holds the schema (as its
     /// document 0) and everything its references may reach, and `draft` is the draft
-    /// of its root.
-    pub(crate) fn new(options: &'a Options, docs: Option<&'a Documents>, draft: Draft) -> Self {
-        // Room for a node per schema the document holds (each table grown once).
-        let nodes = docs.map_or(0, Documents::schema_count);
+    /// of its root. `text_len` is the length of the schema's compact text (0 when
+    /// there is none): it sizes the program's tables.
+    pub(crate) fn new(
+        options: &'a Options,
+        docs: Option<&'a Documents>,
+        draft: Draft,
+        text_len: usize,
+    ) -> Self {
+        // Room for what the compile adds, so that each table is allocated once rather
+        // than grown a few times (about ten reallocations per tool schema, each a
+        // copy): a node per schema the document holds, counted by the full profile's
+        // index, else estimated from the length (a tool schema has about one schema
+        // object per 32 bytes; counting its `{`s cost more than the growth it saves),
+        // and locations (`#/properties/a`, one per schema object with rules), seldom a
+        // quarter of the text.
+        let nodes = docs.map_or(text_len / 32, Documents::schema_count);
         let mut prog = Program::<Building>::default();
         prog.nodes.reserve(nodes);
         prog.texts.reserve(nodes);
+        prog.locations.reserve(text_len / 4);
         Compiler {
             prog,
             problems: Vec::new(),
@@ -112,21 +125,6 @@ impl<'a> Compiler<'a> {
 
     fn full(&self) -> bool {
         self.options.profile() == Profile::Full
-    }
-
-    /// Makes room for what compiling the schema `text` adds, so that the program's
-    /// tables and its locations are allocated once rather than grown a few times each
-    /// (a tool schema's compile made some ten reallocations of them, each a copy).
-    /// Estimates from the length alone: a tool schema has about a schema object per 32
-    /// bytes of text (counting its `{`s cost more than the growth it saves; the full
-    /// profile's index counts its schemas already), and its locations (`#/properties/a`,
-    /// one per schema object with rules) are seldom a quarter of it.
-    pub(crate) fn room_for(&mut self, text: &[u8]) {
-        if self.docs.is_none() {
-            self.prog.nodes.reserve(text.len() / 32);
-            self.prog.texts.reserve(text.len() / 32);
-        }
-        self.prog.locations.reserve(text.len() / 4);
     }
 
     /// True in the full profile.

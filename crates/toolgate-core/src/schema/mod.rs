@@ -106,8 +106,7 @@ impl Schema {
         } else if opts.profile() == Profile::Full {
             compile_full(value, Some(&json), opts)?
         } else {
-            let mut compiler = compile::Compiler::new(opts, None, opts.default_draft());
-            compiler.room_for(json.as_bytes());
+            let mut compiler = compile::Compiler::new(opts, None, opts.default_draft(), json.len());
             let mut root = compiler.root(&value);
             (compiler.finish(&mut root)?, root)
         };
@@ -258,10 +257,8 @@ fn compile_full(
     let root_value = docs
         .value(&resolve::Location::root())
         .expect("the schema is document 0");
-    let mut compiler = compile::Compiler::new(opts, Some(&docs), draft);
-    if let Some(text) = text {
-        compiler.room_for(text.as_bytes());
-    }
+    let text_len = text.map_or(0, str::len);
+    let mut compiler = compile::Compiler::new(opts, Some(&docs), draft, text_len);
     let mut root = compiler.root(root_value);
     let prog = compiler.finish(&mut root)?;
     Ok((prog, root))

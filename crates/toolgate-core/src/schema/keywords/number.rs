@@ -564,7 +564,7 @@ mod tests {
     fn multiple(n: &str, of: &str) -> bool {
         let opts = crate::schema::Options::default();
         let v = Value::parse(of.as_bytes(), 4).unwrap();
-        let mut c = Compiler::new(&opts, None, opts.default_draft());
+        let mut c = Compiler::new(&opts, None, opts.default_draft(), 0);
         let m = MultipleOf::new(&mut c, &v).expect("a valid divisor");
         m.divides(&Decimal::parse(n.as_bytes()).unwrap())
     }
