@@ -44,7 +44,7 @@ if [ ${#contenders[@]} -eq 0 ]; then
         payment_is_valid orders_is_valid tiny_floor tiny_skip tiny_is_valid
         cycle_floor cycle_is_valid cycle_validate_json cycle_non_ascii_floor
         cycle_non_ascii_is_valid cycle_call_into cycle_bare_call_into cycle_compile
-        cycle_compile_full cycle_stream_4 cycle_stream_16 cycle_stream_64
+        cycle_compile_full cycle_schema_value cycle_schema_floor cycle_stream_4 cycle_stream_16 cycle_stream_64
         cycle_stream_whole query_is_valid)
 fi
 base=""

@@ -21,6 +21,7 @@ use toolgate_core::{
 pub mod full;
 pub mod instances;
 pub mod mix;
+pub mod timing;
 
 /// One tool of the benchmark inputs: its schema, a valid and an invalid call. The texts
 /// live in `benches/inputs.jsonl` (one tool per line, every text a JSON string so its

@@ -14,16 +14,12 @@ use toolgate::registry::{
 };
 use toolgate::result::tg_result_free;
 use toolgate::{tg_call, tg_handler_fn, tg_registry, tg_reply, tg_result, tg_status, tg_tool_def};
+use toolgate_bench::timing::median;
 use toolgate_core::registry::{Call, DispatchOptions};
 use toolgate_core::{CallContext, Registry, ToolSpec};
 
 /// The most the 8 × 1 ms dispatch may take.
 const TARGET_8X1MS: Duration = Duration::from_micros(1300);
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
 
 /// The median over 7 samples of one run of `f`, each sample the mean of `n` runs.
 fn per_run(n: u32, f: &dyn Fn()) -> Duration {

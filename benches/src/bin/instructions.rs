@@ -35,7 +35,10 @@
 //! `i % len` of the mix: `cycle_floor`, `cycle_is_valid`, `cycle_validate_json`,
 //! `cycle_non_ascii_floor`, `cycle_non_ascii_is_valid`, `cycle_call_into`,
 //! `cycle_bare_call_into`, `cycle_compile` and `cycle_compile_full` (`Schema::compile_with`
-//! of the tool's schema, core profile and full profile with formats), `cycle_stream_4`,
+//! of the tool's schema, core profile and full profile with formats),
+//! `cycle_schema_value` and `cycle_schema_floor` (the tool's schema parsed into
+//! `Value` and dropped, and passed over with `serde_json`'s `IgnoredAny`: what the
+//! schema tree costs a compile), `cycle_stream_4`,
 //! `cycle_stream_16`, `cycle_stream_64` and `cycle_stream_whole` (a schema stream fed
 //! the call in chunks of that many bytes, or in one feed, and finished;
 //! `cycle_non_ascii_stream_16` the non-ASCII mix's calls in 16-byte chunks), and `cycle_none`,
@@ -58,7 +61,8 @@ use toolgate_bench::{
     floor_parse, full_options, registry_call, registry_call_into, registry_with, without_patterns,
     BareDispatch,
 };
-use toolgate_core::Schema;
+use toolgate_core::value::Value;
+use toolgate_core::{Options, Schema};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -287,6 +291,11 @@ fn cycle(which: &str, n: usize) {
             "cycle_compile_full" => {
                 Schema::compile_with(black_box(&a.schema_bytes), &full).is_ok() as usize
             }
+            "cycle_schema_value" => {
+                Value::parse(black_box(&a.schema_bytes), Options::DEFAULT_MAX_DEPTH).is_ok()
+                    as usize
+            }
+            "cycle_schema_floor" => floor_parse(black_box(&a.schema_bytes)) as usize,
             "cycle_stream_4" => streamed(&a.toolgate, black_box(&a.call), 4),
             "cycle_stream_16" => streamed(&a.toolgate, black_box(&a.call), 16),
             "cycle_non_ascii_stream_16" => streamed(&b.toolgate, black_box(&b.call), 16),

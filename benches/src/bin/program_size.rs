@@ -9,9 +9,10 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicIsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use toolgate_bench::mix::load_realworld;
+use toolgate_bench::timing::paired;
 use toolgate_bench::{full_options, jsonschema_formats, jsonschema_formats_bytes};
 use toolgate_core::{Options, Schema};
 
@@ -63,44 +64,6 @@ fn kept<T>(make: impl FnOnce() -> Option<T>) -> Option<(T, usize, usize)> {
 
 fn percentile(sorted: &[usize], p: f64) -> usize {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-/// One timed pass of `f` over `schemas`.
-fn pass(schemas: &[&[u8]], f: &dyn Fn(&[u8])) -> Duration {
-    let start = Instant::now();
-    for schema in schemas {
-        f(schema);
-    }
-    start.elapsed()
-}
-
-/// `rounds` pairs of passes over `schemas`, `ours` then `theirs` in each: the median
-/// time of each, and the median of the pairs' ratios (theirs ÷ ours). Alternating the
-/// two, and taking the ratio within each pair, keeps a change in the machine's load
-/// between them out of the ratio (timing one contender's rounds, then the other's, put
-/// the whole set's ratio anywhere from 1.3x to 2.9x across runs on a busy machine).
-fn paired(
-    schemas: &[&[u8]],
-    rounds: usize,
-    ours: &dyn Fn(&[u8]),
-    theirs: &dyn Fn(&[u8]),
-) -> (Duration, Duration, f64) {
-    let mut times = (Vec::new(), Vec::new());
-    let mut ratios = Vec::new();
-    for _ in 0..rounds {
-        let a = pass(schemas, ours);
-        let b = pass(schemas, theirs);
-        ratios.push(b.as_secs_f64() / a.as_secs_f64());
-        times.0.push(a);
-        times.1.push(b);
-    }
-    ratios.sort_by(f64::total_cmp);
-    (median(times.0), median(times.1), ratios[ratios.len() / 2])
 }
 
 fn main() {
@@ -178,23 +141,26 @@ fn main() {
     rows.extend(by_source);
     for (source, schemas) in rows {
         let rounds = (2000 / schemas.len()).clamp(15, 200);
-        let (ours, theirs, ratio) = paired(
-            &schemas,
+        let timed = paired(
             rounds,
-            &|s| {
-                std::hint::black_box(Schema::compile_with(s, opts).ok());
+            || {
+                for s in &schemas {
+                    std::hint::black_box(Schema::compile_with(s, opts).ok());
+                }
             },
-            &|s| {
-                std::hint::black_box(jsonschema_formats_bytes(s));
+            || {
+                for s in &schemas {
+                    std::hint::black_box(jsonschema_formats_bytes(s));
+                }
             },
         );
         let per = |d: Duration| d.as_secs_f64() * 1e6 / schemas.len() as f64;
         println!(
             "| {source} | {} | {:.1} | {:.1} | {:.2}x |",
             schemas.len(),
-            per(ours),
-            per(theirs),
-            ratio
+            per(timed.ours),
+            per(timed.theirs),
+            timed.ratio
         );
     }
 }

@@ -23,6 +23,7 @@ use actson::{JsonEvent, JsonParser};
 use serde_json::Value;
 use toolgate_bench::instances::{generate, mutants, Rng, Strings};
 use toolgate_bench::mix::{build_mix, realworld_or_skip, Mix};
+use toolgate_bench::timing::median;
 use toolgate_core::schema::Feed;
 use toolgate_core::{Options, Schema};
 
@@ -34,11 +35,6 @@ const CHUNKS: [(usize, &str); 3] = [
     (64, "64-byte chunks"),
     (usize::MAX, "one feed"),
 ];
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
 
 fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
     let mut stream = schema.stream();
