@@ -478,6 +478,30 @@ fn a_listing_of_at_most_max_violations_stops_the_walk() {
     }
 }
 
+/// Two keywords that refuse the same member with the same message (`additionalProperties`
+/// and, through a `$ref`, `unevaluatedProperties`: `unexpected property "a"`) are two
+/// violations in the whole list, and so two in a listing: one past its limit says there
+/// are more (it took the second for a repeat of the first, and left the line out).
+#[test]
+fn a_listing_counts_two_keywords_alike_as_the_whole_list_does() {
+    let schema = full(
+        r##"{"additionalProperties":false,"$ref":"#/$defs/d","$defs":{"d":{"unevaluatedProperties":false}}}"##,
+    );
+    let doc = br#"{"a":0,"b":0}"#;
+    let all = schema.validate_json(doc);
+    assert_eq!(all.len(), 4, "{all:?}");
+    for max in 1..4 {
+        let listed = schema.validate_json_at_most(doc, max);
+        assert_eq!(listed.len(), max + 1, "at most {max}: {listed:?}");
+        assert_eq!(
+            listed[max].keyword, "violations",
+            "at most {max}: {listed:?}"
+        );
+        assert!(listed[..max].iter().all(|e| all.contains(e)));
+    }
+    assert_eq!(schema.validate_json_at_most(doc, 4), all);
+}
+
 /// Identical violations count once in a listing, as in the whole list: a listing of
 /// at most one violation of a value that two keywords refuse alike is that one, with
 /// no line saying there are more.

@@ -349,19 +349,34 @@ fn dedup_sorted_errors(errors: &mut Vec<ValidationError>) {
             }
             s
         };
-        let same = |k: &ValidationError, e: &ValidationError| {
-            k.path == e.path
-                && k.pointer == e.pointer
-                && k.keyword == e.keyword
-                && k.message == e.message
-        };
-        let duplicate = errors[run_start..kept].iter().any(|k| same(k, &errors[i]));
+        let e = &errors[i];
+        let duplicate = errors[run_start..kept]
+            .iter()
+            .any(|k| same_violation(k, &e.path, &e.pointer, e.keyword, &e.message));
         if !duplicate {
             errors.swap(kept, i);
             kept += 1;
         }
     }
     errors.truncate(kept);
+}
+
+/// Whether `kept` and the violation (`path`, `pointer`, `keyword`, `message`) are one
+/// violation to a list: the same place, keyword and message (where in the schema the
+/// rule is written does not count). The whole list drops such repeats, and a listing
+/// at its limit counts them once by this same test, so that both agree on how many
+/// violations there are.
+pub(crate) fn same_violation(
+    kept: &ValidationError,
+    path: &str,
+    pointer: &str,
+    keyword: &str,
+    message: &str,
+) -> bool {
+    kept.path == path
+        && kept.pointer == pointer
+        && kept.keyword == keyword
+        && kept.message == message
 }
 
 // Compile once, validate from many threads: the program is immutable after compile.

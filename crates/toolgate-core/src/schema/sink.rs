@@ -193,18 +193,21 @@ enum AtLimit {
 }
 
 impl Collect<'_, '_> {
-    /// What the violation (`path`, `message`) is to the list at its limit: repeats
-    /// are dropped first, so the list stops with `limit` distinct violations, as the
-    /// list keeps one of each.
+    /// What the violation is to the list at its limit: repeats are dropped first, so
+    /// the list stops with `limit` distinct violations, as the whole list keeps one of
+    /// each (by [`same_violation`](super::same_violation), the whole list's own test:
+    /// comparing the place and message alone took a second keyword's violation of the
+    /// same member for a repeat, and a listing past its limit then said nothing of the
+    /// ones it left out).
     #[cold]
-    fn at_limit(&mut self, path: &str, message: &str) -> AtLimit {
+    fn at_limit(&mut self, path: &str, pointer: &str, keyword: &str, message: &str) -> AtLimit {
         super::sort_errors(&mut self.errors);
         if self.errors.len() < self.limit {
             AtLimit::Room
         } else if self
             .errors
             .iter()
-            .any(|e| e.path == path && e.message == message)
+            .any(|e| super::same_violation(e, path, pointer, keyword, message))
         {
             AtLimit::Repeat
         } else {
@@ -242,7 +245,7 @@ impl<'a> Sink<'a> for Collect<'a, '_> {
         };
         message(&mut text);
         if self.errors.len() >= self.limit {
-            match self.at_limit(&path, &text.text) {
+            match self.at_limit(&path, &pointer, keyword, &text.text) {
                 AtLimit::Room => {}
                 AtLimit::Repeat => return Ok(()),
                 AtLimit::More => {
