@@ -27,7 +27,8 @@
 #             installed (TOOLGATE_REQUIRE_FUZZ=1, which CI sets, makes that a failure)
 #   miri      the unit tests of the compiled schema's one-block layout (its arena, the
 #             name tables moved into it, schemas of both profiles compiled, walked and
-#             dropped) under Miri, which checks each access against Rust's aliasing
+#             dropped) and of the schema document a compile reads (in a bump arena;
+#             an owned one kept beside its arena) under Miri, which checks each access against Rust's aliasing
 #             and validity rules and reports leaks; SKIPPED where Miri is not
 #             installed (TOOLGATE_REQUIRE_MIRI=1, which CI sets, makes that a failure)
 #
@@ -155,7 +156,8 @@ part_miri() {
         return "$SKIP_STATUS"
     fi
     cargo +nightly miri test -p toolgate-core --lib -- \
-        arena:: json::names::tests::a_frozen_table schema::program::tests schema::keywords::tag::tests
+        arena:: json::doc:: json::names::tests::a_frozen_table schema::program::tests \
+        schema::keywords::tag::tests
 }
 
 # A part that cannot run here exits with SKIP_STATUS after writing why to the file

@@ -13,6 +13,7 @@
 //! parser reads the other. Nesting is bounded, so depth can never exhaust the stack.
 
 mod build;
+mod doc;
 mod error;
 mod keys;
 mod names;
@@ -25,6 +26,7 @@ mod value;
 mod write;
 
 pub use build::Build;
+pub(crate) use doc::{Doc, OwnedDoc};
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub(crate) use keys::KeySet;
 pub(crate) use names::{same_bytes, NamePlaces, NameTable};

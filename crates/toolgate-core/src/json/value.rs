@@ -1,7 +1,4 @@
-use std::borrow::Cow;
-
-use super::build::{read_tree, Gather};
-use super::{write_json_string, Build, Decimal, JsonStr, Reader, Stack, SyntaxError};
+use super::{write_json_string, Build, Decimal, Stack, SyntaxError};
 
 /// An owned JSON tree, used for schemas only. Object members keep the author's
 /// order (tool definitions are sent to the model in that order) and numbers keep
@@ -32,30 +29,6 @@ impl Value {
         Tree.read(input, max_depth)
     }
 
-    /// [`Value::parse`], and the document as [`Value::to_compact`] writes it, made in
-    /// the same pass: a schema is read once for both its tree and the text a tool
-    /// definition sends. The same reader, in the same order, so the same errors.
-    pub(crate) fn parse_compact(
-        input: &[u8],
-        max_depth: usize,
-    ) -> Result<(Value, String), SyntaxError> {
-        let mut p = CompactTree {
-            // Compact text is rarely longer than the input (only a re-escaped string
-            // can be), so one allocation is the usual cost.
-            out: String::with_capacity(input.len()),
-            // Room for the members of a tool schema's open objects (a property
-            // schema's few, beside the `properties` being read), made once rather than
-            // grown from four a few times. Kept under 1 KiB: a larger block is slower
-            // to get and give back than the growth it saves (measured: 32 cost more).
-            members: Vec::with_capacity(16),
-            items: Vec::new(),
-        };
-        let mut r = Reader::new(input, max_depth);
-        let v = read_tree(&mut r, &mut p)?;
-        r.finish()?;
-        Ok((v, p.out))
-    }
-
     /// The value at the RFC 6901 JSON pointer `pointer` (`""` is the value itself,
     /// `/properties/city` a member's member, `/items/0` an element).
     ///
@@ -66,13 +39,26 @@ impl Value {
     /// assert!(v.pointer("/properties/c").is_none());
     /// ```
     pub fn pointer(&self, pointer: &str) -> Option<&Value> {
-        crate::schema::resolve::pointer_get(self, pointer)
+        use crate::schema::resolve::{array_index, unescape_token};
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let mut v = self;
+        for raw in pointer.strip_prefix('/')?.split('/') {
+            let token = unescape_token(raw)?;
+            v = match v {
+                Value::Object(members) => &members.iter().find(|(k, _)| *k == token)?.1,
+                Value::Array(items) => items.get(array_index(&token)?)?,
+                _ => return None,
+            };
+        }
+        Some(v)
     }
 
     /// Whether this value can be a schema: an object, or a boolean (`true` accepts
     /// everything, `false` nothing).
     pub fn is_schema(&self) -> bool {
-        crate::schema::resolve::positions::is_schema(self)
+        matches!(self, Value::Object(_) | Value::Bool(_))
     }
 
     /// The member `key` of an object.
@@ -354,114 +340,6 @@ impl Value {
     }
 }
 
-/// The reader of [`Value::parse_compact`]: the tree and its compact text at once.
-/// Members and elements are gathered on two stacks shared by every level (a nested
-/// container is finished before its parent takes its next item), so each container's
-/// vector is allocated once, at its length, rather than grown. An open container is
-/// where its items start on its stack.
-struct CompactTree {
-    out: String,
-    members: Vec<(String, Value)>,
-    items: Vec<Value>,
-}
-
-impl<'a> Gather<'a> for CompactTree {
-    type Value = Value;
-    type Array = usize;
-    type Object = usize;
-    type Error = SyntaxError;
-
-    #[inline]
-    fn null(&mut self) -> Result<Value, SyntaxError> {
-        self.out.push_str("null");
-        Ok(Value::Null)
-    }
-
-    #[inline]
-    fn bool(&mut self, b: bool) -> Result<Value, SyntaxError> {
-        self.out.push_str(if b { "true" } else { "false" });
-        Ok(Value::Bool(b))
-    }
-
-    #[inline]
-    fn number(&mut self, text: &'a str) -> Result<Value, SyntaxError> {
-        self.out.push_str(text);
-        Ok(Value::Number(text.to_owned()))
-    }
-
-    #[inline]
-    fn string(&mut self, s: JsonStr<'a>) -> Result<Value, SyntaxError> {
-        let text = s.to_cow();
-        self.push_string(s.has_escapes(), &text);
-        Ok(Value::String(text.into_owned()))
-    }
-
-    #[inline]
-    fn array(&mut self) -> Result<usize, SyntaxError> {
-        self.out.push('[');
-        Ok(self.items.len())
-    }
-
-    #[inline]
-    fn push(&mut self, _: &mut usize, item: Value) -> Result<(), SyntaxError> {
-        self.items.push(item);
-        Ok(())
-    }
-
-    #[inline]
-    fn end_array(&mut self, start: usize) -> Result<Value, SyntaxError> {
-        self.out.push(']');
-        Ok(Value::Array(self.items.drain(start..).collect()))
-    }
-
-    #[inline]
-    fn object(&mut self) -> Result<usize, SyntaxError> {
-        self.out.push('{');
-        Ok(self.members.len())
-    }
-
-    #[inline]
-    fn name(&mut self, key: JsonStr<'a>) -> Cow<'a, str> {
-        let name = key.to_cow();
-        self.push_string(key.has_escapes(), &name);
-        self.out.push(':');
-        name
-    }
-
-    #[inline]
-    fn member(&mut self, _: &mut usize, name: Cow<'a, str>, v: Value) -> Result<(), SyntaxError> {
-        self.members.push((name.into_owned(), v));
-        Ok(())
-    }
-
-    #[inline]
-    fn end_object(&mut self, start: usize) -> Result<Value, SyntaxError> {
-        self.out.push('}');
-        Ok(Value::Object(self.members.drain(start..).collect()))
-    }
-
-    #[inline]
-    fn separator(&mut self) {
-        self.out.push(',');
-    }
-}
-
-impl CompactTree {
-    /// Appends the string `text` as [`write_json_string`] does. When its token had no
-    /// escapes the reader has already refused quotes, backslashes and control bytes
-    /// in it, so only DEL (which is escaped) is left to look for.
-    #[inline]
-    fn push_string(&mut self, escaped: bool, text: &str) {
-        if escaped || text.as_bytes().contains(&0x7F) {
-            write_json_string(&mut self.out, text);
-        } else {
-            self.out.push('"');
-            self.out.push_str(text);
-            self.out.push('"');
-        }
-    }
-}
-
 /// The [`Build`] of [`Value`] trees.
 struct Tree;
 
@@ -522,6 +400,7 @@ impl Build for Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::{Doc, OwnedDoc};
 
     /// Every operation on a whole tree, on trees nested to the largest depth limit,
     /// runs on a 64 KiB thread: none recurses per level of the tree.
@@ -545,10 +424,18 @@ mod tests {
                 let mut trees = Vec::new();
                 for doc in &docs {
                     let tree = Value::parse(doc.as_bytes(), LIMIT).unwrap();
-                    let (same, text) = Value::parse_compact(doc.as_bytes(), LIMIT).unwrap();
+                    // The compile's document, read, written, and made from and into a
+                    // `Value`, and an owned one.
+                    let arena = bumpalo::Bump::new();
+                    let (tree_doc, text) =
+                        Doc::parse_compact(doc.as_bytes(), LIMIT, &arena).unwrap();
                     assert_eq!(&text, doc);
                     assert_eq!(tree.to_compact(), text);
-                    assert!(tree == same);
+                    assert_eq!(tree_doc.to_compact(), text);
+                    assert!(tree == tree_doc.to_value());
+                    assert_eq!(Doc::from_value(&tree, &arena).to_compact(), text);
+                    let owned = OwnedDoc::parse(doc.as_bytes(), LIMIT).unwrap();
+                    assert_eq!(owned.root().to_compact(), text);
                     let copy = tree.clone();
                     assert!(copy == tree);
                     drop(copy);
@@ -556,7 +443,8 @@ mod tests {
                     // One level more is refused, by both readers.
                     let deeper = format!("[{doc}]");
                     assert!(Value::parse(deeper.as_bytes(), LIMIT).is_err());
-                    assert!(Value::parse_compact(deeper.as_bytes(), LIMIT).is_err());
+                    assert!(Doc::parse_compact(deeper.as_bytes(), LIMIT, &arena).is_err());
+                    assert!(OwnedDoc::parse(deeper.as_bytes(), LIMIT).is_err());
                 }
                 // Trees that differ only at their innermost value are unequal.
                 let (a, b) = (nested("[", "1", "]"), nested("[", "2", "]"));
@@ -568,38 +456,5 @@ mod tests {
             .unwrap()
             .join();
         assert!(done.is_ok(), "a whole-tree operation overflowed 64 KiB");
-    }
-
-    /// The one-pass reader gives the tree and the text that `parse` then `to_compact`
-    /// give, and refuses what `parse` refuses, with the same error.
-    #[test]
-    fn parse_compact_is_parse_then_to_compact() {
-        let docs: [&[u8]; 14] = [
-            br#"{"type": "object", "properties": {"a": {"type": "string"}}}"#,
-            b" \n\t{ \"a\" : [ 1 , 2.50 , -0 , 1e3 , true , false , null ] } \r\n",
-            br#"{"esc": "\"quoted\" \\ \/ \b\f\n\r\t \u0041\u00e9\ud83d\ude00 \u007f \u0001"}"#,
-            "{\"del\": \"a\u{7f}b\", \"caf\u{e9}\": \"\u{1F600}\"}".as_bytes(),
-            br#"{"k\u0065y": {}, "e": [], "n": [[[]], {"x": [{}]}]}"#,
-            br#"[1, "two", {"three": [3]}]"#,
-            br#""just a string""#,
-            b"42",
-            br#"{"a": 1, "a": 2}"#,
-            br#"{"a": [1, 2,]}"#,
-            br#"{"a": "unterminated}"#,
-            b"{\"ctl\": \"a\x01b\"}",
-            br#"{"a": 1} trailing"#,
-            br#"[[[[[[[[[[1]]]]]]]]]]"#,
-        ];
-        for doc in docs {
-            for depth in [4, 64] {
-                let want = Value::parse(doc, depth).map(|v| {
-                    let text = v.to_compact();
-                    (v, text)
-                });
-                let got = Value::parse_compact(doc, depth);
-                let shown = String::from_utf8_lossy(doc);
-                assert_eq!(want, got, "{shown} at depth {depth}");
-            }
-        }
     }
 }

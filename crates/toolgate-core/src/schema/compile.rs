@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::json::Value;
+use crate::json::Doc;
 
 use super::error::{CompileError, SchemaProblem};
 use super::keywords::applicator::MAX_ALTERNATIVES;
@@ -36,7 +36,7 @@ pub(crate) struct Compiler<'a> {
     marks: Vec<usize>,
     options: &'a Options,
     /// Full profile: every document references may reach.
-    docs: Option<&'a Documents>,
+    docs: Option<&'a Documents<'a>>,
     /// Full profile: the document `ptr` points into.
     doc: DocId,
     draft: Draft,
@@ -81,7 +81,7 @@ impl<'a> Compiler<'a> {
     /// there is none): it sizes the program's tables.
     pub(crate) fn new(
         options: &'a Options,
-        docs: Option<&'a Documents>,
+        docs: Option<&'a Documents<'a>>,
         draft: Draft,
         text_len: usize,
     ) -> Self {
@@ -176,7 +176,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles the root schema, then what references named.
-    pub(crate) fn root(&mut self, v: &Value) -> Node {
+    pub(crate) fn root(&mut self, v: &Doc<'_>) -> Node {
         let id = self.subschema_id(v);
         while let Some((id, loc)) = self.pending.pop() {
             let Some(docs) = self.docs else { break };
@@ -228,7 +228,7 @@ impl<'a> Compiler<'a> {
 
     /// Compiles the subschema `v` at the current location and returns its node, which
     /// is also kept in the program under a [`NodeId`].
-    pub(crate) fn subschema(&mut self, v: &Value) -> Node {
+    pub(crate) fn subschema(&mut self, v: &Doc<'_>) -> Node {
         let id = self.subschema_id(v);
         *self.prog.node(id)
     }
@@ -236,11 +236,11 @@ impl<'a> Compiler<'a> {
     /// Compiles the subschema `v` at the current location and returns its node's id.
     /// Subschemas nest as deep as the document does: each level runs with room on the
     /// stack (`stack::guarded`).
-    pub(crate) fn subschema_id(&mut self, v: &Value) -> NodeId {
+    pub(crate) fn subschema_id(&mut self, v: &Doc<'_>) -> NodeId {
         crate::stack::guarded(|| self.subschema_id_here(v))
     }
 
-    fn subschema_id_here(&mut self, v: &Value) -> NodeId {
+    fn subschema_id_here(&mut self, v: &Doc<'_>) -> NodeId {
         let applied = !std::mem::take(&mut self.defining);
         if self.full() && self.locating {
             if let Some(id) = self.located_here() {
@@ -283,14 +283,14 @@ impl<'a> Compiler<'a> {
     }
 
     /// The node of the schema `v`, which will be node `id`.
-    fn node_of(&mut self, id: NodeId, v: &Value) -> Node {
+    fn node_of(&mut self, id: NodeId, v: &Doc<'_>) -> Node {
         if !self.full() {
             return self.node(v);
         }
         // An embedded resource may declare its own draft.
         let draft = self.draft;
-        if let (Some(docs), Value::Object(m)) = (self.docs, v) {
-            if m.iter().any(|(k, _)| k == "$schema" || k == "$id") {
+        if let (Some(docs), Doc::Object(m)) = (self.docs, v) {
+            if m.iter().any(|(k, _)| *k == "$schema" || *k == "$id") {
                 self.draft = docs.draft(&self.here());
             }
         }
@@ -371,10 +371,10 @@ impl<'a> Compiler<'a> {
     }
 
     /// The node of the schema `v`.
-    fn node(&mut self, v: &Value) -> Node {
+    fn node(&mut self, v: &Doc<'_>) -> Node {
         let members = match v {
-            Value::Bool(true) => return Node::ANY,
-            Value::Bool(false) => {
+            Doc::Bool(true) => return Node::ANY,
+            Doc::Bool(false) => {
                 // Where it is written, for the violation it reports.
                 let rule = TypeRule {
                     names: TypeNames::NONE,
@@ -384,7 +384,7 @@ impl<'a> Compiler<'a> {
                 node.types_text = push(&mut self.prog.texts, rule);
                 return node;
             }
-            Value::Object(m) => m,
+            Doc::Object(m) => m,
             other => {
                 self.problem(
                     "",
@@ -398,12 +398,12 @@ impl<'a> Compiler<'a> {
         };
         let (profile, draft) = (self.options.profile(), self.draft);
         if self.full() && draft == Draft::Draft7 {
-            if let Some((_, reference)) = members.iter().find(|(k, _)| k == "$ref") {
+            if let Some((_, reference)) = members.iter().find(|(k, _)| *k == "$ref") {
                 return self.draft7_reference(members, reference);
             }
         }
         let mut builder = NodeBuilder::default();
-        for (key, val) in members {
+        for (key, val) in members.iter() {
             self.enter(key);
             match Keyword::lookup(key, profile, draft) {
                 Some(kw) => builder.keyword(self, kw, val),
@@ -415,7 +415,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// Draft-07: `$ref` makes its siblings ignored (their names must still be keywords).
-    fn draft7_reference(&mut self, members: &[(String, Value)], reference: &Value) -> Node {
+    fn draft7_reference(&mut self, members: &[(&str, Doc<'_>)], reference: &Doc<'_>) -> Node {
         for (key, _) in members {
             if Keyword::lookup(key, Profile::Full, Draft::Draft7).is_none() {
                 self.enter(key);
@@ -426,7 +426,7 @@ impl<'a> Compiler<'a> {
         let from = self.here();
         self.enter("$ref");
         let target = match reference {
-            Value::String(target) => self.resolve_reference(&from, target),
+            Doc::String(target) => self.resolve_reference(&from, target),
             _ => {
                 self.problem("$ref", "\"$ref\" must be a string");
                 None
@@ -454,15 +454,15 @@ impl<'a> Compiler<'a> {
 
     /// `unsupported keyword "x"`, with what was meant when it is a near miss (the
     /// schema's other members, `siblings`, say what OpenAPI's `nullable` stands for).
-    fn unknown_keyword(&mut self, key: &str, siblings: &[(String, Value)]) {
+    fn unknown_keyword(&mut self, key: &str, siblings: &[(&str, Doc<'_>)]) {
         let mut message = format!("unsupported keyword {}", quoted(key));
         if self.full() {
             if key == "nullable" {
-                let hint = match siblings.iter().find(|(k, _)| k == "type") {
-                    Some((_, Value::String(t))) => {
+                let hint = match siblings.iter().find(|(k, _)| *k == "type") {
+                    Some((_, Doc::String(t))) => {
                         format!("write \"type\": [{}, \"null\"]", quoted(t))
                     }
-                    Some((_, Value::Array(_))) => "add \"null\" to \"type\"".to_owned(),
+                    Some((_, Doc::Array(_))) => "add \"null\" to \"type\"".to_owned(),
                     _ => "write \"type\": [..., \"null\"]".to_owned(),
                 };
                 message.push_str(" (OpenAPI's; in JSON Schema ");
@@ -544,7 +544,7 @@ impl<'a> Compiler<'a> {
         &mut self,
         builder: &mut NodeBuilder<'v>,
         kind: Reference,
-        v: &'v Value,
+        v: &'v Doc<'v>,
     ) {
         match kind {
             Reference::Ref | Reference::DynamicRef => {
@@ -553,7 +553,7 @@ impl<'a> Compiler<'a> {
                 } else {
                     "$dynamicRef"
                 };
-                let Value::String(target) = v else {
+                let Doc::String(target) = v else {
                     self.problem(keyword, format!("\"{keyword}\" must be a string"));
                     return;
                 };
@@ -564,12 +564,12 @@ impl<'a> Compiler<'a> {
                 }
             }
             Reference::Defs => {
-                let Value::Object(defs) = v else {
+                let Doc::Object(defs) = v else {
                     self.problem("$defs", "the definitions must be an object of schemas");
                     return;
                 };
                 // Compiled for their problems, and for references to reach.
-                for (name, schema) in defs {
+                for (name, schema) in defs.iter() {
                     self.enter(name);
                     self.defining = true;
                     self.subschema_id(schema);
@@ -577,7 +577,7 @@ impl<'a> Compiler<'a> {
                 }
             }
             Reference::Id | Reference::Anchor | Reference::DynamicAnchor => {
-                if !matches!(v, Value::String(_)) {
+                if !matches!(v, Doc::String(_)) {
                     let keyword = match kind {
                         Reference::Id => "$id",
                         Reference::Anchor => "$anchor",
@@ -587,7 +587,8 @@ impl<'a> Compiler<'a> {
                 }
             }
             Reference::Vocabulary => {
-                let ok = matches!(v, Value::Object(m) if m.iter().all(|(_, b)| matches!(b, Value::Bool(_))));
+                let ok =
+                    matches!(v, Doc::Object(m) if m.iter().all(|(_, b)| matches!(b, Doc::Bool(_))));
                 if !ok {
                     self.problem(
                         "$vocabulary",

@@ -53,7 +53,7 @@ pub(crate) use walk::REMEMBER_FROM_THE_START;
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use walk::VISITS;
 
-use crate::json::{Reader, Value};
+use crate::json::{Doc, Reader, Value};
 use program::{Building, Node, Program};
 use sink::{Collect, FirstError, Stop};
 use walk::{walk, walk_value, Cx};
@@ -79,15 +79,18 @@ impl Schema {
     /// Compiles a schema with explicit options.
     pub fn compile_with(json: &[u8], opts: &Options) -> Result<Schema, CompileError> {
         let max_depth = opts.max_depth();
-        let (value, mut json) = Value::parse_compact(json, max_depth).map_err(|e| {
+        // The tree lives in this arena for the compile, and goes with it at once.
+        let arena = bumpalo::Bump::new();
+        let input = json;
+        let (value, mut json) = Doc::parse_compact(input, max_depth, &arena).map_err(|e| {
             CompileError::single(
                 "",
                 "",
-                format!("schema is not valid JSON: {}", e.message(json)),
+                format!("schema is not valid JSON: {}", e.message(input)),
             )
         })?;
-        let boolean_root = matches!(value, Value::Bool(_)) && opts.profile() == Profile::Full;
-        if !matches!(value, Value::Object(_)) && !boolean_root {
+        let boolean_root = matches!(value, Doc::Bool(_)) && opts.profile() == Profile::Full;
+        if !matches!(value, Doc::Object(_)) && !boolean_root {
             // Booleans are schemas only below the root in the core profile: a tool's
             // parameters, and any schema handed to compile, must say what they accept.
             // The full profile takes them as the drafts do.
@@ -100,9 +103,11 @@ impl Schema {
         json.shrink_to_fit();
         let (mut prog, root) = if opts.schema_dialect() == SchemaDialect::OpenApi3_0 {
             // The author's text stays what `to_json` gives; the translation is compiled.
-            let translated = openapi::to_json_schema(&value).map_err(CompileError::new)?;
+            let authored = Value::parse(json.as_bytes(), usize::MAX)
+                .expect("the compact text of a schema is JSON");
+            let translated = openapi::to_json_schema(&authored).map_err(CompileError::new)?;
             let full = opts.clone().with_profile(Profile::Full);
-            compile_full(translated, None, &full)?
+            compile_full(Doc::from_value(&translated, &arena), None, &full)?
         } else if opts.profile() == Profile::Full {
             compile_full(value, Some(&json), opts)?
         } else {
@@ -222,12 +227,12 @@ impl Schema {
 /// every document its references may reach indexed, then the program.
 /// `text` is the schema's compact text, when it is the text of `value`.
 fn compile_full(
-    value: Value,
+    value: Doc<'_>,
     text: Option<&str>,
     opts: &Options,
 ) -> Result<(Program<Building>, Node), CompileError> {
     let draft = match value.get("$schema") {
-        Some(Value::String(uri)) => Draft::from_uri(uri).ok_or_else(|| {
+        Some(Doc::String(uri)) => Draft::from_uri(uri).ok_or_else(|| {
             CompileError::single(
                 "/$schema",
                 "$schema",

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use crate::json::{write_json_string, Value};
+use crate::json::{write_json_string, OwnedDoc};
 
 use super::CompileError;
 
@@ -175,7 +175,7 @@ impl FromStr for Draft {
 #[allow(dead_code)] // read by the full profile's resolver, which lands next
 pub(crate) struct Resource {
     pub uri: String,
-    pub value: Arc<Value>,
+    pub doc: Arc<OwnedDoc>,
 }
 
 /// Options for [`Schema::compile_with`](super::Schema::compile_with), built from
@@ -232,7 +232,7 @@ impl Options {
     /// Registers the schema document `json` under the absolute URI `uri`, for the full
     /// profile's references to reach. Refused when `json` is not JSON.
     pub fn with_resource(mut self, uri: &str, json: &[u8]) -> Result<Options, CompileError> {
-        let value = Value::parse(json, self.max_depth).map_err(|e| {
+        let doc = OwnedDoc::parse(json, self.max_depth).map_err(|e| {
             CompileError::single(
                 "",
                 "",
@@ -245,7 +245,7 @@ impl Options {
         })?;
         self.resources.push(Resource {
             uri: uri.to_owned(),
-            value: Arc::new(value),
+            doc: Arc::new(doc),
         });
         Ok(self)
     }

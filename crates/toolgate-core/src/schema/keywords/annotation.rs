@@ -6,7 +6,7 @@
 //! `oneOf` whose branches already decide). Their values are still checked for shape
 //! (`title` must be a string), so a schema that gets one wrong is refused, not ignored.
 
-use crate::json::Value;
+use crate::json::Doc;
 
 use super::super::compile::Compiler;
 use super::super::options::{Draft, Profile};
@@ -58,7 +58,7 @@ impl Annotation {
     }
 
     /// Checks the value's shape.
-    pub(crate) fn check(self, c: &mut Compiler<'_>, v: &Value) {
+    pub(crate) fn check(self, c: &mut Compiler<'_>, v: &Doc<'_>) {
         let name = match self {
             Annotation::Title => "title",
             Annotation::Description => "description",
@@ -79,11 +79,11 @@ impl Annotation {
             Annotation::Default | Annotation::Discriminator | Annotation::Vendor => return,
         };
         let ok = match self {
-            Annotation::Examples => matches!(v, Value::Array(_)),
+            Annotation::Examples => matches!(v, Doc::Array(_)),
             Annotation::Deprecated | Annotation::ReadOnly | Annotation::WriteOnly => {
-                matches!(v, Value::Bool(_))
+                matches!(v, Doc::Bool(_))
             }
-            _ => matches!(v, Value::String(_)),
+            _ => matches!(v, Doc::String(_)),
         };
         if !ok {
             let what = match self {

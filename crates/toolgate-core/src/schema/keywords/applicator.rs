@@ -5,7 +5,7 @@
 //! it. Branches are nodes by [`NodeId`], so a reference cycle that never steps into the
 //! instance is seen (and refused) at compile time.
 
-use crate::json::{Reader, Value};
+use crate::json::{Doc, Reader};
 
 use super::super::compile::Compiler;
 use super::super::message::push_u64;
@@ -81,9 +81,9 @@ impl ApplicatorGroup {
 }
 
 /// Compiles an array of schemas (`anyOf`, `allOf`, `oneOf`) into node ids.
-pub(crate) fn compile_list(c: &mut Compiler<'_>, keyword: &str, v: &Value) -> Box<[NodeId]> {
+pub(crate) fn compile_list(c: &mut Compiler<'_>, keyword: &str, v: &Doc<'_>) -> Box<[NodeId]> {
     match v {
-        Value::Array(subs) if !subs.is_empty() => subs
+        Doc::Array(subs) if !subs.is_empty() => subs
             .iter()
             .enumerate()
             .map(|(i, s)| {

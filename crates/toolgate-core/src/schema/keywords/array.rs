@@ -5,7 +5,7 @@
 //! counted for the bounds. `contains` reads each element again; `uniqueItems` keeps a
 //! hash per element (so 100,000 elements cost 100,000 hashes, not their pairs).
 
-use crate::json::{Reader, Value};
+use crate::json::{Doc, Reader};
 
 use super::super::bits::Bits;
 use super::super::compile::Compiler;
@@ -72,8 +72,8 @@ impl ArrayBuilder {
     }
 
     /// `items` as one schema for every element (core profile, draft 2020-12).
-    pub(crate) fn items(&mut self, c: &mut Compiler<'_>, v: &Value) {
-        if matches!(v, Value::Array(_)) {
+    pub(crate) fn items(&mut self, c: &mut Compiler<'_>, v: &Doc<'_>) {
+        if matches!(v, Doc::Array(_)) {
             c.problem(
                 "items",
                 "\"items\" must be a schema (the array form is not supported; it means prefixItems in draft 2020-12)",
@@ -85,16 +85,16 @@ impl ArrayBuilder {
 
     /// Draft-07's `items`: one schema for every element, or an array of schemas for the
     /// first elements.
-    pub(crate) fn items_draft7(&mut self, c: &mut Compiler<'_>, v: &Value) {
+    pub(crate) fn items_draft7(&mut self, c: &mut Compiler<'_>, v: &Doc<'_>) {
         match v {
-            Value::Array(_) => self.prefix = Some(schemas(c, v)),
+            Doc::Array(_) => self.prefix = Some(schemas(c, v)),
             _ => self.items = Some(c.subschema(v)),
         }
     }
 
-    pub(crate) fn prefix_items(&mut self, c: &mut Compiler<'_>, v: &Value) {
+    pub(crate) fn prefix_items(&mut self, c: &mut Compiler<'_>, v: &Doc<'_>) {
         match v {
-            Value::Array(subs) if !subs.is_empty() => self.prefix = Some(schemas(c, v)),
+            Doc::Array(subs) if !subs.is_empty() => self.prefix = Some(schemas(c, v)),
             _ => c.problem(
                 "prefixItems",
                 "\"prefixItems\" must be a non-empty array of schemas",
@@ -102,22 +102,22 @@ impl ArrayBuilder {
         }
     }
 
-    pub(crate) fn additional_items(&mut self, c: &mut Compiler<'_>, v: &Value) {
+    pub(crate) fn additional_items(&mut self, c: &mut Compiler<'_>, v: &Doc<'_>) {
         self.additional_items = Some(c.subschema(v));
     }
 
-    pub(crate) fn contains(&mut self, c: &mut Compiler<'_>, v: &Value) {
+    pub(crate) fn contains(&mut self, c: &mut Compiler<'_>, v: &Doc<'_>) {
         self.contains = Some(c.subschema(v));
     }
 
-    pub(crate) fn unique(&mut self, c: &mut Compiler<'_>, v: &Value) {
+    pub(crate) fn unique(&mut self, c: &mut Compiler<'_>, v: &Doc<'_>) {
         match v {
-            Value::Bool(b) => self.unique = *b,
+            Doc::Bool(b) => self.unique = *b,
             _ => c.problem("uniqueItems", "\"uniqueItems\" must be a boolean"),
         }
     }
 
-    pub(crate) fn unevaluated(&mut self, c: &mut Compiler<'_>, v: &Value) {
+    pub(crate) fn unevaluated(&mut self, c: &mut Compiler<'_>, v: &Doc<'_>) {
         self.unevaluated = Some(c.subschema(v));
     }
 
@@ -154,8 +154,8 @@ impl ArrayBuilder {
 }
 
 /// The schemas of an array of schemas, each at its index.
-fn schemas(c: &mut Compiler<'_>, v: &Value) -> Vec<Node> {
-    let Value::Array(subs) = v else {
+fn schemas(c: &mut Compiler<'_>, v: &Doc<'_>) -> Vec<Node> {
+    let Doc::Array(subs) = v else {
         return Vec::new();
     };
     subs.iter()

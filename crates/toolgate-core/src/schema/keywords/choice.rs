@@ -1,7 +1,7 @@
 //! `enum` and `const`: the value equals one of the listed values (`const` is a list of
 //! one), by value (see [`equals`]).
 
-use crate::json::{same_bytes, JsonStr, Reader, Value};
+use crate::json::{same_bytes, Doc, JsonStr, Reader, Value};
 
 use super::super::compile::Compiler;
 use super::super::equal::equals;
@@ -57,11 +57,11 @@ impl<S: Store> Choices<S> {
     }
 }
 
-fn choices(values: &[Value], text: String) -> Choices<Building> {
+fn choices(values: &[Doc<'_>], text: String) -> Choices<Building> {
     let strings: Option<Vec<String>> = values
         .iter()
         .map(|v| match v {
-            Value::String(s) => Some(s.clone()),
+            Doc::String(s) => Some((*s).to_owned()),
             _ => None,
         })
         .collect();
@@ -70,7 +70,7 @@ fn choices(values: &[Value], text: String) -> Choices<Building> {
         values: if strings.is_some() {
             Vec::new()
         } else {
-            values.to_vec()
+            values.iter().map(|v| v.to_value()).collect()
         },
         text,
         strings,
@@ -146,9 +146,9 @@ pub(crate) struct ChoicePlaces {
 /// Compiles `enum` into `group`.
 /// An empty `enum` is refused in the core profile; the full profile takes it as the
 /// drafts do (an array that matches nothing).
-pub(crate) fn compile_enum(c: &mut Compiler<'_>, group: &mut ChoiceGroup<Building>, v: &Value) {
+pub(crate) fn compile_enum(c: &mut Compiler<'_>, group: &mut ChoiceGroup<Building>, v: &Doc<'_>) {
     match v {
-        Value::Array(vals) if !vals.is_empty() || c.is_full() => {
+        Doc::Array(vals) if !vals.is_empty() || c.is_full() => {
             group.enum_ = Some(choices(vals, v.to_compact()));
         }
         _ if c.is_full() => c.problem("enum", "\"enum\" must be an array"),
@@ -157,7 +157,7 @@ pub(crate) fn compile_enum(c: &mut Compiler<'_>, group: &mut ChoiceGroup<Buildin
 }
 
 /// Compiles `const` into `group`.
-pub(crate) fn compile_const(group: &mut ChoiceGroup<Building>, v: &Value) {
+pub(crate) fn compile_const(group: &mut ChoiceGroup<Building>, v: &Doc<'_>) {
     group.const_ = Some(choices(std::slice::from_ref(v), v.to_compact()));
 }
 

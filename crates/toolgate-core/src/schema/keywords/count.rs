@@ -3,7 +3,7 @@
 //! `minContains`/`maxContains`), with their one message shape:
 //! `expected at least 2 items, got 1`.
 
-use crate::json::Value;
+use crate::json::Doc;
 
 use super::super::compile::Compiler;
 use super::super::message::{push_count, push_u64, U64_DIGITS};
@@ -25,7 +25,7 @@ impl Bounds {
 
 /// A non-negative integer (2.0 counts, as JSON Schema says); huge values saturate.
 /// `None` after recording a problem.
-pub(crate) fn compile(c: &mut Compiler<'_>, keyword: &str, v: &Value) -> Option<u64> {
+pub(crate) fn compile(c: &mut Compiler<'_>, keyword: &str, v: &Doc<'_>) -> Option<u64> {
     let bad = |c: &mut Compiler<'_>| {
         c.problem(
             keyword,
@@ -33,7 +33,7 @@ pub(crate) fn compile(c: &mut Compiler<'_>, keyword: &str, v: &Value) -> Option<
         );
         None
     };
-    let Value::Number(text) = v else {
+    let Doc::Number(text) = v else {
         return bad(c);
     };
     let Some(d) = v.as_decimal() else {

@@ -3,7 +3,7 @@
 //! An unknown format name is refused, listing the known ones, unless the caller
 //! declared it an annotation (`Options::with_annotation_formats`).
 
-use crate::json::Value;
+use crate::json::Doc;
 
 use super::super::compile::Compiler;
 use super::super::format::{Format, FormatDraft};
@@ -20,8 +20,8 @@ pub(crate) struct FormatRule {
 
 /// The format `v` names, or `None` when it is an annotation only or after recording a
 /// problem.
-pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<FormatRule> {
-    let Value::String(name) = v else {
+pub(crate) fn compile(c: &mut Compiler<'_>, v: &Doc<'_>) -> Option<FormatRule> {
+    let Doc::String(name) = v else {
         c.problem("format", "\"format\" must be a string");
         return None;
     };
@@ -35,7 +35,7 @@ pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<FormatRule> {
         if let Some(format) = Format::openapi(name) {
             return Some(FormatRule { format });
         }
-        if Format::OPENAPI_ANNOTATIONS.contains(&name.as_str()) {
+        if Format::OPENAPI_ANNOTATIONS.contains(name) {
             return None;
         }
     }

@@ -32,7 +32,7 @@ pub(crate) mod tag;
 pub(crate) mod types;
 pub(crate) mod unevaluated;
 
-use crate::json::Value;
+use crate::json::Doc;
 
 use super::compile::Compiler;
 use super::options::{Draft, Profile};
@@ -274,7 +274,7 @@ pub(crate) struct NodeBuilder<'v> {
     number: NumberGroup<Building>,
     applicator: ApplicatorGroup,
     /// `if`, `then` and `else` as read: `then` and `else` count only beside `if`.
-    then_else: (Option<&'v Value>, Option<&'v Value>),
+    then_else: (Option<&'v Doc<'v>>, Option<&'v Doc<'v>>),
     /// The value of `$ref`, when the schema has one.
     pub reference: Option<&'v str>,
     pub dynamic_reference: Option<&'v str>,
@@ -282,7 +282,7 @@ pub(crate) struct NodeBuilder<'v> {
 
 impl<'v> NodeBuilder<'v> {
     /// Reads keyword `kw` with value `v` (the compiler's pointer is at the keyword).
-    pub(crate) fn keyword(&mut self, c: &mut Compiler<'_>, kw: Keyword, v: &'v Value) {
+    pub(crate) fn keyword(&mut self, c: &mut Compiler<'_>, kw: Keyword, v: &'v Doc<'v>) {
         match kw {
             Keyword::Type => self.types = types::compile(c, v),
             Keyword::Enum => choice::compile_enum(c, &mut self.choice, v),
@@ -348,11 +348,11 @@ impl<'v> NodeBuilder<'v> {
                 // of base64 and JSON; draft 2020-12 makes them annotations only.
                 if c.is_full() && c.draft() == Draft::Draft7 {
                     match (a, v) {
-                        (Annotation::ContentEncoding, Value::String(e)) if e == "base64" => {
+                        (Annotation::ContentEncoding, Doc::String(e)) if *e == "base64" => {
                             self.string.content.base64 = true
                         }
-                        (Annotation::ContentMediaType, Value::String(m))
-                            if m == "application/json" =>
+                        (Annotation::ContentMediaType, Doc::String(m))
+                            if *m == "application/json" =>
                         {
                             self.string.content.json = true
                         }

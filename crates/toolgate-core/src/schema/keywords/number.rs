@@ -6,7 +6,7 @@
 
 use std::cmp::Ordering;
 
-use crate::json::{Decimal, Number, Reader, Scale, Value};
+use crate::json::{Decimal, Doc, Number, Reader, Scale};
 
 use super::super::compile::Compiler;
 use super::super::message::{push_number, quoted_len};
@@ -81,7 +81,7 @@ const SMALL_DIVISOR: u128 = 1 << 120;
 const LIMB: u64 = 1_000_000_000;
 
 impl MultipleOf {
-    fn new(c: &mut Compiler<'_>, v: &Value) -> Option<MultipleOf> {
+    fn new(c: &mut Compiler<'_>, v: &Doc<'_>) -> Option<MultipleOf> {
         let bad = |c: &mut Compiler<'_>| {
             c.problem(
                 "multipleOf",
@@ -89,7 +89,7 @@ impl MultipleOf {
             );
             None
         };
-        let (Value::Number(text), Some(d)) = (v, v.as_decimal()) else {
+        let (Doc::Number(text), Some(d)) = (v, v.as_decimal()) else {
             return bad(c);
         };
         if d.is_zero() || d.is_negative() {
@@ -117,7 +117,7 @@ impl MultipleOf {
             }
         };
         Some(MultipleOf {
-            text: text.clone(),
+            text: (*text).to_owned(),
             exponent,
             divisor,
             enough_zeros,
@@ -441,20 +441,20 @@ impl<S: Store> NumberGroup<S> {
 pub(crate) fn compile_bound(
     c: &mut Compiler<'_>,
     keyword: &str,
-    v: &Value,
+    v: &Doc<'_>,
 ) -> Option<Bound<Building>> {
-    let Value::Number(text) = v else {
+    let Doc::Number(text) = v else {
         c.problem(keyword, format!("\"{keyword}\" must be a number"));
         return None;
     };
-    Some(Bound::new(text.clone()))
+    Some(Bound::new((*text).to_owned()))
 }
 
 /// Compiles `multipleOf` into `group`.
 pub(crate) fn compile_multiple_of(
     c: &mut Compiler<'_>,
     group: &mut NumberGroup<Building>,
-    v: &Value,
+    v: &Doc<'_>,
 ) {
     group.multiple_of = MultipleOf::new(c, v);
 }
@@ -563,7 +563,8 @@ mod tests {
 
     fn multiple(n: &str, of: &str) -> bool {
         let opts = crate::schema::Options::default();
-        let v = Value::parse(of.as_bytes(), 4).unwrap();
+        let arena = bumpalo::Bump::new();
+        let (v, _) = Doc::parse_compact(of.as_bytes(), 4, &arena).unwrap();
         let mut c = Compiler::new(&opts, None, opts.default_draft(), 0);
         let m = MultipleOf::new(&mut c, &v).expect("a valid divisor");
         m.divides(&Decimal::parse(n.as_bytes()).unwrap())

@@ -10,8 +10,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::json::{
-    write_json_string, JsonStr, KeySet, NamePlaces, NameTable, Reader, SyntaxError,
-    SyntaxErrorKind, Value,
+    write_json_string, Doc, JsonStr, KeySet, NamePlaces, NameTable, Reader, SyntaxError,
+    SyntaxErrorKind,
 };
 
 use super::super::bits::Bits;
@@ -125,10 +125,10 @@ pub(crate) struct Dependency {
 /// The object keywords as they are read, before the group is built.
 #[derive(Default)]
 pub(crate) struct ObjectBuilder<'v> {
-    properties: Option<&'v [(String, Value)]>,
-    required: Option<&'v [Value]>,
+    properties: Option<&'v [(&'v str, Doc<'v>)]>,
+    required: Option<&'v [Doc<'v>]>,
     additional: Option<Node>,
-    patterns: Option<&'v [(String, Value)]>,
+    patterns: Option<&'v [(&'v str, Doc<'v>)]>,
     property_names: Option<Node>,
     pub count: Bounds,
     dependent_required: Vec<(&'static str, &'v str, Vec<&'v str>)>,
@@ -174,9 +174,9 @@ fn distinct_names<'v>(
     c: &mut Compiler<'_>,
     keyword: &str,
     what: &str,
-    v: &'v Value,
+    v: &'v Doc<'v>,
 ) -> Option<Vec<&'v str>> {
-    let Value::Array(names) = v else {
+    let Doc::Array(names) = v else {
         c.problem(keyword, format!("{what} {MUST_BE_NAMES}"));
         return None;
     };
@@ -185,8 +185,8 @@ fn distinct_names<'v>(
     // linear.
     let mut seen: Option<HashSet<Name<'_>>> =
         (names.len() > SEARCHED_NAMES).then(|| HashSet::with_capacity(names.len()));
-    for n in names {
-        let Value::String(s) = n else {
+    for n in names.iter() {
+        let Doc::String(s) = n else {
             c.problem(keyword, format!("{what} {MUST_BE_NAMES}"));
             return None;
         };
@@ -227,27 +227,27 @@ impl<'v> ObjectBuilder<'v> {
     /// `properties`: its subschemas are compiled by [`ObjectBuilder::finish`], after
     /// the schema's other keywords (so problems are found in the document's order of
     /// keywords first, then of properties).
-    pub(crate) fn properties(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+    pub(crate) fn properties(&mut self, c: &mut Compiler<'_>, v: &'v Doc<'v>) {
         match v {
-            Value::Object(m) => self.properties = Some(m),
+            Doc::Object(m) => self.properties = Some(m),
             _ => c.problem("properties", "\"properties\" must be an object"),
         }
     }
 
-    pub(crate) fn required(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+    pub(crate) fn required(&mut self, c: &mut Compiler<'_>, v: &'v Doc<'v>) {
         if distinct_names(c, "required", "\"required\"", v).is_some() {
-            let Value::Array(names) = v else { return };
+            let Doc::Array(names) = v else { return };
             self.required = Some(names);
         }
     }
 
-    pub(crate) fn additional(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+    pub(crate) fn additional(&mut self, c: &mut Compiler<'_>, v: &'v Doc<'v>) {
         self.additional = Some(c.subschema(v));
     }
 
-    pub(crate) fn pattern_properties(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+    pub(crate) fn pattern_properties(&mut self, c: &mut Compiler<'_>, v: &'v Doc<'v>) {
         match v {
-            Value::Object(m) => self.patterns = Some(m),
+            Doc::Object(m) => self.patterns = Some(m),
             _ => c.problem(
                 "patternProperties",
                 "\"patternProperties\" must be an object",
@@ -255,24 +255,24 @@ impl<'v> ObjectBuilder<'v> {
         }
     }
 
-    pub(crate) fn property_names(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+    pub(crate) fn property_names(&mut self, c: &mut Compiler<'_>, v: &'v Doc<'v>) {
         self.property_names = Some(c.subschema(v));
     }
 
-    pub(crate) fn unevaluated(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
+    pub(crate) fn unevaluated(&mut self, c: &mut Compiler<'_>, v: &'v Doc<'v>) {
         self.unevaluated = Some(c.subschema(v));
     }
 
     /// `dependentRequired`: an object of arrays of distinct names.
-    pub(crate) fn dependent_required(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
-        let Value::Object(m) = v else {
+    pub(crate) fn dependent_required(&mut self, c: &mut Compiler<'_>, v: &'v Doc<'v>) {
+        let Doc::Object(m) = v else {
             c.problem(
                 "dependentRequired",
                 "\"dependentRequired\" must be an object",
             );
             return;
         };
-        for (trigger, names) in m {
+        for (trigger, names) in m.iter() {
             c.enter(trigger);
             let what = format!("\"dependentRequired\" of {}", quoted(trigger));
             if let Some(names) = distinct_names(c, "dependentRequired", &what, names) {
@@ -284,12 +284,12 @@ impl<'v> ObjectBuilder<'v> {
     }
 
     /// `dependentSchemas`: an object of schemas.
-    pub(crate) fn dependent_schemas(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
-        let Value::Object(m) = v else {
+    pub(crate) fn dependent_schemas(&mut self, c: &mut Compiler<'_>, v: &'v Doc<'v>) {
+        let Doc::Object(m) = v else {
             c.problem("dependentSchemas", "\"dependentSchemas\" must be an object");
             return;
         };
-        for (trigger, schema) in m {
+        for (trigger, schema) in m.iter() {
             c.enter(trigger);
             let id = c.subschema_id(schema);
             self.dependent_schemas.push((trigger, id));
@@ -299,14 +299,14 @@ impl<'v> ObjectBuilder<'v> {
 
     /// Draft-07's `dependencies`: per name, an array (as `dependentRequired`) or a
     /// schema (as `dependentSchemas`).
-    pub(crate) fn dependencies(&mut self, c: &mut Compiler<'_>, v: &'v Value) {
-        let Value::Object(m) = v else {
+    pub(crate) fn dependencies(&mut self, c: &mut Compiler<'_>, v: &'v Doc<'v>) {
+        let Doc::Object(m) = v else {
             c.problem("dependencies", "\"dependencies\" must be an object");
             return;
         };
-        for (trigger, dep) in m {
+        for (trigger, dep) in m.iter() {
             c.enter(trigger);
-            if matches!(dep, Value::Array(_)) {
+            if matches!(dep, Doc::Array(_)) {
                 let what = format!("\"dependencies\" of {}", quoted(trigger));
                 if let Some(names) = distinct_names(c, "dependencies", &what, dep) {
                     self.dependent_required
@@ -324,7 +324,8 @@ impl<'v> ObjectBuilder<'v> {
     pub(crate) fn finish(self, c: &mut Compiler<'_>, at: Loc) -> ObjectGroup<Building> {
         // Room for every property and every required name: the lists are dropped once
         // the name table is built, and growing them cost more than the spare room.
-        let room = self.properties.map_or(0, <[_]>::len) + self.required.map_or(0, <[Value]>::len);
+        let room =
+            self.properties.map_or(0, <[_]>::len) + self.required.map_or(0, <[Doc<'v>]>::len);
         let mut names: Vec<&str> = Vec::with_capacity(room);
         let mut nodes: Vec<Option<Node>> = Vec::with_capacity(room);
         if let Some(props) = self.properties {
@@ -366,9 +367,9 @@ impl<'v> ObjectBuilder<'v> {
                 names.len() - 1
             })
         };
-        let mut required = Vec::with_capacity(self.required.map_or(0, <[Value]>::len));
+        let mut required = Vec::with_capacity(self.required.map_or(0, <[Doc<'v>]>::len));
         for n in self.required.into_iter().flatten() {
-            let Value::String(name) = n else { continue };
+            let Doc::String(name) = n else { continue };
             let index = index_of(name, &mut names);
             required.push(Required { index });
         }

@@ -2,7 +2,7 @@
 //! ECMA-262 regex that must match somewhere in the string) and, in the full profile,
 //! the string formats (see [`super::format`]).
 
-use crate::json::{write_json_string, JsonStr, Value};
+use crate::json::{write_json_string, Doc, JsonStr};
 
 use super::super::compile::Compiler;
 use super::super::message::{push_value, quoted, quoted_len};
@@ -86,8 +86,8 @@ impl StringGroup {
 }
 
 /// Compiles `pattern` into `group`.
-pub(crate) fn compile_pattern(c: &mut Compiler<'_>, group: &mut StringGroup, v: &Value) {
-    let Value::String(src) = v else {
+pub(crate) fn compile_pattern(c: &mut Compiler<'_>, group: &mut StringGroup, v: &Doc<'_>) {
+    let Doc::String(src) = v else {
         c.problem("pattern", "\"pattern\" must be a string");
         return;
     };

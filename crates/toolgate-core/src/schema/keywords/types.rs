@@ -1,7 +1,7 @@
 //! `type`: the JSON types a value may have. A wrong type is one error and the other
 //! keywords of that schema are not checked: they would only repeat the mismatch.
 
-use crate::json::{Kind, Number, Reader, Value};
+use crate::json::{Doc, Kind, Number, Reader};
 
 use super::super::compile::Compiler;
 use super::super::sink::{At, Member, Sink, W};
@@ -83,20 +83,20 @@ const MUST_BE: &str = "\"type\" must be a type name or an array of type names";
 
 /// Compiles `type`: the mask of accepted types and their names in order, or `None`
 /// after recording a problem.
-pub(crate) fn compile(c: &mut Compiler<'_>, v: &Value) -> Option<(u8, TypeNames)> {
+pub(crate) fn compile(c: &mut Compiler<'_>, v: &Doc<'_>) -> Option<(u8, TypeNames)> {
     // One name (the usual `type`) needs no list.
     let one: [&str; 1];
     let mut many: Vec<&str> = Vec::new();
     let names: &[&str] = match v {
-        Value::String(s) => {
-            one = [s.as_str()];
+        Doc::String(s) => {
+            one = [*s];
             &one
         }
-        Value::Array(items) if !items.is_empty() => {
+        Doc::Array(items) if !items.is_empty() => {
             many.reserve_exact(items.len());
-            for it in items {
+            for it in items.iter() {
                 match it {
-                    Value::String(s) => many.push(s.as_str()),
+                    Doc::String(s) => many.push(s),
                     _ => {
                         c.problem("type", MUST_BE);
                         return None;

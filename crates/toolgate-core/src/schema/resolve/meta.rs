@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use crate::json::Value;
+use crate::json::{Doc, OwnedDoc};
 use crate::schema::Draft;
 
 /// One built-in meta-schema. Each is exactly one schema resource (no embedded `$id`)
@@ -18,7 +18,7 @@ pub(super) struct Builtin {
     /// The `$dynamicAnchor` at the root, if any.
     pub dynamic_anchor: Option<&'static str>,
     pub text: &'static str,
-    parsed: OnceLock<Option<Value>>,
+    parsed: OnceLock<Option<OwnedDoc>>,
 }
 
 impl Builtin {
@@ -39,10 +39,11 @@ impl Builtin {
 
     /// The parsed document, parsed on the first call in the process. None only if
     /// the embedded text were not JSON, which a test rules out.
-    pub fn value(&self) -> Option<&Value> {
+    pub fn value(&self) -> Option<&Doc<'_>> {
         self.parsed
-            .get_or_init(|| Value::parse(self.text.as_bytes(), META_DEPTH).ok())
+            .get_or_init(|| OwnedDoc::parse(self.text.as_bytes(), META_DEPTH).ok())
             .as_ref()
+            .map(OwnedDoc::root)
     }
 }
 

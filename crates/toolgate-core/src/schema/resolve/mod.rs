@@ -49,7 +49,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::memo::MemoMap;
-use crate::json::Value;
+use crate::json::{Doc, OwnedDoc};
 use crate::schema::message::{push_u64, quoted};
 use crate::schema::options::Resource;
 use crate::schema::path::push_pointer_token;
@@ -111,10 +111,10 @@ pub(crate) struct Problem {
 }
 
 /// Every schema document of one compile, indexed.
-pub(crate) struct Documents {
+pub(crate) struct Documents<'d> {
     /// The schema (0) and the registered documents; built-in ones follow, by index
     /// in [`BUILTINS`] (`DocId` `docs.len() + i`).
-    docs: Vec<Doc>,
+    docs: Vec<Document<'d>>,
     /// Their resources; a built-in document's one resource is `resources.len() + i`.
     resources: Vec<Entry>,
     /// Normalized absolute URI (no fragment) → resource, for the documents in
@@ -143,13 +143,15 @@ fn count_member_steps(n: usize) {
     MEMBER_STEPS.with(|c| c.set(c.get() + n as u64));
 }
 
-enum Source {
-    Owned(Value),
-    Shared(Arc<Value>),
+enum Source<'d> {
+    /// The schema being compiled, in the compile's arena.
+    Owned(Doc<'d>),
+    /// A registered document.
+    Shared(Arc<OwnedDoc>),
 }
 
-struct Doc {
-    source: Source,
+struct Document<'d> {
+    source: Source<'d>,
     /// Its registered URI as given, quoted, for messages ("" for the schema).
     name: String,
     /// Problems found inside a registered document: a reference that reaches it is
@@ -240,7 +242,7 @@ struct ResourceView<'a> {
     unsupported: Option<&'a str>,
 }
 
-impl Documents {
+impl<'d> Documents<'d> {
     /// Indexes the schema being compiled (document 0, in `root_draft`: its
     /// `$schema`'s or the default, which the caller decides), the `registered`
     /// resources (`Options::resources()`; each without `$schema` is read in
@@ -259,12 +261,12 @@ impl Documents {
     /// subschemas are counted from it rather than visited one by one (most tool
     /// schemas; a debug build visits them anyway and checks that nothing is missed).
     pub(crate) fn new(
-        root: Value,
+        root: Doc<'d>,
         root_text: Option<&str>,
         root_draft: Draft,
         default_draft: Draft,
         registered: &[Resource],
-    ) -> Result<Documents, Vec<Problem>> {
+    ) -> Result<Documents<'d>, Vec<Problem>> {
         let mut ix = Indexer {
             docs: Vec::with_capacity(1 + registered.len()),
             resources: Vec::new(),
@@ -281,7 +283,7 @@ impl Documents {
         // take one.
         let mut valid = Vec::with_capacity(registered.len());
         for r in registered {
-            let doc = ix.push_doc(Source::Shared(Arc::clone(&r.value)), quoted(&r.uri));
+            let doc = ix.push_doc(Source::Shared(Arc::clone(&r.doc)), quoted(&r.uri));
             ix.ptr.clear();
             match registered_uri(&r.uri) {
                 Ok(uri) => {
@@ -318,12 +320,13 @@ impl Documents {
     }
 
     /// The value at `loc`; None when nothing is there.
-    pub(crate) fn value(&self, loc: &Location) -> Option<&Value> {
+    pub(crate) fn value(&self, loc: &Location) -> Option<&Doc<'_>> {
         self.pointer_get(self.document(loc.doc)?, &loc.pointer)
     }
 
-    /// [`pointer_get`] through the member index.
-    fn pointer_get<'v>(&self, root: &'v Value, pointer: &str) -> Option<&'v Value> {
+    /// The value at the JSON pointer `pointer` (canonical form) under `root`, the
+    /// members of large objects found through an index.
+    fn pointer_get<'v>(&self, root: &'v Doc<'v>, pointer: &str) -> Option<&'v Doc<'v>> {
         if pointer.is_empty() {
             return Some(root);
         }
@@ -337,8 +340,8 @@ impl Documents {
 
     /// [`child`], with the members of a large object found through an index built on
     /// its first use.
-    fn child<'v>(&self, v: &'v Value, token: &str) -> Option<&'v Value> {
-        let Value::Object(members) = v else {
+    fn child<'v>(&self, v: &'v Doc<'v>, token: &str) -> Option<&'v Doc<'v>> {
+        let Doc::Object(members) = v else {
             return child(v, token);
         };
         if members.len() <= INDEXED_MEMBERS {
@@ -350,7 +353,7 @@ impl Documents {
         let by_name = index.entry(members.as_ptr() as usize).or_insert_with(|| {
             let mut by_name = MemoMap::with_capacity_and_hasher(members.len(), Default::default());
             for (i, (k, _)) in members.iter().enumerate() {
-                by_name.entry(Box::from(k.as_str())).or_insert(i);
+                by_name.entry(Box::from(*k)).or_insert(i);
             }
             by_name
         });
@@ -509,11 +512,11 @@ impl Documents {
         if let Some(b) = self.builtin(r) {
             return b.dynamic_anchor.filter(|_| loc.pointer.is_empty());
         }
-        let Some(Value::Object(members)) = self.value(loc) else {
+        let Some(Doc::Object(members)) = self.value(loc) else {
             return None;
         };
-        let name = members.iter().find_map(|(k, v)| match (k.as_str(), v) {
-            ("$dynamicAnchor", Value::String(s)) => Some(s.as_str()),
+        let name = members.iter().find_map(|(k, v)| match (*k, v) {
+            ("$dynamicAnchor", Doc::String(s)) => Some(*s),
             _ => None,
         })?;
         match self.resources[r as usize].anchors.get(name) {
@@ -552,17 +555,17 @@ impl Documents {
     }
 
     /// The document `doc`'s root value (a built-in one parsed on first use).
-    fn document(&self, doc: DocId) -> Option<&Value> {
+    fn document(&self, doc: DocId) -> Option<&Doc<'_>> {
         let doc = doc as usize;
         match self.docs.get(doc) {
-            Some(Doc {
+            Some(Document {
                 source: Source::Owned(v),
                 ..
             }) => Some(v),
-            Some(Doc {
+            Some(Document {
                 source: Source::Shared(v),
                 ..
-            }) => Some(v),
+            }) => Some(v.root()),
             None => BUILTINS.get(doc - self.docs.len())?.value(),
         }
     }
@@ -676,21 +679,21 @@ fn unsupported(uri: &str, schema: &str) -> String {
 }
 
 /// The member or element `token` of `v`.
-fn child<'v>(v: &'v Value, token: &str) -> Option<&'v Value> {
+fn child<'v>(v: &'v Doc<'v>, token: &str) -> Option<&'v Doc<'v>> {
     match v {
-        Value::Object(members) => {
-            let found = members.iter().position(|(k, _)| k == token);
+        Doc::Object(members) => {
+            let found = members.iter().position(|(k, _)| *k == token);
             #[cfg(test)]
             count_member_steps(found.map_or(members.len(), |i| i + 1));
             found.map(|i| &members[i].1)
         }
-        Value::Array(items) => array_index(token).and_then(|i| items.get(i)),
+        Doc::Array(items) => array_index(token).and_then(|i| items.get(i)),
         _ => None,
     }
 }
 
 /// RFC 6901 4: an array index is "0" or digits without a leading zero.
-fn array_index(token: &str) -> Option<usize> {
+pub(crate) fn array_index(token: &str) -> Option<usize> {
     let b = token.as_bytes();
     let digits = !b.is_empty() && b.iter().all(u8::is_ascii_digit);
     if !digits || (b.len() > 1 && b[0] == b'0') {
@@ -701,7 +704,7 @@ fn array_index(token: &str) -> Option<usize> {
 
 /// One reference token with `~1` and `~0` undone; None for a `~` followed by
 /// anything else.
-fn unescape_token(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
+pub(crate) fn unescape_token(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
     if !raw.contains('~') {
         return Some(std::borrow::Cow::Borrowed(raw));
     }
@@ -719,19 +722,6 @@ fn unescape_token(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
         }
     }
     Some(std::borrow::Cow::Owned(out))
-}
-
-/// The value at the JSON pointer `pointer` (canonical form) under `root`.
-pub fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    let rest = pointer.strip_prefix('/')?;
-    let mut v = root;
-    for raw in rest.split('/') {
-        v = child(v, &unescape_token(raw)?)?;
-    }
-    Some(v)
 }
 
 /// Draft 2020-12's anchor names (`$anchor`, `$dynamicAnchor`):
@@ -792,14 +782,14 @@ enum Id {
 }
 
 /// The state of one [`Documents::new`].
-struct Indexer {
-    docs: Vec<Doc>,
+struct Indexer<'d> {
+    docs: Vec<Document<'d>>,
     resources: Vec<Entry>,
     by_uri: MemoMap<String, ResourceId>,
     /// Problems that refuse the compile.
     problems: Vec<Problem>,
     /// Whether problems inside registered documents are kept with them (see
-    /// [`Doc::problems`]) rather than refusing the compile.
+    /// [`Document::problems`]) rather than refusing the compile.
     defer: bool,
     /// The pointer to the schema being indexed.
     ptr: String,
@@ -817,7 +807,7 @@ enum Claim {
     Id,
 }
 
-impl Indexer {
+impl<'d> Indexer<'d> {
     fn problem(&mut self, doc: DocId, keyword: &'static str, message: String) {
         let problem = Problem {
             at: Location {
@@ -834,8 +824,8 @@ impl Indexer {
         }
     }
 
-    fn push_doc(&mut self, source: Source, name: String) -> DocId {
-        self.docs.push(Doc {
+    fn push_doc(&mut self, source: Source<'d>, name: String) -> DocId {
+        self.docs.push(Document {
             source,
             name,
             problems: Vec::new(),
@@ -857,8 +847,8 @@ impl Indexer {
     ) {
         self.ptr.clear();
         self.with_document(doc, |ix, value| {
-            let members: &[(String, Value)] = match value {
-                Value::Object(m) => m,
+            let members: &[(&str, Doc<'_>)] = match value {
+                Doc::Object(m) => m,
                 _ => &[],
             };
             let (draft, unsupported) = match draft {
@@ -944,17 +934,19 @@ impl Indexer {
     }
 
     /// Runs `f` on document `doc`'s root value. The value is reached through an
-    /// `Arc` held for the call (registered documents) or taken out of `docs` for it
-    /// (the schema being compiled), so `f` may push resources and problems.
-    fn with_document(&mut self, doc: DocId, f: impl FnOnce(&mut Indexer, &Value)) {
-        let i = doc as usize;
-        let placeholder = Source::Owned(Value::Null);
-        let source = std::mem::replace(&mut self.docs[i].source, placeholder);
-        match &source {
-            Source::Owned(v) => f(self, v),
-            Source::Shared(v) => f(self, v),
+    /// `Arc` held for the call (registered documents) or copied (the schema being
+    /// compiled, in the compile's arena), so `f` may push resources and problems.
+    fn with_document(&mut self, doc: DocId, f: impl FnOnce(&mut Indexer<'d>, &Doc<'_>)) {
+        match &self.docs[doc as usize].source {
+            Source::Owned(v) => {
+                let v = *v;
+                f(self, &v)
+            }
+            Source::Shared(v) => {
+                let v = Arc::clone(v);
+                f(self, v.root())
+            }
         }
-        self.docs[i].source = source;
     }
 
     /// A new resource rooted at the current pointer of `doc`, with base `uri` (the
@@ -1071,7 +1063,7 @@ impl Indexer {
     }
 
     /// Reads the `$id` of the schema object `members` (base URI `base`, draft `draft`).
-    fn read_id(&mut self, doc: DocId, members: &[(String, Value)], base: &str, draft: Draft) -> Id {
+    fn read_id(&mut self, doc: DocId, members: &[(&str, Doc<'_>)], base: &str, draft: Draft) -> Id {
         let Some(value) = member(members, "$id") else {
             return Id::Nothing;
         };
@@ -1079,7 +1071,7 @@ impl Indexer {
             // Draft-07: every sibling of `$ref` is ignored, `$id` too.
             return Id::Nothing;
         }
-        let Value::String(id) = value else {
+        let Doc::String(id) = value else {
             self.problem(doc, "$id", "\"$id\" must be a string".to_owned());
             return Id::Nothing;
         };
@@ -1133,7 +1125,7 @@ impl Indexer {
     }
 
     /// Records the anchors of the schema object `members` in resource `r`.
-    fn anchors(&mut self, doc: DocId, members: &[(String, Value)], r: ResourceId, draft: Draft) {
+    fn anchors(&mut self, doc: DocId, members: &[(&str, Doc<'_>)], r: ResourceId, draft: Draft) {
         if draft != Draft::Draft2020_12 {
             return;
         }
@@ -1141,10 +1133,10 @@ impl Indexer {
             let keyword: &'static str = keyword;
             match member(members, keyword) {
                 None => {}
-                Some(Value::String(name)) if is_anchor_name(name) => {
-                    self.add_anchor(doc, r, name.clone(), dynamic, keyword)
+                Some(Doc::String(name)) if is_anchor_name(name) => {
+                    self.add_anchor(doc, r, (*name).to_owned(), dynamic, keyword)
                 }
-                Some(Value::String(name)) => self.problem(
+                Some(Doc::String(name)) => self.problem(
                     doc,
                     keyword,
                     format!(
@@ -1201,14 +1193,14 @@ impl Indexer {
     fn subschema<'v>(
         &mut self,
         doc: DocId,
-        v: &'v Value,
+        v: &'v Doc<'v>,
         r: ResourceId,
         draft: Draft,
     ) -> Option<Frame<'v>> {
         if doc == 0 {
             self.schemas += 1;
         }
-        let Value::Object(members) = v else {
+        let Doc::Object(members) = v else {
             return None;
         };
         // A `$schema` counts only where an `$id` makes a resource root.
@@ -1256,7 +1248,7 @@ impl Indexer {
 
 /// A schema object being indexed: where its walk is, and what holds in it.
 struct Frame<'v> {
-    members: &'v [(String, Value)],
+    members: &'v [(&'v str, Doc<'v>)],
     /// The member whose subschemas come next, and the position in its value.
     member: usize,
     from: usize,
@@ -1267,16 +1259,16 @@ struct Frame<'v> {
 }
 
 /// The member `name` of a schema object.
-fn member<'v>(members: &'v [(String, Value)], name: &str) -> Option<&'v Value> {
-    members.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+fn member<'v>(members: &'v [(&'v str, Doc<'v>)], name: &str) -> Option<&'v Doc<'v>> {
+    members.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
 }
 
 /// The draft a schema object's `$schema` names (`inherited` without one), and the
 /// `$schema` text when it names a draft toolgate does not implement.
-fn schema_draft(members: &[(String, Value)], inherited: Draft) -> (Draft, Option<String>) {
+fn schema_draft(members: &[(&str, Doc<'_>)], inherited: Draft) -> (Draft, Option<String>) {
     match member(members, "$schema") {
         None => (inherited, None),
-        Some(Value::String(s)) => match Draft::from_uri(s) {
+        Some(Doc::String(s)) => match Draft::from_uri(s) {
             Some(d) => (d, None),
             None => (inherited, Some(quoted(s))),
         },

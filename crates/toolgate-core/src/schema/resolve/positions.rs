@@ -5,7 +5,7 @@
 //! `default`, `examples`, an unknown keyword) is data, and an `$id` inside it
 //! identifies nothing.
 
-use crate::json::Value;
+use crate::json::Doc;
 use crate::schema::Draft;
 
 /// How a keyword's value holds subschemas.
@@ -100,8 +100,8 @@ pub(super) fn holds(draft: Draft, keyword: &str) -> Option<Holds> {
 }
 
 /// A schema: an object, or a boolean (`true` accepts everything, `false` nothing).
-pub fn is_schema(v: &Value) -> bool {
-    matches!(v, Value::Object(_) | Value::Bool(_))
+pub fn is_schema(v: &Doc<'_>) -> bool {
+    matches!(v, Doc::Object(_) | Doc::Bool(_))
 }
 
 /// Where a subschema sits in its keyword's value.
@@ -123,20 +123,20 @@ pub(super) enum Place<'v> {
 pub(super) fn next_subschema<'v>(
     draft: Draft,
     keyword: &str,
-    value: &'v Value,
+    value: &'v Doc<'v>,
     from: usize,
-) -> Option<(usize, Place<'v>, &'v Value)> {
+) -> Option<(usize, Place<'v>, &'v Doc<'v>)> {
     match (holds(draft, keyword)?, value) {
         (Holds::Schema | Holds::SchemaOrArray, v) if is_schema(v) => {
             (from == 0).then_some((0, Place::Itself, v))
         }
-        (Holds::Map | Holds::MapOfSchemasOrNames, Value::Object(members)) => members
+        (Holds::Map | Holds::MapOfSchemasOrNames, Doc::Object(members)) => members
             .iter()
             .enumerate()
             .skip(from)
             .find(|(_, (_, v))| is_schema(v))
             .map(|(i, (name, v))| (i, Place::Member(name), v)),
-        (Holds::Array | Holds::SchemaOrArray, Value::Array(items)) => items
+        (Holds::Array | Holds::SchemaOrArray, Doc::Array(items)) => items
             .iter()
             .enumerate()
             .skip(from)
@@ -151,8 +151,8 @@ pub(super) fn next_subschema<'v>(
 pub(super) fn subschemas<'v>(
     draft: Draft,
     keyword: &str,
-    value: &'v Value,
-) -> Vec<(Place<'v>, &'v Value)> {
+    value: &'v Doc<'v>,
+) -> Vec<(Place<'v>, &'v Doc<'v>)> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some((at, place, v)) = next_subschema(draft, keyword, value, from) {
@@ -193,13 +193,15 @@ mod tests {
 
     #[test]
     fn subschemas_skip_what_is_not_a_schema() {
-        let v = Value::parse(br#"{"a": {"type": "string"}, "b": ["c"], "d": true}"#, 8).unwrap();
+        let arena = bumpalo::Bump::new();
+        let parse = |json: &'static [u8]| Doc::parse_compact(json, 8, &arena).unwrap().0;
+        let v = parse(br#"{"a": {"type": "string"}, "b": ["c"], "d": true}"#);
         let places: Vec<Place> = subschemas(Draft::Draft7, "dependencies", &v)
             .into_iter()
             .map(|(p, _)| p)
             .collect();
         assert_eq!(places, [Place::Member("a"), Place::Member("d")]);
-        let items = Value::parse(br#"[{}, 3, false]"#, 8).unwrap();
+        let items = parse(br#"[{}, 3, false]"#);
         let places: Vec<Place> = subschemas(Draft::Draft7, "items", &items)
             .into_iter()
             .map(|(p, _)| p)
@@ -209,7 +211,7 @@ mod tests {
             subschemas(Draft::Draft2020_12, "items", &items).is_empty(),
             "2020-12's items is one schema, not an array"
         );
-        let one = Value::parse(br#"{"type": "string"}"#, 8).unwrap();
+        let one = parse(br#"{"type": "string"}"#);
         assert_eq!(
             subschemas(Draft::Draft2020_12, "not", &one),
             [(Place::Itself, &one)]

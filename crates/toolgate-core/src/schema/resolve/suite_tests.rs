@@ -52,10 +52,10 @@ const EXPECTED_REFUSALS: &[(&str, &str, &str)] = &[
 
 const DEPTH: usize = crate::schema::Options::MAX_DEPTH_LIMIT;
 
-fn read_json(path: &Path) -> Value {
+fn read_json(path: &Path) -> OwnedDoc {
     let bytes =
         std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    Value::parse(&bytes, DEPTH)
+    OwnedDoc::parse(&bytes, DEPTH)
         .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message(&bytes)))
 }
 
@@ -86,22 +86,22 @@ fn remotes(root: &Path) -> Vec<Resource> {
             let rel = rel.to_string_lossy().replace('\\', "/");
             Resource {
                 uri: format!("http://localhost:1234/{rel}"),
-                value: Arc::new(read_json(p)),
+                doc: Arc::new(read_json(p)),
             }
         })
         .collect()
 }
 
-fn member<'v>(v: &'v Value, name: &str) -> Option<&'v Value> {
+fn member<'v>(v: &'v Doc<'v>, name: &str) -> Option<&'v Doc<'v>> {
     match v {
-        Value::Object(m) => super::member(m, name),
+        Doc::Object(m) => super::member(m, name),
         _ => None,
     }
 }
 
-fn string(v: Option<&Value>) -> Option<&str> {
+fn string<'v>(v: Option<&Doc<'v>>) -> Option<&'v str> {
     match v {
-        Some(Value::String(s)) => Some(s),
+        Some(Doc::String(s)) => Some(s),
         _ => None,
     }
 }
@@ -109,7 +109,7 @@ fn string(v: Option<&Value>) -> Option<&str> {
 /// Every `$ref` and `$dynamicRef` (2020-12) in the schema positions under `loc`:
 /// `(where, keyword, reference)`.
 fn references(d: &Documents, loc: &Location, out: &mut Vec<(Location, &'static str, String)>) {
-    let Some(Value::Object(members)) = d.value(loc) else {
+    let Some(Doc::Object(members)) = d.value(loc) else {
         return;
     };
     let draft = d.draft(loc);
@@ -121,7 +121,7 @@ fn references(d: &Documents, loc: &Location, out: &mut Vec<(Location, &'static s
             out.push((loc.clone(), keyword, r.to_owned()));
         }
     }
-    for (keyword, value) in members {
+    for (keyword, value) in members.iter() {
         for (place, _) in subschemas(draft, keyword, value) {
             let mut pointer = loc.pointer.clone();
             push_pointer_token(&mut pointer, keyword);
@@ -149,7 +149,7 @@ struct Tally {
 /// One group: index it, then resolve every reference reachable from its schema.
 /// Returns the refusals (reference, message) and the unexpected failures.
 fn run_group(
-    schema: &Value,
+    schema: &Doc<'_>,
     folder_draft: Draft,
     registered: &[Resource],
     tally: &mut Tally,
@@ -157,7 +157,7 @@ fn run_group(
     let root_draft = string(member(schema, "$schema"))
         .and_then(Draft::from_uri)
         .unwrap_or(folder_draft);
-    let d = Documents::new(schema.clone(), None, root_draft, folder_draft, registered)
+    let d = Documents::new(*schema, None, root_draft, folder_draft, registered)
         .map_err(|p| format!("indexing failed: {p:#?}"))?;
     let mut refusals = Vec::new();
     let mut walked: HashSet<Location> = HashSet::new();
@@ -240,11 +240,11 @@ fn every_suite_reference_resolves() {
                     .replace('\\', "/")
             );
             let doc = read_json(&path);
-            let Value::Array(groups) = &doc else {
+            let Doc::Array(groups) = doc.root() else {
                 panic!("{label}: not an array of groups");
             };
             let mut tally = Tally::default();
-            for group in groups {
+            for group in groups.iter() {
                 let description = string(member(group, "description"))
                     .unwrap_or("?")
                     .to_owned();

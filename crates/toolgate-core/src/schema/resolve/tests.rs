@@ -5,29 +5,33 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::json::Value;
 
 const D12: Draft = Draft::Draft2020_12;
 const D7: Draft = Draft::Draft7;
 
-fn parse(json: &str) -> Value {
-    Value::parse(json.as_bytes(), 128).unwrap_or_else(|e| panic!("bad test JSON: {e:?}"))
+/// A test document, kept for the rest of the test run.
+fn parse(json: &str) -> Doc<'static> {
+    let owned =
+        OwnedDoc::parse(json.as_bytes(), 128).unwrap_or_else(|e| panic!("bad test JSON: {e:?}"));
+    *Box::leak(Box::new(owned)).root()
 }
 
 fn resource(uri: &str, json: &str) -> Resource {
     Resource {
         uri: uri.to_owned(),
-        value: Arc::new(parse(json)),
+        doc: Arc::new(OwnedDoc::parse(json.as_bytes(), 128).expect("test JSON")),
     }
 }
 
-fn docs_in(draft: Draft, json: &str, registered: &[Resource]) -> Documents {
+fn docs_in(draft: Draft, json: &str, registered: &[Resource]) -> Documents<'static> {
     match Documents::new(parse(json), None, draft, draft, registered) {
         Ok(d) => d,
         Err(problems) => panic!("unexpected problems: {problems:#?}"),
     }
 }
 
-fn docs(json: &str) -> Documents {
+fn docs(json: &str) -> Documents<'static> {
     docs_in(D12, json, &[])
 }
 
@@ -781,10 +785,10 @@ fn meta_schemas_are_built_in() {
     assert_eq!(meta.pointer, "");
     assert_eq!(d.draft(&meta), D12);
     assert_eq!(d.dynamic_anchor_at(&meta), Some("meta"));
-    let Some(Value::Object(members)) = d.value(&meta) else {
+    let Some(Doc::Object(members)) = d.value(&meta) else {
         panic!("the meta-schema is an object")
     };
-    assert!(members.iter().any(|(k, _)| k == "allOf"));
+    assert!(members.iter().any(|(k, _)| *k == "allOf"));
     // Its own references, relative to its URI.
     let core = d.resolve(&meta, "meta/core").unwrap();
     assert_eq!(
@@ -812,7 +816,7 @@ fn meta_schemas_are_built_in() {
     );
     assert_eq!(d.draft(&d7), D7);
     let arr = d.resolve(&d7, "#/definitions/schemaArray").unwrap();
-    assert!(matches!(d.value(&arr), Some(Value::Object(_))));
+    assert!(matches!(d.value(&arr), Some(Doc::Object(_))));
     assert!(d.resolve(&d7, "#/definitions/nope").is_err());
     // A schema that declares a meta-schema's URI takes its place.
     let d = docs(r##"{"$id": "https://json-schema.org/draft/2020-12/schema", "title": "mine"}"##);
@@ -831,20 +835,20 @@ fn built_in_table_matches_the_documents() {
         let value = b.value().unwrap_or_else(|| panic!("{} is not JSON", b.uri));
         let registered = [Resource {
             uri: b.uri.to_owned(),
-            value: Arc::new(value.clone()),
+            doc: Arc::new(OwnedDoc::parse(b.text.as_bytes(), 64).expect("a built-in is JSON")),
         }];
         let d = Documents::new(parse("{}"), None, D12, D12, &registered)
             .unwrap_or_else(|p| panic!("{}: {p:#?}", b.uri));
-        let Value::Object(members) = value else {
+        let Doc::Object(members) = value else {
             panic!("{} is not an object", b.uri)
         };
         let id = member(members, "$id").and_then(|v| match v {
-            Value::String(s) => Some(s.trim_end_matches('#')),
+            Doc::String(s) => Some(s.trim_end_matches('#')),
             _ => None,
         });
         assert_eq!(id, Some(b.uri), "builtin {i}");
         let schema = member(members, "$schema").and_then(|v| match v {
-            Value::String(s) => Draft::from_uri(s),
+            Doc::String(s) => Draft::from_uri(s),
             _ => None,
         });
         assert_eq!(schema, Some(b.draft), "{}", b.uri);
@@ -883,7 +887,8 @@ fn locations_from_elsewhere_do_not_panic() {
 fn deep_documents_index_on_a_small_stack() {
     // As deep as the nesting limit allows, indexed on a thread with a small stack:
     // the walk keeps its own stack, so the depth costs heap, not thread stack. (The
-    // value is built directly: this is about the index, not the parser.)
+    // value is built directly, then copied into an arena: this is about the index,
+    // not the parser.)
     const DEPTH: usize = 1000;
     let obj = |members: Vec<(&str, Value)>| {
         Value::Object(
@@ -909,6 +914,8 @@ fn deep_documents_index_on_a_small_stack() {
         ),
         ("not", value),
     ]);
+    let arena: &'static bumpalo::Bump = Box::leak(Box::default());
+    let value = Doc::from_value(&value, arena);
     let d = std::thread::Builder::new()
         .stack_size(64 * 1024)
         .spawn(move || Documents::new(value, None, D12, D12, &[]).map_err(|p| format!("{p:?}")))
