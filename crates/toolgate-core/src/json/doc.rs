@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 
+use bumpalo::collections::Vec as BumpVec;
 use bumpalo::Bump;
 
 use super::build::{read_tree, Gather};
@@ -44,8 +45,10 @@ impl<'d> Doc<'d> {
             // Compact text is rarely longer than the input (only a re-escaped string
             // can be), so one allocation is the usual cost.
             out: String::with_capacity(input.len()),
-            members: Vec::with_capacity(16),
-            items: Vec::new(),
+            // The stacks of open containers' items, in the arena too: a tree's
+            // temporary vectors cost no allocation of their own.
+            members: BumpVec::with_capacity_in(16, arena),
+            items: BumpVec::with_capacity_in(16, arena),
         };
         let mut r = Reader::new(input, max_depth);
         let v = read_tree(&mut r, &mut p)?;
@@ -184,8 +187,8 @@ impl OwnedDoc {
             let mut p = CompactDoc {
                 arena: &arena,
                 out: String::new(),
-                members: Vec::new(),
-                items: Vec::new(),
+                members: BumpVec::new_in(&arena),
+                items: BumpVec::new_in(&arena),
             };
             let mut r = Reader::new(input, max_depth);
             let v = read_tree(&mut r, &mut Owning(&mut p))?;
@@ -233,9 +236,9 @@ struct CompactDoc<'d> {
     arena: &'d Bump,
     out: String,
     /// The members of the open objects, each object's from where it opened.
-    members: Vec<(&'d str, Doc<'d>)>,
+    members: BumpVec<'d, (&'d str, Doc<'d>)>,
     /// The elements of the open arrays, likewise.
-    items: Vec<Doc<'d>>,
+    items: BumpVec<'d, Doc<'d>>,
 }
 
 impl<'d> CompactDoc<'d> {

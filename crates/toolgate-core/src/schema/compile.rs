@@ -74,6 +74,104 @@ pub(crate) struct Compiler<'a> {
     defining: bool,
 }
 
+/// The tables a compile works with and drops when it is done (its pointer, the
+/// locations and edges of the full profile), kept emptied for the thread's next
+/// compile: registering many tools made and freed about a dozen of them per schema,
+/// a fifth of a compile's allocations.
+#[derive(Default)]
+struct Workspace {
+    ptr: String,
+    marks: Vec<usize>,
+    located: HashMap<Location, NodeId, MemoState>,
+    unlocated: Vec<(NodeId, DocId)>,
+    pending: Vec<(NodeId, Location)>,
+    resources: Vec<ResourceId>,
+    pointers: Vec<(u32, u32)>,
+    pointer_text: String,
+    current: Vec<NodeId>,
+    edges: Vec<(NodeId, NodeId)>,
+    applied: Vec<u32>,
+    referenced: Vec<bool>,
+}
+
+thread_local! {
+    /// This thread's [`Workspace`] between compiles.
+    static SPARE_WORKSPACE: std::cell::Cell<Option<Workspace>> = const { std::cell::Cell::new(None) };
+}
+
+/// The largest table (in elements) a workspace keeps for the next compile: one grown
+/// by a huge schema is freed rather than held by the thread.
+const WORKSPACE_MAX: usize = 1 << 16;
+
+impl Workspace {
+    /// This thread's spare workspace, or a new one.
+    fn take() -> Workspace {
+        SPARE_WORKSPACE
+            .try_with(|spare| spare.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Empties it and keeps it for this thread's next compile, unless a table grew
+    /// past [`WORKSPACE_MAX`].
+    fn put_back(mut self) {
+        let large = self.ptr.capacity().max(self.pointer_text.capacity()) > WORKSPACE_MAX
+            || [
+                self.marks.capacity(),
+                self.located.capacity(),
+                self.unlocated.capacity(),
+                self.pending.capacity(),
+                self.resources.capacity(),
+                self.pointers.capacity(),
+                self.current.capacity(),
+                self.edges.capacity(),
+                self.applied.capacity(),
+                self.referenced.capacity(),
+            ]
+            .into_iter()
+            .any(|c| c > WORKSPACE_MAX);
+        if large {
+            return;
+        }
+        self.ptr.clear();
+        self.marks.clear();
+        self.located.clear();
+        self.unlocated.clear();
+        self.pending.clear();
+        self.resources.clear();
+        self.pointers.clear();
+        self.pointer_text.clear();
+        self.current.clear();
+        self.edges.clear();
+        self.applied.clear();
+        self.referenced.clear();
+        // A thread being torn down has no slot left: the workspace is then freed.
+        let _ = SPARE_WORKSPACE.try_with(|spare| spare.set(Some(self)));
+    }
+}
+
+impl Drop for Compiler<'_> {
+    fn drop(&mut self) {
+        use std::mem::take;
+        Workspace {
+            ptr: take(&mut self.ptr),
+            marks: take(&mut self.marks),
+            located: take(&mut self.located),
+            unlocated: take(&mut self.unlocated),
+            pending: take(&mut self.pending),
+            resources: take(&mut self.resources),
+            pointers: take(&mut self.pointers),
+            pointer_text: take(&mut self.pointer_text),
+            current: take(&mut self.current),
+            edges: take(&mut self.edges),
+            applied: take(&mut self.applied),
+            referenced: take(&mut self.referenced),
+        }
+        .put_back();
+    }
+}
+
 impl<'a> Compiler<'a> {
     /// A compiler for `options`; in the full profile, `docs` holds the schema (as its
     /// document 0) and everything its references may reach, and `draft` is the draft
@@ -97,28 +195,55 @@ impl<'a> Compiler<'a> {
         prog.nodes.reserve(nodes);
         prog.texts.reserve(nodes);
         prog.locations.reserve(text_len / 4);
+        let mut spare = Workspace::take();
+        spare.ptr.reserve(64);
+        // Room for what tool schemas nest (each level grew these once).
+        spare.marks.reserve(16);
+        if docs.is_some() {
+            spare.unlocated.reserve(nodes);
+            spare.resources.reserve(nodes);
+            spare.pointers.reserve(nodes);
+            spare.pointer_text.reserve(nodes * 16);
+            spare.current.reserve(16);
+            spare.edges.reserve(nodes);
+            spare.applied.reserve(nodes);
+            spare.referenced.reserve(nodes);
+        }
+        let Workspace {
+            ptr,
+            marks,
+            located,
+            unlocated,
+            pending,
+            resources,
+            pointers,
+            pointer_text,
+            current,
+            edges,
+            applied,
+            referenced,
+        } = spare;
         Compiler {
             prog,
             problems: Vec::new(),
-            ptr: String::with_capacity(64),
-            // Room for what tool schemas nest (each level grew these once).
-            marks: Vec::with_capacity(16),
+            ptr,
+            marks,
             options,
             docs,
             doc: 0,
             draft,
-            located: HashMap::default(),
+            located,
             locating: false,
-            unlocated: Vec::with_capacity(nodes),
-            pending: Vec::new(),
-            resources: Vec::with_capacity(nodes),
+            unlocated,
+            pending,
+            resources,
             dynamic: false,
-            pointers: Vec::with_capacity(nodes),
-            pointer_text: String::with_capacity(nodes * 16),
-            current: Vec::with_capacity(if docs.is_some() { 16 } else { 0 }),
-            edges: Vec::with_capacity(nodes),
-            applied: Vec::with_capacity(nodes),
-            referenced: Vec::with_capacity(nodes),
+            pointers,
+            pointer_text,
+            current,
+            edges,
+            applied,
+            referenced,
             defining: false,
         }
     }
@@ -684,14 +809,14 @@ impl<'a> Compiler<'a> {
             self.link(root);
         }
         if self.problems.is_empty() {
-            Ok(self.prog)
+            Ok(std::mem::take(&mut self.prog))
         } else {
             // One location compiled twice (inline and through a reference) reports its
             // problems twice: once is enough.
             let mut seen = std::collections::HashSet::new();
             self.problems
                 .retain(|p| seen.insert((p.pointer.clone(), p.message.clone())));
-            Err(CompileError::new(self.problems))
+            Err(CompileError::new(std::mem::take(&mut self.problems)))
         }
     }
 
@@ -753,6 +878,15 @@ impl<'a> Compiler<'a> {
         let has_alias = self.prog.specials.iter().any(|special| {
             special.kind == SpecialKind::Alias || (!dynamic && special.kind == SpecialKind::Scope)
         });
+        if !has_alias && !self.walks_a_value_twice() {
+            // No reference to replace and no node to wrap in a memo (most tool
+            // schemas): only the checks below apply.
+            if dynamic {
+                self.prog.root_resource = self.resources.first().copied().unwrap_or(0);
+            }
+            self.check_cycles();
+            return;
+        }
         const UNKNOWN: u32 = u32::MAX;
         const ON_PATH: u32 = u32::MAX - 1;
         const LOOPS: u32 = u32::MAX - 2;
@@ -928,6 +1062,21 @@ impl<'a> Compiler<'a> {
     /// Refuses a cycle of in-place applicators (and aliases) that never steps into the
     /// instance: walking it would never end.
     fn check_cycles(&mut self) {
+        let prog = &self.prog;
+        let in_place_edges = !prog.specials.is_empty()
+            || prog
+                .applicators
+                .iter()
+                .any(|g| g.branches().next().is_some())
+            || prog.objects.iter().any(|o| {
+                o.extra
+                    .as_ref()
+                    .is_some_and(|e| !e.dependent_schemas.is_empty())
+            });
+        if !in_place_edges {
+            // No node applies another to its value: no cycle.
+            return;
+        }
         let count = self.prog.nodes.len();
         // Each node's in-place edges, one after the other: node `id`'s are
         // `targets[starts[id]..starts[id + 1]]`.
@@ -1011,10 +1160,24 @@ impl<'a> Compiler<'a> {
 /// Which nodes lie on a cycle of `edges` (a recursion): Tarjan's strongly connected
 /// components, iteratively, so a deep schema cannot exhaust the stack.
 fn recursive_nodes(count: usize, edges: &[(NodeId, NodeId)]) -> Vec<bool> {
-    let mut adjacency: Vec<Vec<NodeId>> = vec![Vec::new(); count];
+    // Each node's edges one after the other (node `v`'s are
+    // `targets[starts[v]..starts[v + 1]]`), in their order in `edges`: a vector per node
+    // cost an allocation per node with an edge.
+    let mut starts = vec![0usize; count + 1];
     for &(a, b) in edges {
         if (a as usize) < count && (b as usize) < count {
-            adjacency[a as usize].push(b);
+            starts[a as usize + 1] += 1;
+        }
+    }
+    for v in 0..count {
+        starts[v + 1] += starts[v];
+    }
+    let mut filled = starts.clone();
+    let mut targets = vec![0 as NodeId; starts[count]];
+    for &(a, b) in edges {
+        if (a as usize) < count && (b as usize) < count {
+            targets[filled[a as usize]] = b;
+            filled[a as usize] += 1;
         }
     }
     const UNSEEN: usize = usize::MAX;
@@ -1024,21 +1187,22 @@ fn recursive_nodes(count: usize, edges: &[(NodeId, NodeId)]) -> Vec<bool> {
     let mut stack: Vec<usize> = Vec::new();
     let mut recursive = vec![false; count];
     let mut next_index = 0;
+    // (node, its next edge to look at)
+    let mut calls: Vec<(usize, usize)> = Vec::new();
     for start in 0..count {
         if index[start] != UNSEEN {
             continue;
         }
-        // (node, next edge to look at)
-        let mut calls: Vec<(usize, usize)> = vec![(start, 0)];
+        calls.push((start, starts[start]));
         index[start] = next_index;
         low[start] = next_index;
         next_index += 1;
         stack.push(start);
         on_stack[start] = true;
         while let Some(&mut (v, ref mut edge)) = calls.last_mut() {
-            if let Some(&w) = adjacency[v].get(*edge) {
+            if *edge < starts[v + 1] {
+                let w = targets[*edge] as usize;
                 *edge += 1;
-                let w = w as usize;
                 if w == v {
                     recursive[v] = true;
                 }
@@ -1048,7 +1212,7 @@ fn recursive_nodes(count: usize, edges: &[(NodeId, NodeId)]) -> Vec<bool> {
                     next_index += 1;
                     stack.push(w);
                     on_stack[w] = true;
-                    calls.push((w, 0));
+                    calls.push((w, starts[w]));
                 } else if on_stack[w] {
                     low[v] = low[v].min(index[w]);
                 }
@@ -1059,16 +1223,13 @@ fn recursive_nodes(count: usize, edges: &[(NodeId, NodeId)]) -> Vec<bool> {
                 low[parent] = low[parent].min(low[v]);
             }
             if low[v] == index[v] {
-                let mut component = Vec::new();
-                while let Some(w) = stack.pop() {
+                // The component is the stack down to `v`; of more than one node, each
+                // lies on a cycle.
+                let at = stack.iter().rposition(|&w| w == v).unwrap_or(0);
+                let several = stack.len() - at > 1;
+                for w in stack.drain(at..) {
                     on_stack[w] = false;
-                    component.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                if component.len() > 1 {
-                    for w in component {
+                    if several {
                         recursive[w] = true;
                     }
                 }

@@ -80,7 +80,7 @@ impl Schema {
     pub fn compile_with(json: &[u8], opts: &Options) -> Result<Schema, CompileError> {
         let max_depth = opts.max_depth();
         // The tree lives in this arena for the compile, and goes with it at once.
-        let arena = bumpalo::Bump::new();
+        let arena = bumpalo::Bump::with_capacity(json.len().saturating_mul(2));
         let input = json;
         let (value, mut json) = Doc::parse_compact(input, max_depth, &arena).map_err(|e| {
             CompileError::single(

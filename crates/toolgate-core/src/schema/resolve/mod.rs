@@ -273,7 +273,8 @@ impl<'d> Documents<'d> {
             by_uri: MemoMap::default(),
             problems: Vec::new(),
             defer: false,
-            ptr: String::with_capacity(64),
+            // Grown only by a root whose text has a `$` (its subschemas are visited).
+            ptr: String::new(),
             schemas: 1,
         };
         ix.push_doc(Source::Owned(root), String::new());
