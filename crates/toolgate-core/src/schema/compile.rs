@@ -409,7 +409,9 @@ impl<'a> Compiler<'a> {
 
     /// The node of the schema `v`, which will be node `id`.
     fn node_of(&mut self, id: NodeId, v: &Doc<'_>) -> Node {
-        if !self.full() {
+        if self.docs.is_none() {
+            // The core profile, or a full-profile schema without identifiers or
+            // references: no resource to enter, no edge to follow.
             return self.node(v);
         }
         // An embedded resource may declare its own draft.
@@ -878,9 +880,10 @@ impl<'a> Compiler<'a> {
         let has_alias = self.prog.specials.iter().any(|special| {
             special.kind == SpecialKind::Alias || (!dynamic && special.kind == SpecialKind::Scope)
         });
-        if !has_alias && !self.walks_a_value_twice() {
+        if !has_alias && (self.docs.is_none() || !self.walks_a_value_twice()) {
             // No reference to replace and no node to wrap in a memo (most tool
-            // schemas): only the checks below apply.
+            // schemas; without documents, no reference applies a node from a second
+            // place or makes it recursive): only the checks below apply.
             if dynamic {
                 self.prog.root_resource = self.resources.first().copied().unwrap_or(0);
             }

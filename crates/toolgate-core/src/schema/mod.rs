@@ -80,7 +80,7 @@ impl Schema {
     pub fn compile_with(json: &[u8], opts: &Options) -> Result<Schema, CompileError> {
         let max_depth = opts.max_depth();
         // The tree lives in this arena for the compile, and goes with it at once.
-        let arena = bumpalo::Bump::with_capacity(json.len().saturating_mul(2));
+        let arena = bumpalo::Bump::with_capacity(json.len().saturating_mul(4));
         let input = json;
         let (value, mut json) = Doc::parse_compact(input, max_depth, &arena).map_err(|e| {
             CompileError::single(
@@ -246,6 +246,15 @@ fn compile_full(
         })?,
         _ => opts.default_draft(),
     };
+    let text_len = text.map_or(0, str::len);
+    if text.is_some_and(|t| !t.as_bytes().contains(&b'$')) && opts.resources().is_empty() {
+        // No `$` in the text: no identifier, anchor, `$schema` or reference, so
+        // nothing to index and nothing a reference could reach; most tool schemas.
+        let mut compiler = compile::Compiler::new(opts, None, draft, text_len);
+        let mut root = compiler.root(&value);
+        let prog = compiler.finish(&mut root)?;
+        return Ok((prog, root));
+    }
     let docs = resolve::Documents::new(value, text, draft, opts.default_draft(), opts.resources())
         .map_err(|problems| {
             CompileError::new(
@@ -262,7 +271,6 @@ fn compile_full(
     let root_value = docs
         .value(&resolve::Location::root())
         .expect("the schema is document 0");
-    let text_len = text.map_or(0, str::len);
     let mut compiler = compile::Compiler::new(opts, Some(&docs), draft, text_len);
     let mut root = compiler.root(root_value);
     let prog = compiler.finish(&mut root)?;

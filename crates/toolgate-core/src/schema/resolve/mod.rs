@@ -963,7 +963,7 @@ impl<'d> Indexer<'d> {
         self.resources.push(Entry {
             doc,
             pointer: self.ptr.clone(),
-            uri: uri.clone(),
+            uri,
             draft,
             unsupported,
             anchors: MemoMap::default(),
