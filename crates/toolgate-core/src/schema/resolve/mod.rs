@@ -257,9 +257,11 @@ impl<'d> Documents<'d> {
     /// uses.
     ///
     /// `root_text` is the schema's compact text, when the caller has it: a text
-    /// without a `$` holds no `$id`, `$anchor` or `$schema` below its root, so its
+    /// without `"$id"`, `"$anchor"` or `"$dynamicAnchor"` declares no resource or
+    /// anchor below its root (a `$schema` counts only beside an `$id`), so its
     /// subschemas are counted from it rather than visited one by one (most tool
-    /// schemas; a debug build visits them anyway and checks that nothing is missed).
+    /// schemas, references and all; a debug build visits them anyway and checks that
+    /// nothing is missed).
     pub(crate) fn new(
         root: Doc<'d>,
         root_text: Option<&str>,
@@ -278,7 +280,7 @@ impl<'d> Documents<'d> {
             schemas: 1,
         };
         ix.push_doc(Source::Owned(root), String::new());
-        let plain = root_text.filter(|text| !text.as_bytes().contains(&b'$'));
+        let plain = root_text.filter(|text| !declares_identifiers(text));
         ix.index(0, None, Some(root_draft), default_draft, plain);
         // Every registered URI first, so that no `$id` inside another document can
         // take one.
@@ -725,6 +727,29 @@ pub(crate) fn unescape_token(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
     Some(std::borrow::Cow::Owned(out))
 }
 
+/// Whether a schema's compact text may declare a resource or an anchor: it holds the
+/// key `"$id"`, `"$anchor"` or `"$dynamicAnchor"`. The compact text writes `$` as
+/// itself, never escaped, so such a key is always spelled so; a string value that
+/// reads the same (one ending in `\"$id`) only makes the answer a cautious yes.
+fn declares_identifiers(text: &str) -> bool {
+    let mut from = 0;
+    // A `char` is searched for with `memchr`; a two-byte pattern was several times
+    // slower than the rest of indexing such a text.
+    while let Some(at) = text[from..].find('$') {
+        let dollar = from + at;
+        from = dollar + 1;
+        let rest = &text[from..];
+        if text.as_bytes()[..dollar].ends_with(b"\"")
+            && ["id\"", "anchor\"", "dynamicAnchor\""]
+                .iter()
+                .any(|name| rest.starts_with(name))
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// Draft 2020-12's anchor names (`$anchor`, `$dynamicAnchor`):
 /// `^[A-Za-z_][-A-Za-z0-9._]*$`.
 fn is_anchor_name(s: &str) -> bool {
@@ -901,8 +926,8 @@ impl<'d> Indexer<'d> {
         });
     }
 
-    /// What [`Indexer::descend`] would find under a root whose text has no `$`: no
-    /// resource, anchor or problem, and about one schema per object of the text (an
+    /// What [`Indexer::descend`] would find under a root whose text declares no
+    /// identifier ([`declares_identifiers`]): no resource, anchor or problem, and about one schema per object of the text (an
     /// estimate: the count only sizes the compiler's tables).
     fn count_plain(&mut self, doc: DocId, frame: Frame<'_>, text: &str) {
         // Byte counters summed per 255 bytes: that compiles to a vector loop (a count

@@ -935,3 +935,29 @@ fn deep_documents_index_on_a_small_stack() {
         bottom
     );
 }
+
+#[test]
+fn identifiers_are_declared_by_their_keys_alone() {
+    // A key that declares a resource or an anchor, wherever it is.
+    for text in [
+        r##"{"properties":{"a":{"$id":"a.json"}}}"##,
+        r##"{"$defs":{"x":{"$anchor":"x"}}}"##,
+        r##"{"items":{"$dynamicAnchor":"meta"}}"##,
+    ] {
+        assert!(declares_identifiers(text), "{text}");
+    }
+    // References, definitions, `$schema` and `$comment` declare none, nor do look-alike
+    // names or a `$` in a value.
+    for text in [
+        r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"type":"string"}},"properties":{"b":{"$ref":"#/definitions/a"}}}"##,
+        r##"{"$defs":{"a":{"$comment":"x"}},"$ref":"#/$defs/a"}"##,
+        r##"{"properties":{"$idea":{"pattern":"^\\$id$"},"$anchored":{}}}"##,
+        r##"{"description":"costs $5"}"##,
+    ] {
+        assert!(!declares_identifiers(text), "{text}");
+    }
+    // A value that ends in an escaped quote and the name reads the same: a cautious
+    // yes (the descent then finds nothing).
+    assert!(declares_identifiers(r##"{"description":"say \"$id"}"##));
+    assert!(!declares_identifiers(r##"{"description":"say \"$id\""}"##));
+}
