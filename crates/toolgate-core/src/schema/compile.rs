@@ -1247,3 +1247,122 @@ thread_local! {
     /// Nodes looked at while `link` follows chains of aliases, in tests.
     pub(crate) static LINK_STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Options, Profile, Schema};
+
+    /// What a compile gives, as a caller sees it: the refusal, or the errors (paths,
+    /// schema locations, messages) of each instance.
+    fn outcome(schema: &str, profile: Profile, instances: &[&str]) -> Vec<String> {
+        let opts = Options::default().with_profile(profile);
+        match Schema::compile_with(schema.as_bytes(), &opts) {
+            Err(e) => vec![format!("refused: {e}")],
+            Ok(s) => instances
+                .iter()
+                .map(|i| format!("{:?}", s.validate_json(i.as_bytes())))
+                .collect(),
+        }
+    }
+
+    /// What a compile leaves for the thread's next one is every work table emptied,
+    /// its room kept; a table grown past the limit is not kept.
+    #[test]
+    fn a_compile_leaves_its_work_tables_empty() {
+        std::thread::spawn(|| {
+            let opts = Options::default().with_profile(Profile::Full);
+            let schema =
+                r##"{"$defs":{"n":{"properties":{"n":{"$ref":"#/$defs/n"}}}},"$ref":"#/$defs/n"}"##;
+            Schema::compile_with(schema.as_bytes(), &opts).unwrap();
+            let w = super::Workspace::take();
+            let lengths = [
+                w.ptr.len(),
+                w.marks.len(),
+                w.located.len(),
+                w.unlocated.len(),
+                w.pending.len(),
+                w.resources.len(),
+                w.pointers.len(),
+                w.pointer_text.len(),
+                w.current.len(),
+                w.edges.len(),
+                w.applied.len(),
+                w.referenced.len(),
+            ];
+            assert_eq!(lengths, [0; 12]);
+            assert!(
+                w.located.capacity() > 0 && w.edges.capacity() > 0 && w.resources.capacity() > 0
+            );
+            // Taken: the next compile makes its own, and gives it back.
+            assert!(super::Workspace::take().edges.capacity() == 0);
+            Schema::compile_with(schema.as_bytes(), &opts).unwrap();
+            assert!(super::Workspace::take().edges.capacity() > 0);
+            // A table past the limit is freed rather than kept.
+            let mut large = super::Workspace::default();
+            large.edges.reserve(super::WORKSPACE_MAX + 1);
+            large.put_back();
+            assert!(super::Workspace::take().edges.capacity() == 0);
+        })
+        .join()
+        .unwrap();
+    }
+
+    /// The compiler keeps its emptied work tables per thread: a compile after others
+    /// (larger, refused, with references, dynamic or not) gives what it gives on a
+    /// fresh thread.
+    #[test]
+    fn a_compile_after_others_on_the_thread_gives_what_it_gives_alone() {
+        let instances = [
+            r#"{"a":1,"b":"x","c":[1,"y"],"d":{"e":null}}"#,
+            r#"{"a":"1","c":{},"n":{"n":{"v":true}},"x":1}"#,
+            "[]",
+        ];
+        let schemas: [(&str, Profile); 7] = [
+            (
+                r#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"enum":["x","y"]}},"required":["a"],"additionalProperties":false}"#,
+                Profile::Core,
+            ),
+            (
+                r##"{"$defs":{"n":{"type":"object","properties":{"n":{"$ref":"#/$defs/n"},"v":{"type":"boolean"}}}},"properties":{"n":{"$ref":"#/$defs/n"},"c":{"type":"array","items":{"anyOf":[{"type":"integer"},{"$ref":"#/$defs/n"}]}}}}"##,
+                Profile::Full,
+            ),
+            (
+                r#"{"properties":{"a":{"type":"integer"}},"unevaluatedProperties":false,"allOf":[{"properties":{"b":true}}]}"#,
+                Profile::Full,
+            ),
+            (r#"{"properties":{"a":{"type":"nope"}}}"#, Profile::Full),
+            (
+                r##"{"$id":"http://x.test/root","$dynamicAnchor":"t","properties":{"d":{"$dynamicRef":"#t"},"e":{"$anchor":"e","type":"null"}}}"##,
+                Profile::Full,
+            ),
+            (r##"{"$ref":"#"}"##, Profile::Full),
+            (
+                r#"{"properties":{"c":{"type":"array","items":{"type":"string"}}}}"#,
+                Profile::Full,
+            ),
+        ];
+        // Each alone, on a thread of its own.
+        let alone: Vec<Vec<String>> = schemas
+            .iter()
+            .map(|&(schema, profile)| {
+                std::thread::spawn(move || outcome(schema, profile, &instances))
+                    .join()
+                    .unwrap()
+            })
+            .collect();
+        assert!(alone[3][0].starts_with("refused"), "{:?}", alone[3]);
+        assert!(alone[5][0].starts_with("refused"), "{:?}", alone[5]);
+        // All of them on one thread, in order and then backwards, twice each.
+        let order: Vec<usize> = (0..schemas.len()).chain((0..schemas.len()).rev()).collect();
+        std::thread::spawn(move || {
+            for _ in 0..2 {
+                for &i in &order {
+                    let (schema, profile) = schemas[i];
+                    assert_eq!(outcome(schema, profile, &instances), alone[i], "{schema}");
+                }
+            }
+        })
+        .join()
+        .unwrap();
+    }
+}
