@@ -17,7 +17,9 @@ use super::build::{read_tree, Gather};
 use super::{write_json_string, Decimal, JsonStr, Reader, Stack, SyntaxError, Value};
 
 /// A JSON value in an arena (see the module docs): the shape of [`Value`], borrowed.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// (Compared only in tests: a derived comparison recurses per level.)
+#[derive(Clone, Copy)]
+#[cfg_attr(test, derive(PartialEq))]
 pub(crate) enum Doc<'d> {
     Null,
     Bool(bool),
@@ -174,9 +176,10 @@ impl<'d> Doc<'d> {
 /// A document read once into an arena of its own, kept beside it: a registered
 /// resource or a built-in meta-schema, which many compiles read.
 pub(crate) struct OwnedDoc {
-    /// Borrows from `arena` (never handed out as `'static`: see [`OwnedDoc::root`]).
+    /// Borrows from `_arena` (never handed out as `'static`: see [`OwnedDoc::root`]).
     root: Doc<'static>,
-    arena: Bump,
+    /// Holds the tree; never read, only dropped (after `root`, declared before it).
+    _arena: Bump,
 }
 
 impl OwnedDoc {
@@ -201,18 +204,22 @@ impl OwnedDoc {
         // drops, with this struct. The `'static` never escapes: `root` hands the tree
         // out borrowed for as long as `self` is.
         let root = unsafe { std::mem::transmute::<Doc<'_>, Doc<'static>>(root) };
-        Ok(OwnedDoc { root, arena })
+        Ok(OwnedDoc {
+            root,
+            _arena: arena,
+        })
     }
 
     /// The document's root, for as long as `self` is borrowed.
     pub(crate) fn root(&self) -> &Doc<'_> {
         &self.root
     }
+}
 
-    /// Bytes its arena holds.
-    #[allow(dead_code)]
-    pub(crate) fn arena_bytes(&self) -> usize {
-        self.arena.allocated_bytes()
+/// Shown as its compact text, written in a loop: no nesting deepens the call stack.
+impl std::fmt::Debug for Doc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_compact())
     }
 }
 

@@ -3,8 +3,10 @@
 //! Two ways in: [`Reader`] is a cursor over untrusted bytes that the validator drives
 //! token by token, so that validation happens while reading and no tree of the
 //! instance is built; [`Build::read`] reads a whole document and hands its values to
-//! a [`Build`] receiver, which makes its own tree of them: [`Value`], an owned tree for
-//! schemas (read once, at compile time), or the Python module's objects.
+//! a [`Build`] receiver, which makes its own tree of them: [`Value`], an owned tree
+//! (what a caller hands in and gets back), or the Python module's objects. A compile
+//! reads its schema into a crate-private tree instead (`doc`): slices in an arena,
+//! strings borrowed from the schema's bytes, freed at once.
 //!
 //! Everything RFC 8259 forbids is refused, with the line and column of the offence:
 //! invalid UTF-8, lone surrogate escapes, control characters in strings, trailing

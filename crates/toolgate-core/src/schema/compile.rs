@@ -35,6 +35,9 @@ pub(crate) struct Compiler<'a> {
     /// Where `ptr` was before each `enter`.
     marks: Vec<usize>,
     options: &'a Options,
+    /// The compile's arena (the schema's tree is in it): room for the lists a
+    /// keyword gathers while it compiles and drops once built (an object's names).
+    pub arena: &'a bumpalo::Bump,
     /// Full profile: every document references may reach.
     docs: Option<&'a Documents<'a>>,
     /// Full profile: the document `ptr` points into.
@@ -182,6 +185,7 @@ impl<'a> Compiler<'a> {
         docs: Option<&'a Documents<'a>>,
         draft: Draft,
         text_len: usize,
+        arena: &'a bumpalo::Bump,
     ) -> Self {
         // Room for what the compile adds, so that each table is allocated once rather
         // than grown a few times (about ten reallocations per tool schema, each a
@@ -229,6 +233,7 @@ impl<'a> Compiler<'a> {
             ptr,
             marks,
             options,
+            arena,
             docs,
             doc: 0,
             draft,

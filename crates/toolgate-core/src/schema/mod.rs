@@ -79,8 +79,10 @@ impl Schema {
     /// Compiles a schema with explicit options.
     pub fn compile_with(json: &[u8], opts: &Options) -> Result<Schema, CompileError> {
         let max_depth = opts.max_depth();
-        // The tree lives in this arena for the compile, and goes with it at once.
-        let arena = bumpalo::Bump::with_capacity(json.len().saturating_mul(4));
+        // The tree lives in this arena for the compile, and goes with it at once. A
+        // tool schema's tree and the reader's stacks take up to about four times its
+        // text; a huge schema's arena starts at 4 MiB and grows as it needs.
+        let arena = bumpalo::Bump::with_capacity(json.len().saturating_mul(4).min(4 << 20));
         let input = json;
         let (value, mut json) = Doc::parse_compact(input, max_depth, &arena).map_err(|e| {
             CompileError::single(
@@ -107,11 +109,12 @@ impl Schema {
                 .expect("the compact text of a schema is JSON");
             let translated = openapi::to_json_schema(&authored).map_err(CompileError::new)?;
             let full = opts.clone().with_profile(Profile::Full);
-            compile_full(Doc::from_value(&translated, &arena), None, &full)?
+            compile_full(Doc::from_value(&translated, &arena), None, &full, &arena)?
         } else if opts.profile() == Profile::Full {
-            compile_full(value, Some(&json), opts)?
+            compile_full(value, Some(&json), opts, &arena)?
         } else {
-            let mut compiler = compile::Compiler::new(opts, None, opts.default_draft(), json.len());
+            let mut compiler =
+                compile::Compiler::new(opts, None, opts.default_draft(), json.len(), &arena);
             let mut root = compiler.root(&value);
             (compiler.finish(&mut root)?, root)
         };
@@ -230,6 +233,7 @@ fn compile_full(
     value: Doc<'_>,
     text: Option<&str>,
     opts: &Options,
+    arena: &bumpalo::Bump,
 ) -> Result<(Program<Building>, Node), CompileError> {
     let draft = match value.get("$schema") {
         Some(Doc::String(uri)) => Draft::from_uri(uri).ok_or_else(|| {
@@ -250,7 +254,7 @@ fn compile_full(
     if text.is_some_and(|t| !t.as_bytes().contains(&b'$')) && opts.resources().is_empty() {
         // No `$` in the text: no identifier, anchor, `$schema` or reference, so
         // nothing to index and nothing a reference could reach; most tool schemas.
-        let mut compiler = compile::Compiler::new(opts, None, draft, text_len);
+        let mut compiler = compile::Compiler::new(opts, None, draft, text_len, arena);
         let mut root = compiler.root(&value);
         let prog = compiler.finish(&mut root)?;
         return Ok((prog, root));
@@ -271,7 +275,7 @@ fn compile_full(
     let root_value = docs
         .value(&resolve::Location::root())
         .expect("the schema is document 0");
-    let mut compiler = compile::Compiler::new(opts, Some(&docs), draft, text_len);
+    let mut compiler = compile::Compiler::new(opts, Some(&docs), draft, text_len, arena);
     let mut root = compiler.root(root_value);
     let prog = compiler.finish(&mut root)?;
     Ok((prog, root))

@@ -380,7 +380,7 @@ impl<'v> NodeBuilder<'v> {
             && self.string.is_empty()
             && self.number.is_empty()
             && self.applicator.is_empty()
-            && self.then_else == (None, None)
+            && matches!(self.then_else, (None, None))
     }
 
     /// True when `unevaluatedProperties` or `unevaluatedItems` is present: the node

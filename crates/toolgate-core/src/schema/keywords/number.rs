@@ -565,7 +565,7 @@ mod tests {
         let opts = crate::schema::Options::default();
         let arena = bumpalo::Bump::new();
         let (v, _) = Doc::parse_compact(of.as_bytes(), 4, &arena).unwrap();
-        let mut c = Compiler::new(&opts, None, opts.default_draft(), 0);
+        let mut c = Compiler::new(&opts, None, opts.default_draft(), 0, &arena);
         let m = MultipleOf::new(&mut c, &v).expect("a valid divisor");
         m.divides(&Decimal::parse(n.as_bytes()).unwrap())
     }

@@ -9,6 +9,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use bumpalo::collections::Vec as BumpVec;
+
 use crate::json::{
     write_json_string, Doc, JsonStr, KeySet, NamePlaces, NameTable, Reader, SyntaxError,
     SyntaxErrorKind,
@@ -175,32 +177,44 @@ fn distinct_names<'v>(
     keyword: &str,
     what: &str,
     v: &'v Doc<'v>,
-) -> Option<Vec<&'v str>> {
+) -> Option<&'v [Doc<'v>]> {
     let Doc::Array(names) = v else {
         c.problem(keyword, format!("{what} {MUST_BE_NAMES}"));
         return None;
     };
-    let mut out: Vec<&str> = Vec::with_capacity(names.len());
-    // A search of `out` for a short list, else a set: a list of 100,000 names stays
-    // linear.
+    // A search of the names before for a short list, else a set: a list of 100,000
+    // names stays linear.
     let mut seen: Option<HashSet<Name<'_>>> =
         (names.len() > SEARCHED_NAMES).then(|| HashSet::with_capacity(names.len()));
-    for n in names.iter() {
+    for (i, n) in names.iter().enumerate() {
         let Doc::String(s) = n else {
             c.problem(keyword, format!("{what} {MUST_BE_NAMES}"));
             return None;
         };
         let fresh = match &mut seen {
             Some(set) => set.insert(Name(s)),
-            None => !out.iter().any(|&o| Name(o) == Name(s)),
+            // Every name before this one is a string (checked on the way here).
+            None => !names[..i]
+                .iter()
+                .any(|o| matches!(o, Doc::String(o) if Name(o) == Name(s))),
         };
         if !fresh {
             c.problem(keyword, format!("{what} lists {} twice", quoted(s)));
             return None;
         }
-        out.push(s);
     }
-    Some(out)
+    Some(names)
+}
+
+/// The names of a list [`distinct_names`] checked (every one a string).
+fn name_list<'v>(names: &'v [Doc<'v>]) -> Vec<&'v str> {
+    names
+        .iter()
+        .filter_map(|n| match n {
+            Doc::String(s) => Some(*s),
+            _ => None,
+        })
+        .collect()
 }
 
 impl<'v> ObjectBuilder<'v> {
@@ -235,8 +249,7 @@ impl<'v> ObjectBuilder<'v> {
     }
 
     pub(crate) fn required(&mut self, c: &mut Compiler<'_>, v: &'v Doc<'v>) {
-        if distinct_names(c, "required", "\"required\"", v).is_some() {
-            let Doc::Array(names) = v else { return };
+        if let Some(names) = distinct_names(c, "required", "\"required\"", v) {
             self.required = Some(names);
         }
     }
@@ -277,7 +290,7 @@ impl<'v> ObjectBuilder<'v> {
             let what = format!("\"dependentRequired\" of {}", quoted(trigger));
             if let Some(names) = distinct_names(c, "dependentRequired", &what, names) {
                 self.dependent_required
-                    .push(("dependentRequired", trigger, names));
+                    .push(("dependentRequired", trigger, name_list(names)));
             }
             c.leave();
         }
@@ -310,7 +323,7 @@ impl<'v> ObjectBuilder<'v> {
                 let what = format!("\"dependencies\" of {}", quoted(trigger));
                 if let Some(names) = distinct_names(c, "dependencies", &what, dep) {
                     self.dependent_required
-                        .push(("dependencies", trigger, names));
+                        .push(("dependencies", trigger, name_list(names)));
                 }
             } else {
                 let id = c.subschema_id(dep);
@@ -326,8 +339,9 @@ impl<'v> ObjectBuilder<'v> {
         // the name table is built, and growing them cost more than the spare room.
         let room =
             self.properties.map_or(0, <[_]>::len) + self.required.map_or(0, <[Doc<'v>]>::len);
-        let mut names: Vec<&str> = Vec::with_capacity(room);
-        let mut nodes: Vec<Option<Node>> = Vec::with_capacity(room);
+        let arena = c.arena;
+        let mut names: BumpVec<'_, &str> = BumpVec::with_capacity_in(room, arena);
+        let mut nodes: BumpVec<'_, Option<Node>> = BumpVec::with_capacity_in(room, arena);
         if let Some(props) = self.properties {
             c.enter("properties");
             for (name, sub) in props {
@@ -343,7 +357,7 @@ impl<'v> ObjectBuilder<'v> {
         // (a search of a long list would make a long `required` quadratic). The first
         // index of a name stays its index.
         let mut index: Option<HashMap<Name<'v>, usize>> = None;
-        let mut index_of = |name: &'v str, names: &mut Vec<&'v str>| {
+        let mut index_of = |name: &'v str, names: &mut BumpVec<'_, &'v str>| {
             if index.is_none() && names.len() > SEARCHED_NAMES {
                 let mut map = HashMap::with_capacity(names.len());
                 for (i, &name) in names.iter().enumerate() {
