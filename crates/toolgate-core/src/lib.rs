@@ -39,6 +39,7 @@ pub mod value {
 #[path = "../tests/support/counting_alloc.rs"]
 pub(crate) mod counting_alloc;
 pub mod schema;
+mod spare;
 mod stack;
 mod status;
 mod suggest;

@@ -14,7 +14,8 @@ use bumpalo::collections::Vec as BumpVec;
 use bumpalo::Bump;
 
 use super::build::{read_tree, Gather};
-use super::{write_json_string, Decimal, JsonStr, Reader, Stack, SyntaxError, Value};
+use super::write::{write_compact_tree, JsonTree, TreeNode};
+use super::{write_json_string, Decimal, JsonStr, Reader, SyntaxError, Value};
 
 /// A JSON value in an arena (see the module docs): the shape of [`Value`], borrowed.
 /// (Compared only in tests: a derived comparison recurses per level.)
@@ -42,7 +43,7 @@ impl<'d> Doc<'d> {
         max_depth: usize,
         arena: &'d Bump,
     ) -> Result<(Doc<'d>, String), SyntaxError> {
-        let mut p = CompactDoc {
+        let mut p = CompactDoc::<false> {
             arena,
             // Compact text is rarely longer than the input (only a re-escaped string
             // can be), so one allocation is the usual cost.
@@ -107,62 +108,10 @@ impl<'d> Doc<'d> {
         }
     }
 
-    /// Appends the value as compact JSON (as [`Value::write_compact`] does), in a
-    /// loop over the open containers.
+    /// Appends the value as compact JSON (as [`Value::write_compact`] does, through
+    /// the same writer).
     pub(crate) fn write_compact(&self, out: &mut String) {
-        // What is left of each open container (an array's elements, or an object's
-        // members with their names), and whether an item of it was written.
-        enum Left<'s, 'd> {
-            Items(std::slice::Iter<'s, Doc<'d>>),
-            Members(std::slice::Iter<'s, (&'d str, Doc<'d>)>),
-        }
-        let mut open: Stack<(Left<'_, 'd>, bool), 8> = Stack::new();
-        let mut next = Some(self);
-        loop {
-            if let Some(v) = next.take() {
-                match *v {
-                    Doc::Null => out.push_str("null"),
-                    Doc::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-                    Doc::Number(t) => out.push_str(t),
-                    Doc::String(s) => write_json_string(out, s),
-                    Doc::Array(items) => {
-                        out.push('[');
-                        open.push((Left::Items(items.iter()), false));
-                    }
-                    Doc::Object(members) => {
-                        out.push('{');
-                        open.push((Left::Members(members.iter()), false));
-                    }
-                }
-            }
-            let Some((left, started)) = open.last_mut() else {
-                return;
-            };
-            let child = match left {
-                Left::Items(items) => items.next().map(|v| (None, v)),
-                Left::Members(members) => members.next().map(|(k, v)| (Some(*k), v)),
-            };
-            match child {
-                Some((name, v)) => {
-                    if std::mem::replace(started, true) {
-                        out.push(',');
-                    }
-                    if let Some(name) = name {
-                        write_json_string(out, name);
-                        out.push(':');
-                    }
-                    next = Some(v);
-                }
-                None => {
-                    out.push(if matches!(left, Left::Members(_)) {
-                        '}'
-                    } else {
-                        ']'
-                    });
-                    open.pop();
-                }
-            }
-        }
+        write_compact_tree(self, out);
     }
 
     /// Compact JSON text.
@@ -187,19 +136,20 @@ impl OwnedDoc {
     pub(crate) fn parse(input: &[u8], max_depth: usize) -> Result<OwnedDoc, SyntaxError> {
         let arena = Bump::new();
         let root = {
-            let mut p = CompactDoc {
+            let mut p = CompactDoc::<true> {
                 arena: &arena,
+                // Its text is written and dropped: a document is read once.
                 out: String::new(),
                 members: BumpVec::new_in(&arena),
                 items: BumpVec::new_in(&arena),
             };
             let mut r = Reader::new(input, max_depth);
-            let v = read_tree(&mut r, &mut Owning(&mut p))?;
+            let v = read_tree(&mut r, &mut p)?;
             r.finish()?;
             v
         };
-        // SAFETY: `root` points only into the arena's chunks (`Owning` copies every
-        // string, so nothing borrows `input`). The chunks are heap blocks that stay
+        // SAFETY: `root` points only into the arena's chunks (`CompactDoc::<true>`
+        // copies every string and number, so nothing borrows `input`). The chunks are heap blocks that stay
         // where they are when the `Bump` value moves, and are freed only when it
         // drops, with this struct. The `'static` never escapes: `root` hands the tree
         // out borrowed for as long as `self` is.
@@ -213,6 +163,41 @@ impl OwnedDoc {
     /// The document's root, for as long as `self` is borrowed.
     pub(crate) fn root(&self) -> &Doc<'_> {
         &self.root
+    }
+}
+
+/// What is left of a [`Doc`] container's children, in order (see [`JsonTree`]).
+pub(crate) enum DocChildren<'t, 'd> {
+    Items(std::slice::Iter<'t, Doc<'d>>),
+    Members(std::slice::Iter<'t, (&'d str, Doc<'d>)>),
+}
+
+impl<'t, 'd> Iterator for DocChildren<'t, 'd> {
+    type Item = (Option<&'t str>, &'t Doc<'d>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            DocChildren::Items(items) => items.next().map(|v| (None, v)),
+            DocChildren::Members(members) => members.next().map(|(k, v)| (Some(*k), v)),
+        }
+    }
+}
+
+impl<'d> JsonTree for Doc<'d> {
+    type Children<'t>
+        = DocChildren<'t, 'd>
+    where
+        Self: 't;
+
+    fn node(&self) -> TreeNode<'_, Self> {
+        match self {
+            Doc::Null => TreeNode::Literal("null"),
+            Doc::Bool(b) => TreeNode::Literal(if *b { "true" } else { "false" }),
+            Doc::Number(t) => TreeNode::Literal(t),
+            Doc::String(s) => TreeNode::String(s),
+            Doc::Array(items) => TreeNode::Array(DocChildren::Items(items.iter())),
+            Doc::Object(members) => TreeNode::Object(DocChildren::Members(members.iter())),
+        }
     }
 }
 
@@ -238,8 +223,10 @@ unsafe impl Send for OwnedDoc {}
 // SAFETY: as for `Send`.
 unsafe impl Sync for OwnedDoc {}
 
-/// The [`Gather`] of [`Doc`] trees that also writes the compact text.
-struct CompactDoc<'d> {
+/// The [`Gather`] of [`Doc`] trees that also writes the compact text. With `OWN`,
+/// every string and number is copied into the arena, for a tree that outlives its
+/// input ([`OwnedDoc`]); else they are borrowed from the input unless escaped.
+struct CompactDoc<'d, const OWN: bool> {
     arena: &'d Bump,
     out: String,
     /// The members of the open objects, each object's from where it opened.
@@ -248,19 +235,21 @@ struct CompactDoc<'d> {
     items: BumpVec<'d, Doc<'d>>,
 }
 
-impl<'d> CompactDoc<'d> {
+impl<'d, const OWN: bool> CompactDoc<'d, OWN> {
     /// A string of the input as the tree keeps it: borrowed when it had no escapes.
     #[inline]
     fn keep(&self, s: Cow<'d, str>) -> &'d str {
         match s {
-            Cow::Borrowed(s) => s,
-            Cow::Owned(s) => self.arena.alloc_str(&s),
+            Cow::Borrowed(s) if !OWN => s,
+            s => self.arena.alloc_str(&s),
         }
     }
 
-    /// Appends the string `text` as [`write_json_string`] does. When its token had no
-    /// escapes the reader has already refused quotes, backslashes and control bytes
-    /// in it, so only DEL (which is escaped) is left to look for.
+    /// Appends the string `text` as [`write_json_string`] does, without its
+    /// reservation and escape scan for the usual token: one without escapes, which the
+    /// reader has checked for quotes, backslashes and control bytes, so only DEL is left
+    /// to look for (`needs_escape`, which looks for all four, cost a compile 4% more
+    /// instructions: `bash benches/instructions.sh cycle_compile`).
     #[inline]
     fn push_string(&mut self, escaped: bool, text: &str) {
         if escaped || has_del(text.as_bytes()) {
@@ -273,7 +262,7 @@ impl<'d> CompactDoc<'d> {
     }
 }
 
-impl<'d> Gather<'d> for CompactDoc<'d> {
+impl<'d, const OWN: bool> Gather<'d> for CompactDoc<'d, OWN> {
     type Value = Doc<'d>;
     type Array = usize;
     type Object = usize;
@@ -294,7 +283,7 @@ impl<'d> Gather<'d> for CompactDoc<'d> {
     #[inline]
     fn number(&mut self, text: &'d str) -> Result<Doc<'d>, SyntaxError> {
         self.out.push_str(text);
-        Ok(Doc::Number(text))
+        Ok(Doc::Number(self.keep(Cow::Borrowed(text))))
     }
 
     #[inline]
@@ -376,60 +365,6 @@ fn has_del(bytes: &[u8]) -> bool {
         }
     }
     words.remainder().contains(&0x7F)
-}
-
-/// A [`CompactDoc`] whose strings are all copied into the arena, for a tree that
-/// outlives its input ([`OwnedDoc`]); it writes no text.
-struct Owning<'p, 'd>(&'p mut CompactDoc<'d>);
-
-impl<'a, 'd> Gather<'a> for Owning<'_, 'd> {
-    type Value = Doc<'d>;
-    type Array = usize;
-    type Object = usize;
-    type Error = SyntaxError;
-
-    fn null(&mut self) -> Result<Doc<'d>, SyntaxError> {
-        Ok(Doc::Null)
-    }
-    fn bool(&mut self, b: bool) -> Result<Doc<'d>, SyntaxError> {
-        Ok(Doc::Bool(b))
-    }
-    fn number(&mut self, text: &'a str) -> Result<Doc<'d>, SyntaxError> {
-        Ok(Doc::Number(self.0.arena.alloc_str(text)))
-    }
-    fn string(&mut self, s: JsonStr<'a>) -> Result<Doc<'d>, SyntaxError> {
-        Ok(Doc::String(self.0.arena.alloc_str(&s.to_cow())))
-    }
-    fn array(&mut self) -> Result<usize, SyntaxError> {
-        Ok(self.0.items.len())
-    }
-    fn push(&mut self, _: &mut usize, item: Doc<'d>) -> Result<(), SyntaxError> {
-        self.0.items.push(item);
-        Ok(())
-    }
-    fn end_array(&mut self, start: usize) -> Result<Doc<'d>, SyntaxError> {
-        let p = &mut *self.0;
-        let items = p.arena.alloc_slice_copy(&p.items[start..]);
-        p.items.truncate(start);
-        Ok(Doc::Array(items))
-    }
-    fn object(&mut self) -> Result<usize, SyntaxError> {
-        Ok(self.0.members.len())
-    }
-    fn name(&mut self, key: JsonStr<'a>) -> Cow<'a, str> {
-        key.to_cow()
-    }
-    fn member(&mut self, _: &mut usize, name: Cow<'a, str>, v: Doc<'d>) -> Result<(), SyntaxError> {
-        let name = &*self.0.arena.alloc_str(&name);
-        self.0.members.push((name, v));
-        Ok(())
-    }
-    fn end_object(&mut self, start: usize) -> Result<Doc<'d>, SyntaxError> {
-        let p = &mut *self.0;
-        let members = p.arena.alloc_slice_copy(&p.members[start..]);
-        p.members.truncate(start);
-        Ok(Doc::Object(members))
-    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-use super::{write_json_string, Build, Decimal, Stack, SyntaxError};
+use super::write::{write_compact_tree, JsonTree, TreeNode};
+use super::{Build, Decimal, Stack, SyntaxError};
 
 /// An owned JSON tree, used for schemas only. Object members keep the author's
 /// order (tool definitions are sent to the model in that order) and numbers keep
@@ -92,47 +93,7 @@ impl Value {
 
     /// Appends the value as compact JSON, members in order, numbers as written.
     pub fn write_compact(&self, out: &mut String) {
-        // The open containers: what is left of each, and whether an item was written.
-        // Inline for eight levels: writing a shallow tree allocates only its text.
-        let mut open: Stack<(Children<'_>, bool), 8> = Stack::new();
-        let mut next = Some(self);
-        loop {
-            if let Some(v) = next.take() {
-                match v {
-                    Value::Null => out.push_str("null"),
-                    Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-                    Value::Number(t) => out.push_str(t),
-                    Value::String(s) => write_json_string(out, s),
-                    Value::Array(items) => {
-                        out.push('[');
-                        open.push((Children::Items(items.iter()), false));
-                    }
-                    Value::Object(members) => {
-                        out.push('{');
-                        open.push((Children::Members(members.iter()), false));
-                    }
-                }
-            }
-            let Some((children, started)) = open.last_mut() else {
-                return;
-            };
-            match children.next() {
-                Some((name, v)) => {
-                    if std::mem::replace(started, true) {
-                        out.push(',');
-                    }
-                    if let Some(name) = name {
-                        write_json_string(out, name);
-                        out.push(':');
-                    }
-                    next = Some(v);
-                }
-                None => {
-                    out.push(if children.is_object() { '}' } else { ']' });
-                    open.pop();
-                }
-            }
-        }
+        write_compact_tree(self, out);
     }
 
     /// Compact JSON text.
@@ -145,7 +106,7 @@ impl Value {
 
 /// What is left of a container's children, in order: an array's elements, or an
 /// object's members with their names.
-enum Children<'v> {
+pub(crate) enum Children<'v> {
     Items(std::slice::Iter<'v, Value>),
     Members(std::slice::Iter<'v, (String, Value)>),
 }
@@ -170,12 +131,31 @@ impl<'v> Children<'v> {
             Children::Members(members) => members.len(),
         }
     }
+}
 
-    /// The next child, with its name in an object.
-    fn next(&mut self) -> Option<(Option<&'v String>, &'v Value)> {
+/// The next child, with its name in an object.
+impl<'v> Iterator for Children<'v> {
+    type Item = (Option<&'v str>, &'v Value);
+
+    fn next(&mut self) -> Option<Self::Item> {
         match self {
             Children::Items(items) => items.next().map(|v| (None, v)),
-            Children::Members(members) => members.next().map(|(k, v)| (Some(k), v)),
+            Children::Members(members) => members.next().map(|(k, v)| (Some(k.as_str()), v)),
+        }
+    }
+}
+
+impl JsonTree for Value {
+    type Children<'t> = Children<'t>;
+
+    fn node(&self) -> TreeNode<'_, Self> {
+        match self {
+            Value::Null => TreeNode::Literal("null"),
+            Value::Bool(b) => TreeNode::Literal(if *b { "true" } else { "false" }),
+            Value::Number(t) => TreeNode::Literal(t),
+            Value::String(s) => TreeNode::String(s),
+            Value::Array(items) => TreeNode::Array(Children::Items(items.iter())),
+            Value::Object(members) => TreeNode::Object(Children::Members(members.iter())),
         }
     }
 }
@@ -184,13 +164,13 @@ impl<'v> Children<'v> {
 /// name it has in its own container (an object's member).
 struct Copying<'v> {
     children: Children<'v>,
-    name: Option<&'v String>,
+    name: Option<&'v str>,
     items: Vec<Value>,
     members: Vec<(String, Value)>,
 }
 
 impl<'v> Copying<'v> {
-    fn new(children: Children<'v>, name: Option<&'v String>) -> Self {
+    fn new(children: Children<'v>, name: Option<&'v str>) -> Self {
         let (items, members) = match children.is_object() {
             false => (children.len(), 0),
             true => (0, children.len()),
@@ -203,9 +183,9 @@ impl<'v> Copying<'v> {
         }
     }
 
-    fn add(&mut self, name: Option<&String>, copy: Value) {
+    fn add(&mut self, name: Option<&str>, copy: Value) {
         match name {
-            Some(name) => self.members.push((name.clone(), copy)),
+            Some(name) => self.members.push((name.to_owned(), copy)),
             None => self.items.push(copy),
         }
     }

@@ -123,6 +123,70 @@ fn push_utf8(out: &mut String, bytes: &[u8]) {
     }
 }
 
+/// A JSON tree [`write_compact_tree`] writes: each value a literal (`null`, a boolean,
+/// a number's text as written), a string, or a container whose children come in
+/// order, each with its name in an object. [`Value`](super::Value) and the compile's
+/// `Doc` are both written through it.
+pub(crate) trait JsonTree: Sized {
+    type Children<'t>: Iterator<Item = (Option<&'t str>, &'t Self)>
+    where
+        Self: 't;
+    fn node(&self) -> TreeNode<'_, Self>;
+}
+
+/// What a [`JsonTree`] value is, for writing it.
+pub(crate) enum TreeNode<'t, T: JsonTree + 't> {
+    Literal(&'t str),
+    String(&'t str),
+    Array(T::Children<'t>),
+    Object(T::Children<'t>),
+}
+
+/// Appends `root` as compact JSON, members in order, numbers as written, in a loop
+/// over the open containers (inline for eight levels: writing a shallow tree
+/// allocates only its text), so no nesting deepens the call stack.
+pub(crate) fn write_compact_tree<T: JsonTree>(root: &T, out: &mut String) {
+    // The open containers: what is left of each, whether an item of it was written,
+    // and whether it is an object.
+    let mut open: super::Stack<(T::Children<'_>, bool, bool), 8> = super::Stack::new();
+    let mut next = Some(root);
+    loop {
+        if let Some(v) = next.take() {
+            match v.node() {
+                TreeNode::Literal(text) => out.push_str(text),
+                TreeNode::String(s) => write_json_string(out, s),
+                TreeNode::Array(children) => {
+                    out.push('[');
+                    open.push((children, false, false));
+                }
+                TreeNode::Object(children) => {
+                    out.push('{');
+                    open.push((children, false, true));
+                }
+            }
+        }
+        let Some((children, started, object)) = open.last_mut() else {
+            return;
+        };
+        match children.next() {
+            Some((name, v)) => {
+                if std::mem::replace(started, true) {
+                    out.push(',');
+                }
+                if let Some(name) = name {
+                    write_json_string(out, name);
+                    out.push(':');
+                }
+                next = Some(v);
+            }
+            None => {
+                out.push(if *object { '}' } else { ']' });
+                open.pop();
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

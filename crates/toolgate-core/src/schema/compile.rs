@@ -30,26 +30,41 @@ use super::resolve::{DocId, Documents, Location, ResourceId};
 pub(crate) struct Compiler<'a> {
     pub prog: Program<Building>,
     problems: Vec<SchemaProblem>,
-    /// RFC 6901 pointer to the current location in the schema document.
-    ptr: String,
-    /// Where `ptr` was before each `enter`.
-    marks: Vec<usize>,
+    /// The tables the compile works with (its pointer, the full profile's locations
+    /// and edges), kept per thread between compiles.
+    work: Workspace,
     options: &'a Options,
     /// The compile's arena (the schema's tree is in it): room for the lists a
     /// keyword gathers while it compiles and drops once built (an object's names).
     pub arena: &'a bumpalo::Bump,
     /// Full profile: every document references may reach.
     docs: Option<&'a Documents<'a>>,
-    /// Full profile: the document `ptr` points into.
+    /// Full profile: the document `work.ptr` points into.
     doc: DocId,
     draft: Draft,
+    /// Whether `work.located` is kept: until a reference names a location, no
+    /// location is compiled twice (each is reached once, by its own path in the
+    /// document), so nothing looks one up.
+    locating: bool,
+    /// Full profile: the `$dynamicRef`s whose target the dynamic scope decides.
+    dynamic: bool,
+    /// Set for the next subschema only: it is a `$defs` entry, applied nowhere itself.
+    defining: bool,
+}
+
+/// The tables a compile works with and drops when it is done (its pointer, the
+/// locations and edges of the full profile), kept emptied for the thread's next
+/// compile: registering many tools made and freed about a dozen of them per schema,
+/// a fifth of a compile's allocations.
+#[derive(Default)]
+struct Workspace {
+    /// RFC 6901 pointer to the current location in the schema document.
+    ptr: String,
+    /// Where `ptr` was before each `enter`.
+    marks: Vec<usize>,
     /// Full profile: the node of each location compiled (or queued), once a
     /// reference has asked for one (see [`Compiler::locate_all`]).
     located: HashMap<Location, NodeId, MemoState>,
-    /// Whether `located` is kept: until a reference names a location, no location is
-    /// compiled twice (each is reached once, by its own path in the document), so
-    /// nothing looks one up.
-    locating: bool,
     /// Full profile: the nodes reserved before `located` was kept, with their
     /// documents (their pointers are in `pointers`).
     unlocated: Vec<(NodeId, DocId)>,
@@ -57,8 +72,6 @@ pub(crate) struct Compiler<'a> {
     pending: Vec<(NodeId, Location)>,
     /// Full profile: the resource each node is in (for the dynamic scope).
     resources: Vec<ResourceId>,
-    /// Full profile: the `$dynamicRef`s whose target the dynamic scope decides.
-    dynamic: bool,
     /// Full profile: each node's location, for the problems the last checks find: a
     /// range of `pointer_text`, where they are written one after the other.
     pointers: Vec<(u32, u32)>,
@@ -72,28 +85,6 @@ pub(crate) struct Compiler<'a> {
     /// two places may be walked twice at one position, which the memo then prevents.
     applied: Vec<u32>,
     /// Full profile: per node, whether a reference names it.
-    referenced: Vec<bool>,
-    /// Set for the next subschema only: it is a `$defs` entry, applied nowhere itself.
-    defining: bool,
-}
-
-/// The tables a compile works with and drops when it is done (its pointer, the
-/// locations and edges of the full profile), kept emptied for the thread's next
-/// compile: registering many tools made and freed about a dozen of them per schema,
-/// a fifth of a compile's allocations.
-#[derive(Default)]
-struct Workspace {
-    ptr: String,
-    marks: Vec<usize>,
-    located: HashMap<Location, NodeId, MemoState>,
-    unlocated: Vec<(NodeId, DocId)>,
-    pending: Vec<(NodeId, Location)>,
-    resources: Vec<ResourceId>,
-    pointers: Vec<(u32, u32)>,
-    pointer_text: String,
-    current: Vec<NodeId>,
-    edges: Vec<(NodeId, NodeId)>,
-    applied: Vec<u32>,
     referenced: Vec<bool>,
 }
 
@@ -109,11 +100,7 @@ const WORKSPACE_MAX: usize = 1 << 16;
 impl Workspace {
     /// This thread's spare workspace, or a new one.
     fn take() -> Workspace {
-        SPARE_WORKSPACE
-            .try_with(|spare| spare.take())
-            .ok()
-            .flatten()
-            .unwrap_or_default()
+        crate::spare::take(&SPARE_WORKSPACE)
     }
 
     /// Empties it and keeps it for this thread's next compile, unless a table grew
@@ -149,29 +136,13 @@ impl Workspace {
         self.edges.clear();
         self.applied.clear();
         self.referenced.clear();
-        // A thread being torn down has no slot left: the workspace is then freed.
-        let _ = SPARE_WORKSPACE.try_with(|spare| spare.set(Some(self)));
+        crate::spare::keep(&SPARE_WORKSPACE, self);
     }
 }
 
 impl Drop for Compiler<'_> {
     fn drop(&mut self) {
-        use std::mem::take;
-        Workspace {
-            ptr: take(&mut self.ptr),
-            marks: take(&mut self.marks),
-            located: take(&mut self.located),
-            unlocated: take(&mut self.unlocated),
-            pending: take(&mut self.pending),
-            resources: take(&mut self.resources),
-            pointers: take(&mut self.pointers),
-            pointer_text: take(&mut self.pointer_text),
-            current: take(&mut self.current),
-            edges: take(&mut self.edges),
-            applied: take(&mut self.applied),
-            referenced: take(&mut self.referenced),
-        }
-        .put_back();
+        std::mem::take(&mut self.work).put_back();
     }
 }
 
@@ -199,56 +170,31 @@ impl<'a> Compiler<'a> {
         prog.nodes.reserve(nodes);
         prog.texts.reserve(nodes);
         prog.locations.reserve(text_len / 4);
-        let mut spare = Workspace::take();
-        spare.ptr.reserve(64);
+        let mut work = Workspace::take();
+        work.ptr.reserve(64);
         // Room for what tool schemas nest (each level grew these once).
-        spare.marks.reserve(16);
+        work.marks.reserve(16);
         if docs.is_some() {
-            spare.unlocated.reserve(nodes);
-            spare.resources.reserve(nodes);
-            spare.pointers.reserve(nodes);
-            spare.pointer_text.reserve(nodes * 16);
-            spare.current.reserve(16);
-            spare.edges.reserve(nodes);
-            spare.applied.reserve(nodes);
-            spare.referenced.reserve(nodes);
+            work.unlocated.reserve(nodes);
+            work.resources.reserve(nodes);
+            work.pointers.reserve(nodes);
+            work.pointer_text.reserve(nodes * 16);
+            work.current.reserve(16);
+            work.edges.reserve(nodes);
+            work.applied.reserve(nodes);
+            work.referenced.reserve(nodes);
         }
-        let Workspace {
-            ptr,
-            marks,
-            located,
-            unlocated,
-            pending,
-            resources,
-            pointers,
-            pointer_text,
-            current,
-            edges,
-            applied,
-            referenced,
-        } = spare;
         Compiler {
             prog,
             problems: Vec::new(),
-            ptr,
-            marks,
+            work,
             options,
             arena,
             docs,
             doc: 0,
             draft,
-            located,
             locating: false,
-            unlocated,
-            pending,
-            resources,
             dynamic: false,
-            pointers,
-            pointer_text,
-            current,
-            edges,
-            applied,
-            referenced,
             defining: false,
         }
     }
@@ -280,7 +226,7 @@ impl<'a> Compiler<'a> {
     /// Records a problem with `keyword` at the current location.
     pub(crate) fn problem(&mut self, keyword: &str, message: impl Into<String>) {
         self.problems.push(SchemaProblem {
-            pointer: self.ptr.clone(),
+            pointer: self.work.ptr.clone(),
             keyword: keyword.to_owned(),
             message: message.into(),
         });
@@ -288,39 +234,39 @@ impl<'a> Compiler<'a> {
 
     /// Moves the location into the member or element `token`.
     pub(crate) fn enter(&mut self, token: &str) {
-        self.marks.push(self.ptr.len());
-        push_pointer_token(&mut self.ptr, token);
+        self.work.marks.push(self.work.ptr.len());
+        push_pointer_token(&mut self.work.ptr, token);
     }
 
     /// Moves the location into the element `index` (as `enter` with its digits).
     pub(crate) fn enter_index(&mut self, index: usize) {
-        self.marks.push(self.ptr.len());
-        self.ptr.push('/');
-        super::message::push_u64(&mut self.ptr, index as u64);
+        self.work.marks.push(self.work.ptr.len());
+        self.work.ptr.push('/');
+        super::message::push_u64(&mut self.work.ptr, index as u64);
     }
 
     /// Undoes the last [`Compiler::enter`].
     pub(crate) fn leave(&mut self) {
-        let mark = self.marks.pop().expect("leave matches an enter");
-        self.ptr.truncate(mark);
+        let mark = self.work.marks.pop().expect("leave matches an enter");
+        self.work.ptr.truncate(mark);
     }
 
     /// Compiles the root schema, then what references named.
     pub(crate) fn root(&mut self, v: &Doc<'_>) -> Node {
         let id = self.subschema_id(v);
-        while let Some((id, loc)) = self.pending.pop() {
+        while let Some((id, loc)) = self.work.pending.pop() {
             let Some(docs) = self.docs else { break };
             let Some(target) = docs.value(&loc) else {
                 continue;
             };
             let saved = (
-                std::mem::replace(&mut self.ptr, loc.pointer.clone()),
+                std::mem::replace(&mut self.work.ptr, loc.pointer.clone()),
                 std::mem::replace(&mut self.doc, loc.doc),
                 std::mem::replace(&mut self.draft, docs.draft(&loc)),
             );
             let node = self.node_of(id, target);
             self.prog.nodes[id as usize] = node;
-            (self.ptr, self.doc, self.draft) = saved;
+            (self.work.ptr, self.doc, self.draft) = saved;
         }
         *self.prog.node(id)
     }
@@ -333,7 +279,7 @@ impl<'a> Compiler<'a> {
             Some(docs) if self.doc != 0 => docs.document_uri(self.doc),
             _ => "",
         };
-        self.prog.add_location(uri, &self.ptr)
+        self.prog.add_location(uri, &self.work.ptr)
     }
 
     /// The node of the location being compiled, if one was reserved: looked up with
@@ -341,10 +287,10 @@ impl<'a> Compiler<'a> {
     fn located_here(&mut self) -> Option<NodeId> {
         let key = Location {
             doc: self.doc,
-            pointer: std::mem::take(&mut self.ptr),
+            pointer: std::mem::take(&mut self.work.ptr),
         };
-        let found = self.located.get(&key).copied();
-        self.ptr = key.pointer;
+        let found = self.work.located.get(&key).copied();
+        self.work.ptr = key.pointer;
         found
     }
 
@@ -352,7 +298,7 @@ impl<'a> Compiler<'a> {
     fn here(&self) -> Location {
         Location {
             doc: self.doc,
-            pointer: self.ptr.clone(),
+            pointer: self.work.ptr.clone(),
         }
     }
 
@@ -376,11 +322,11 @@ impl<'a> Compiler<'a> {
             if let Some(id) = self.located_here() {
                 self.edge_to(id);
                 if applied {
-                    self.applied[id as usize] += 1;
+                    self.work.applied[id as usize] += 1;
                 }
                 // Compiled (or queued) already, through a reference.
-                if let Some(i) = self.pending.iter().position(|&(p, _)| p == id) {
-                    self.pending.swap_remove(i);
+                if let Some(i) = self.work.pending.iter().position(|&(p, _)| p == id) {
+                    self.work.pending.swap_remove(i);
                 } else {
                     return id;
                 }
@@ -392,21 +338,21 @@ impl<'a> Compiler<'a> {
         let id = self.reserve();
         self.edge_to(id);
         if applied && self.docs.is_some() {
-            self.applied[id as usize] += 1;
+            self.work.applied[id as usize] += 1;
         }
-        let parent = self.current.last().copied();
+        let parent = self.work.current.last().copied();
         let node = self.node_of(id, v);
         self.prog.nodes[id as usize] = node;
         // An embedded resource (a subschema with its own `$id`) is entered: for the
         // dynamic scope, its node is a `Scope` (dropped again by `link` when no
         // `$dynamicRef` needs the scope).
         if let Some(parent) = parent {
-            let r = self.resources[id as usize];
-            if r != self.resources[parent as usize] {
+            let r = self.work.resources[id as usize];
+            if r != self.work.resources[parent as usize] {
                 let inner = self.extra_node(node);
-                self.resources[inner as usize] = r;
+                self.work.resources[inner as usize] = r;
                 self.prog.nodes[id as usize] = self.prog.special_in(SpecialKind::Scope, inner, r);
-                self.edges.push((id, inner));
+                self.work.edges.push((id, inner));
             }
         }
         id
@@ -426,17 +372,17 @@ impl<'a> Compiler<'a> {
                 self.draft = docs.draft(&self.here());
             }
         }
-        self.current.push(id);
+        self.work.current.push(id);
         let node = self.node(v);
-        self.current.pop();
+        self.work.current.pop();
         self.draft = draft;
         node
     }
 
     /// Records that the node being compiled contains or refers to node `id`.
     fn edge_to(&mut self, id: NodeId) {
-        if let Some(&from) = self.current.last() {
-            self.edges.push((from, id));
+        if let Some(&from) = self.work.current.last() {
+            self.work.edges.push((from, id));
         }
     }
 
@@ -446,25 +392,29 @@ impl<'a> Compiler<'a> {
         let id = self.prog.nodes.len() as NodeId;
         self.prog.nodes.push(node);
         if let Some(docs) = self.docs {
-            self.resources.push(docs.resource_at(self.doc, &self.ptr));
+            self.work
+                .resources
+                .push(docs.resource_at(self.doc, &self.work.ptr));
             self.push_pointer();
-            self.applied.push(0);
-            self.referenced.push(false);
+            self.work.applied.push(0);
+            self.work.referenced.push(false);
         }
         id
     }
 
     /// Records the current pointer as the next node's.
     fn push_pointer(&mut self) {
-        let start = self.pointer_text.len() as u32;
-        self.pointer_text.push_str(&self.ptr);
-        self.pointers.push((start, self.pointer_text.len() as u32));
+        let start = self.work.pointer_text.len() as u32;
+        self.work.pointer_text.push_str(&self.work.ptr);
+        self.work
+            .pointers
+            .push((start, self.work.pointer_text.len() as u32));
     }
 
     /// The pointer to node `id`'s location (empty for a node without one).
     fn pointer_of(&self, id: usize) -> &str {
-        self.pointers.get(id).map_or("", |&(start, end)| {
-            &self.pointer_text[start as usize..end as usize]
+        self.work.pointers.get(id).map_or("", |&(start, end)| {
+            &self.work.pointer_text[start as usize..end as usize]
         })
     }
 
@@ -475,12 +425,12 @@ impl<'a> Compiler<'a> {
             return;
         }
         self.locating = true;
-        for (id, doc) in std::mem::take(&mut self.unlocated) {
+        for (id, doc) in std::mem::take(&mut self.work.unlocated) {
             let loc = Location {
                 doc,
                 pointer: self.pointer_of(id as usize).to_owned(),
             };
-            self.located.insert(loc, id);
+            self.work.located.insert(loc, id);
         }
     }
 
@@ -489,15 +439,17 @@ impl<'a> Compiler<'a> {
         let id = self.prog.nodes.len() as NodeId;
         self.prog.nodes.push(Node::ANY);
         if let Some(docs) = self.docs {
-            self.resources.push(docs.resource_at(self.doc, &self.ptr));
+            self.work
+                .resources
+                .push(docs.resource_at(self.doc, &self.work.ptr));
             if self.locating {
-                self.located.insert(self.here(), id);
+                self.work.located.insert(self.here(), id);
             } else {
-                self.unlocated.push((id, self.doc));
+                self.work.unlocated.push((id, self.doc));
             }
             self.push_pointer();
-            self.applied.push(0);
-            self.referenced.push(false);
+            self.work.applied.push(0);
+            self.work.referenced.push(false);
         }
         id
     }
@@ -578,9 +530,9 @@ impl<'a> Compiler<'a> {
     /// referring schema's own keywords (a reference that is the whole schema stands
     /// for its target instead, and what applies that schema applies the target).
     fn count_reference(&mut self, id: NodeId, applied: bool) {
-        self.referenced[id as usize] = true;
+        self.work.referenced[id as usize] = true;
         if applied {
-            self.applied[id as usize] += 1;
+            self.work.applied[id as usize] += 1;
         }
     }
 
@@ -747,18 +699,18 @@ impl<'a> Compiler<'a> {
     /// The node of the schema at `loc`, compiled now or queued.
     fn node_at(&mut self, loc: Location) -> NodeId {
         self.locate_all();
-        if let Some(&id) = self.located.get(&loc) {
+        if let Some(&id) = self.work.located.get(&loc) {
             self.edge_to(id);
             return id;
         }
         let saved = (
-            std::mem::replace(&mut self.ptr, loc.pointer.clone()),
+            std::mem::replace(&mut self.work.ptr, loc.pointer.clone()),
             std::mem::replace(&mut self.doc, loc.doc),
         );
         let id = self.reserve();
-        (self.ptr, self.doc) = saved;
+        (self.work.ptr, self.doc) = saved;
         self.edge_to(id);
-        self.pending.push((id, loc));
+        self.work.pending.push((id, loc));
         id
     }
 
@@ -890,7 +842,7 @@ impl<'a> Compiler<'a> {
             // schemas; without documents, no reference applies a node from a second
             // place or makes it recursive): only the checks below apply.
             if dynamic {
-                self.prog.root_resource = self.resources.first().copied().unwrap_or(0);
+                self.prog.root_resource = self.work.resources.first().copied().unwrap_or(0);
             }
             self.check_cycles();
             return;
@@ -949,9 +901,10 @@ impl<'a> Compiler<'a> {
             final_id.push((!looped).then_some(f as NodeId));
         }
         if self.walks_a_value_twice() {
-            let recursive = recursive_nodes(count, &self.edges);
+            let recursive = recursive_nodes(count, &self.work.edges);
             // What applies an alias applies its target.
-            let (mut applied, mut referenced) = (self.applied.clone(), self.referenced.clone());
+            let (mut applied, mut referenced) =
+                (self.work.applied.clone(), self.work.referenced.clone());
             applied[0] += 1;
             for (id, &last) in final_id.iter().enumerate() {
                 match last {
@@ -972,9 +925,10 @@ impl<'a> Compiler<'a> {
                     let inner = self.prog.nodes.len() as NodeId;
                     let node = self.prog.nodes[t];
                     self.prog.nodes.push(node);
-                    self.pointers
-                        .push(self.pointers.get(t).copied().unwrap_or((0, 0)));
-                    self.resources.push(self.resources[t]);
+                    self.work
+                        .pointers
+                        .push(self.work.pointers.get(t).copied().unwrap_or((0, 0)));
+                    self.work.resources.push(self.work.resources[t]);
                     self.prog.nodes[t] = self.prog.special(SpecialKind::Memo, inner);
                 }
             }
@@ -989,7 +943,7 @@ impl<'a> Compiler<'a> {
             self.replace_aliases(root, count, &final_id);
         }
         if dynamic {
-            self.prog.root_resource = self.resources.first().copied().unwrap_or(0);
+            self.prog.root_resource = self.work.resources.first().copied().unwrap_or(0);
         }
         self.check_cycles();
     }
@@ -1024,8 +978,8 @@ impl<'a> Compiler<'a> {
                         let Some(next) = alias_of(&self.prog, &self.prog.nodes[at]) else {
                             break self.prog.nodes[at];
                         };
-                        let r = self.resources[next as usize];
-                        if r != self.resources[at] {
+                        let r = self.work.resources[next as usize];
+                        if r != self.work.resources[at] {
                             break self.prog.special_in(SpecialKind::Scope, next, r);
                         }
                         at = next as usize;

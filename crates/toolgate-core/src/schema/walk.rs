@@ -126,8 +126,7 @@ impl Drop for Cx<'_> {
 #[cold]
 fn spare(mut rare: Box<Rare>) {
     if rare.reset() {
-        // A thread being torn down has no slot left: the state is then freed.
-        let _ = SPARE_RARE.try_with(|spare| spare.set(Some(rare)));
+        crate::spare::keep(&SPARE_RARE, rare);
     }
 }
 
@@ -158,13 +157,8 @@ impl<'p> Cx<'p> {
     /// first use.
     #[cold]
     pub(crate) fn rare(&mut self) -> &mut Rare {
-        self.rare.get_or_insert_with(|| {
-            SPARE_RARE
-                .try_with(|spare| spare.take())
-                .ok()
-                .flatten()
-                .unwrap_or_default()
-        })
+        self.rare
+            .get_or_insert_with(|| crate::spare::take(&SPARE_RARE))
     }
 
     /// What a memo node evaluated in the value at the key's position, if gathered.
