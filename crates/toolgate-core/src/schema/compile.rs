@@ -50,6 +50,10 @@ pub(crate) struct Compiler<'a> {
     dynamic: bool,
     /// Set for the next subschema only: it is a `$defs` entry, applied nowhere itself.
     defining: bool,
+    /// Full profile without the document index: a keyword met that needs it (a
+    /// reference, an identifier or an anchor), so this compile's program is not the
+    /// schema's and the caller compiles again with the index.
+    needs_documents: bool,
 }
 
 /// The tables a compile works with and drops when it is done (its pointer, the
@@ -196,7 +200,23 @@ impl<'a> Compiler<'a> {
             locating: false,
             dynamic: false,
             defining: false,
+            needs_documents: false,
         }
+    }
+
+    /// True when a full-profile compile without the document index met a keyword
+    /// that needs it (see [`Compiler::index`]).
+    pub(crate) fn needs_documents(&self) -> bool {
+        self.needs_documents
+    }
+
+    /// The document index, for a keyword that needs it (a reference, an identifier,
+    /// an anchor); in a full-profile compile without it, notes that it was needed.
+    fn index(&mut self) -> Option<&'a Documents<'a>> {
+        if self.docs.is_none() && self.full() {
+            self.needs_documents = true;
+        }
+        self.docs
     }
 
     fn full(&self) -> bool {
@@ -661,6 +681,8 @@ impl<'a> Compiler<'a> {
                 }
             }
             Reference::Id | Reference::Anchor | Reference::DynamicAnchor => {
+                // What it declares is in the index (its resource, its draft, its name).
+                self.index();
                 if !matches!(v, Doc::String(_)) {
                     let keyword = match kind {
                         Reference::Id => "$id",
@@ -686,7 +708,7 @@ impl<'a> Compiler<'a> {
     /// The node a `$ref` written in the schema at `from` names (queued for compiling
     /// if it is not yet), or `None` after recording why it names nothing.
     fn resolve_reference(&mut self, from: &Location, target: &str) -> Option<NodeId> {
-        let docs = self.docs?;
+        let docs = self.index()?;
         match docs.resolve(from, target) {
             Ok(loc) => Some(self.node_at(loc)),
             Err(why) => {
@@ -718,7 +740,7 @@ impl<'a> Compiler<'a> {
     /// static target declares the same `$dynamicAnchor` (the draft's "bookend"), whose
     /// target the dynamic scope decides; else what `$ref` would name.
     fn resolve_dynamic(&mut self, from: &Location, target: &str) -> Option<NodeId> {
-        let docs = self.docs?;
+        let docs = self.index()?;
         let loc = match docs.resolve(from, target) {
             Ok(loc) => loc,
             Err(why) => {
@@ -1222,6 +1244,62 @@ mod tests {
                 .map(|i| format!("{:?}", s.validate_json(i.as_bytes())))
                 .collect(),
         }
+    }
+
+    /// A full-profile schema compiled without the document index is compiled again
+    /// with it when a keyword needs it: tried without it first whatever its text,
+    /// every schema here gives what its compile with the index gives (its refusal,
+    /// or each instance's errors), where a reference left unresolved would accept
+    /// anything and an embedded resource would keep the outer draft.
+    #[test]
+    fn a_compile_tried_without_the_index_takes_it_when_a_keyword_needs_it() {
+        let instances = [
+            r#"{"a":1,"b":"x","n":{"n":{"v":"no"}},"t":[1,2,3],"u":"x"}"#,
+            r#"{"a":"1","n":{"v":true},"t":[1,"2"],"u":5}"#,
+            "[1]",
+        ];
+        let schemas = [
+            r##"{"$defs":{"n":{"type":"object","properties":{"n":{"$ref":"#/$defs/n"},"v":{"type":"boolean"}}}},"properties":{"n":{"$ref":"#/$defs/n"}}}"##,
+            r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"type":"integer"}},"properties":{"a":{"$ref":"#/definitions/a"}}}"##,
+            r##"{"properties":{"t":{"$id":"http://x.test/t","$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"integer"}],"additionalItems":false}}}"##,
+            r##"{"properties":{"u":{"$ref":"#s"}},"$defs":{"s":{"$anchor":"s","type":"string"}}}"##,
+            r##"{"$id":"http://x.test/root","$dynamicAnchor":"t","type":["object","array"],"properties":{"n":{"$dynamicRef":"#t"}}}"##,
+            r##"{"properties":{"a":{"$ref":"#/$defs/missing"}}}"##,
+            r##"{"properties":{"a":{"$anchor":"not an anchor"}}}"##,
+        ];
+        let with_index: Vec<Vec<String>> = schemas
+            .iter()
+            .map(|schema| outcome(schema, Profile::Full, &instances))
+            .collect();
+        // The schemas are not all alike: some refuse instances, two are refused.
+        assert!(with_index[0][0].contains("boolean"), "{:?}", with_index[0]);
+        assert!(
+            with_index[2][0].contains("additionalItems"),
+            "{:?}",
+            with_index[2]
+        );
+        assert!(
+            with_index[5][0].starts_with("refused"),
+            "{:?}",
+            with_index[5]
+        );
+        assert!(
+            with_index[6][0].starts_with("refused"),
+            "{:?}",
+            with_index[6]
+        );
+        std::thread::spawn(move || {
+            super::super::TRY_WITHOUT_DOCUMENTS.with(|t| t.set(true));
+            for (schema, want) in schemas.iter().zip(&with_index) {
+                assert_eq!(
+                    &outcome(schema, Profile::Full, &instances),
+                    want,
+                    "{schema}"
+                );
+            }
+        })
+        .join()
+        .unwrap();
     }
 
     /// What a compile leaves for the thread's next one is every work table emptied,

@@ -251,13 +251,19 @@ fn compile_full(
         _ => opts.default_draft(),
     };
     let text_len = text.map_or(0, str::len);
-    if text.is_some_and(|t| !t.as_bytes().contains(&b'$')) && opts.resources().is_empty() {
-        // No `$` in the text: no identifier, anchor, `$schema` or reference, so
-        // nothing to index and nothing a reference could reach; most tool schemas.
+    let plain = |t: &str| !resolve::may_need_documents(t) || try_without_documents();
+    if opts.resources().is_empty() && text.is_some_and(plain) {
+        // No reference, identifier or anchor in the text (most tool schemas, `$schema`
+        // and `$defs` or not): nothing to index and nothing a reference could reach.
         let mut compiler = compile::Compiler::new(opts, None, draft, text_len, arena);
         let mut root = compiler.root(&value);
-        let prog = compiler.finish(&mut root)?;
-        return Ok((prog, root));
+        if !compiler.needs_documents() {
+            let prog = compiler.finish(&mut root)?;
+            return Ok((prog, root));
+        }
+        // The text check is cautious (a key is always spelled out in the compact
+        // text), so this is only a net: a keyword that needs the index was met after
+        // all, and the schema is compiled again with it.
     }
     let docs = resolve::Documents::new(value, text, draft, opts.default_draft(), opts.resources())
         .map_err(|problems| {
@@ -279,6 +285,25 @@ fn compile_full(
     let mut root = compiler.root(root_value);
     let prog = compiler.finish(&mut root)?;
     Ok((prog, root))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// In tests: a full-profile compile starts without the document index whatever
+    /// its text, so the tests can check that the net in [`compile_full`] catches what
+    /// needs the index.
+    pub(crate) static TRY_WITHOUT_DOCUMENTS: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
+}
+
+/// See [`TRY_WITHOUT_DOCUMENTS`]; false outside tests.
+#[inline(always)]
+fn try_without_documents() -> bool {
+    #[cfg(test)]
+    if TRY_WITHOUT_DOCUMENTS.with(|t| t.get()) {
+        return true;
+    }
+    false
 }
 
 /// The one error of malformed input: at `$`, keyword `json`, schema location `#`.

@@ -728,21 +728,38 @@ pub(crate) fn unescape_token(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
 }
 
 /// Whether a schema's compact text may declare a resource or an anchor: it holds the
-/// key `"$id"`, `"$anchor"` or `"$dynamicAnchor"`. The compact text writes `$` as
-/// itself, never escaped, so such a key is always spelled so; a string value that
-/// reads the same (one ending in `\"$id`) only makes the answer a cautious yes.
+/// key `"$id"`, `"$anchor"` or `"$dynamicAnchor"`.
 fn declares_identifiers(text: &str) -> bool {
+    has_dollar_key(text, &["id", "anchor", "dynamicAnchor"])
+}
+
+/// Whether a schema's compact text may need the document index at all: it holds an
+/// identifier or an anchor ([`declares_identifiers`]), or the key `"$ref"` or
+/// `"$dynamicRef"`. Without one, nothing in the schema names a location or makes a
+/// resource, so it compiles without the index.
+pub(crate) fn may_need_documents(text: &str) -> bool {
+    has_dollar_key(
+        text,
+        &["id", "anchor", "dynamicAnchor", "ref", "dynamicRef"],
+    )
+}
+
+/// Whether `text`, a compact text, holds a string `"$name"` for one of `names`. The
+/// compact text writes `$` as itself, never escaped, so a key of that name is always
+/// spelled so; a string value that reads the same (one ending in `\"$id`) only makes
+/// the answer a cautious yes.
+fn has_dollar_key(text: &str, names: &[&str]) -> bool {
     let mut from = 0;
     // A `char` is searched for with `memchr`; a two-byte pattern was several times
     // slower than the rest of indexing such a text.
     while let Some(at) = text[from..].find('$') {
         let dollar = from + at;
         from = dollar + 1;
-        let rest = &text[from..];
+        let rest = &text.as_bytes()[from..];
         if text.as_bytes()[..dollar].ends_with(b"\"")
-            && ["id\"", "anchor\"", "dynamicAnchor\""]
-                .iter()
-                .any(|name| rest.starts_with(name))
+            && names.iter().any(|name| {
+                rest.starts_with(name.as_bytes()) && rest.get(name.len()) == Some(&b'"')
+            })
         {
             return true;
         }

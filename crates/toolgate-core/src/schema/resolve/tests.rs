@@ -961,3 +961,28 @@ fn identifiers_are_declared_by_their_keys_alone() {
     assert!(declares_identifiers(r##"{"description":"say \"$id"}"##));
     assert!(!declares_identifiers(r##"{"description":"say \"$id\""}"##));
 }
+
+#[test]
+fn the_index_is_needed_by_references_and_identifiers_alone() {
+    // A reference, an identifier or an anchor, wherever it is.
+    for text in [
+        r##"{"properties":{"b":{"$ref":"#/definitions/a"}}}"##,
+        r##"{"items":{"$dynamicRef":"#meta"}}"##,
+        r##"{"$defs":{"x":{"$anchor":"x"}}}"##,
+        r##"{"$id":"http://x.test/s"}"##,
+    ] {
+        assert!(may_need_documents(text), "{text}");
+    }
+    // `$schema`, `$defs`, `$comment`, `$vocabulary`, look-alike names and a `$` in a
+    // value need none.
+    for text in [
+        r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"type":"string"}}}"##,
+        r##"{"$defs":{"a":{"$comment":"see $ref"}},"$vocabulary":{}}"##,
+        r##"{"properties":{"$reference":{"pattern":"^\\$ref$"},"$refs":{},"$idea":{}}}"##,
+        r##"{"description":"costs $5"}"##,
+    ] {
+        assert!(!may_need_documents(text), "{text}");
+    }
+    // A value that ends in an escaped quote and the name: a cautious yes.
+    assert!(may_need_documents(r##"{"description":"say \"$ref"}"##));
+}
