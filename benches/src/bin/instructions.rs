@@ -41,7 +41,10 @@
 //! schema tree costs a compile), `cycle_stream_4`,
 //! `cycle_stream_16`, `cycle_stream_64` and `cycle_stream_whole` (a schema stream fed
 //! the call in chunks of that many bytes, or in one feed, and finished;
-//! `cycle_non_ascii_stream_16` the non-ASCII mix's calls in 16-byte chunks), and `cycle_none`,
+//! `cycle_non_ascii_stream_16` the non-ASCII mix's calls in 16-byte chunks),
+//! `cycle_jsonschema_is_valid` and `cycle_boon_is_valid` (the peers: the call parsed
+//! into a `serde_json::Value`, then validated), `cycle_value_floor` (that parse
+//! alone), and `cycle_none`,
 //! the empty loop after building the mixes, registry and bare dispatcher (subtract it
 //! from those, not `none`).
 //!
@@ -58,8 +61,8 @@ use toolgate_bench::full::{
 use toolgate_bench::instances::Strings;
 use toolgate_bench::mix::{build_mix, load_realworld, mix_bare, mix_registry};
 use toolgate_bench::{
-    floor_parse, full_options, registry_call, registry_call_into, registry_with, without_patterns,
-    BareDispatch,
+    boon_is_valid, floor_parse, full_options, jsonschema_is_valid, registry_call,
+    registry_call_into, registry_with, without_patterns, BareDispatch,
 };
 use toolgate_core::value::Value;
 use toolgate_core::{Options, Schema};
@@ -216,6 +219,13 @@ fn main() {
 }
 
 /// The cycling mix's contenders: iteration `i` takes call `i % len`.
+/// `call` parsed into a `serde_json::Value` and dropped: the parse the peers'
+/// validators need before they validate.
+#[inline(never)]
+fn value_parse(call: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(call).is_ok()
+}
+
 /// A stream of `schema` fed `call` in chunks of `chunk` bytes and finished: the number
 /// of errors.
 fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
@@ -301,6 +311,11 @@ fn cycle(which: &str, n: usize) {
             "cycle_non_ascii_stream_16" => streamed(&b.toolgate, black_box(&b.call), 16),
             "cycle_stream_64" => streamed(&a.toolgate, black_box(&a.call), 64),
             "cycle_stream_whole" => streamed(&a.toolgate, black_box(&a.call), usize::MAX),
+            "cycle_jsonschema_is_valid" => {
+                jsonschema_is_valid(&a.jsonschema, black_box(&a.call)) as usize
+            }
+            "cycle_boon_is_valid" => boon_is_valid(&a.boon, black_box(&a.call)) as usize,
+            "cycle_value_floor" => value_parse(black_box(&a.call)) as usize,
             "cycle_none" => black_box(1),
             other => panic!("unknown contender {other:?}"),
         };

@@ -33,7 +33,20 @@ pub(crate) enum Doc<'d> {
     Object(&'d [(&'d str, Doc<'d>)]),
 }
 
+/// Members and items the reader's stacks of open containers start with room for.
+const OPEN_ROOM: usize = 16;
+
 impl<'d> Doc<'d> {
+    /// The arena room reading a document of `len` bytes takes: its tree (a tool
+    /// schema's takes up to about four times its text) and the reader's stacks, which
+    /// a small schema's text alone does not pay for; a huge document's arena starts at
+    /// 4 MiB and grows as it needs. Short of it, the arena's first allocations past its
+    /// room each made a new chunk, two of them for most small schemas.
+    pub(crate) fn arena_room(len: usize) -> usize {
+        let stacks = OPEN_ROOM * (size_of::<(&str, Doc<'_>)>() + size_of::<Doc<'_>>());
+        len.saturating_mul(4).saturating_add(stacks).min(4 << 20)
+    }
+
     /// Reads `input` strictly (as [`Value::parse`] does, with the same errors) into a
     /// tree in `arena`, and writes the document's compact text (what
     /// [`Value::to_compact`] writes) in the same pass: a schema is read once for both
@@ -50,8 +63,8 @@ impl<'d> Doc<'d> {
             out: String::with_capacity(input.len()),
             // The stacks of open containers' items, in the arena too: a tree's
             // temporary vectors cost no allocation of their own.
-            members: BumpVec::with_capacity_in(16, arena),
-            items: BumpVec::with_capacity_in(16, arena),
+            members: BumpVec::with_capacity_in(OPEN_ROOM, arena),
+            items: BumpVec::with_capacity_in(OPEN_ROOM, arena),
         };
         let mut r = Reader::new(input, max_depth);
         let v = read_tree(&mut r, &mut p)?;

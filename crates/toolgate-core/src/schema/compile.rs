@@ -144,6 +144,52 @@ impl Workspace {
     }
 }
 
+thread_local! {
+    /// This thread's compile arena between compiles, reset.
+    static SPARE_ARENA: std::cell::Cell<Option<bumpalo::Bump>> = const { std::cell::Cell::new(None) };
+}
+
+/// The largest arena (in bytes, all its chunks) kept for the thread's next compile:
+/// a tool schema's is a few KiB; one grown by a huge schema is freed.
+const ARENA_MAX: usize = 256 * 1024;
+
+/// The arena a compile reads its schema into and builds its passing lists in: this
+/// thread's spare one, reset, with at least the room asked for, and kept again, reset,
+/// when the compile is done. A registry compiling many schemas on a thread makes it
+/// once (making it, and the chunks a small schema added past its room, cost 4% of
+/// compiling the smallest tool schemas).
+pub(crate) struct CompileArena(bumpalo::Bump);
+
+impl CompileArena {
+    /// An arena whose first chunk has `room` bytes free, at least.
+    pub(crate) fn with_room(room: usize) -> CompileArena {
+        let bump: bumpalo::Bump = crate::spare::take(&SPARE_ARENA);
+        if bump.chunk_capacity() >= room {
+            CompileArena(bump)
+        } else {
+            CompileArena(bumpalo::Bump::with_capacity(room))
+        }
+    }
+}
+
+impl std::ops::Deref for CompileArena {
+    type Target = bumpalo::Bump;
+
+    fn deref(&self) -> &bumpalo::Bump {
+        &self.0
+    }
+}
+
+impl Drop for CompileArena {
+    fn drop(&mut self) {
+        let mut bump = std::mem::take(&mut self.0);
+        if bump.allocated_bytes() <= ARENA_MAX {
+            bump.reset();
+            crate::spare::keep(&SPARE_ARENA, bump);
+        }
+    }
+}
+
 impl Drop for Compiler<'_> {
     fn drop(&mut self) {
         std::mem::take(&mut self.work).put_back();
@@ -1297,6 +1343,30 @@ mod tests {
                     "{schema}"
                 );
             }
+        })
+        .join()
+        .unwrap();
+    }
+
+    /// A compile leaves its arena for the thread's next one, reset: with room for a
+    /// schema as large as the one before (had it kept the tree, the room would be
+    /// spent); an arena grown past the limit by a huge schema is freed instead.
+    #[test]
+    fn a_compile_keeps_its_arena_reset_unless_it_grew_large() {
+        std::thread::spawn(|| {
+            let schema = br#"{"type":"object","properties":{"a":{"type":"string","enum":["x","y"]}},"required":["a"]}"#;
+            let room = crate::json::Doc::arena_room(schema.len());
+            Schema::compile(schema).unwrap();
+            let kept: bumpalo::Bump = crate::spare::take(&super::SPARE_ARENA);
+            assert!(kept.chunk_capacity() >= room, "{} < {room}", kept.chunk_capacity());
+            crate::spare::keep(&super::SPARE_ARENA, kept);
+            // A schema whose arena passes the limit: its arena is not kept.
+            let names: Vec<String> = (0..8000).map(|i| format!(r#""p{i}":{{}}"#)).collect();
+            let huge = format!(r#"{{"properties":{{{}}}}}"#, names.join(","));
+            assert!(crate::json::Doc::arena_room(huge.len()) > super::ARENA_MAX);
+            Schema::compile(huge.as_bytes()).unwrap();
+            let kept: bumpalo::Bump = crate::spare::take(&super::SPARE_ARENA);
+            assert_eq!(kept.allocated_bytes(), 0, "the huge arena was kept");
         })
         .join()
         .unwrap();

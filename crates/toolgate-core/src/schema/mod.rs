@@ -79,10 +79,8 @@ impl Schema {
     /// Compiles a schema with explicit options.
     pub fn compile_with(json: &[u8], opts: &Options) -> Result<Schema, CompileError> {
         let max_depth = opts.max_depth();
-        // The tree lives in this arena for the compile, and goes with it at once. A
-        // tool schema's tree and the reader's stacks take up to about four times its
-        // text; a huge schema's arena starts at 4 MiB and grows as it needs.
-        let arena = bumpalo::Bump::with_capacity(json.len().saturating_mul(4).min(4 << 20));
+        // The tree lives in this arena for the compile, and goes with it at once.
+        let arena = compile::CompileArena::with_room(Doc::arena_room(json.len()));
         let input = json;
         let (value, mut json) = Doc::parse_compact(input, max_depth, &arena).map_err(|e| {
             CompileError::single(
