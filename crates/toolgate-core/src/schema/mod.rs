@@ -249,8 +249,9 @@ fn compile_full(
         _ => opts.default_draft(),
     };
     let text_len = text.map_or(0, str::len);
-    let plain = |t: &str| !resolve::may_need_documents(t) || try_without_documents();
-    if opts.resources().is_empty() && text.is_some_and(plain) {
+    let keys = text.map(resolve::index_keys);
+    let plain = keys == Some(resolve::IndexKeys::Nothing) || try_without_documents();
+    if opts.resources().is_empty() && plain {
         // No reference, identifier or anchor in the text (most tool schemas, `$schema`
         // and `$defs` or not): nothing to index and nothing a reference could reach.
         let mut compiler = compile::Compiler::new(opts, None, draft, text_len, arena);
@@ -263,19 +264,26 @@ fn compile_full(
         // text), so this is only a net: a keyword that needs the index was met after
         // all, and the schema is compiled again with it.
     }
-    let docs = resolve::Documents::new(value, text, draft, opts.default_draft(), opts.resources())
-        .map_err(|problems| {
-            CompileError::new(
-                problems
-                    .into_iter()
-                    .map(|p| SchemaProblem {
-                        pointer: p.at.pointer,
-                        keyword: p.keyword.to_owned(),
-                        message: p.message,
-                    })
-                    .collect(),
-            )
-        })?;
+    let plain_text = text.filter(|_| keys < Some(resolve::IndexKeys::Identifiers));
+    let docs = resolve::Documents::new(
+        value,
+        plain_text,
+        draft,
+        opts.default_draft(),
+        opts.resources(),
+    )
+    .map_err(|problems| {
+        CompileError::new(
+            problems
+                .into_iter()
+                .map(|p| SchemaProblem {
+                    pointer: p.at.pointer,
+                    keyword: p.keyword.to_owned(),
+                    message: p.message,
+                })
+                .collect(),
+        )
+    })?;
     let root_value = docs
         .value(&resolve::Location::root())
         .expect("the schema is document 0");

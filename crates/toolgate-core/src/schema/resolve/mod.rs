@@ -256,15 +256,14 @@ impl<'d> Documents<'d> {
     /// registered resources may hold documents of other drafts that a schema never
     /// uses.
     ///
-    /// `root_text` is the schema's compact text, when the caller has it: a text
-    /// without `"$id"`, `"$anchor"` or `"$dynamicAnchor"` declares no resource or
-    /// anchor below its root (a `$schema` counts only beside an `$id`), so its
-    /// subschemas are counted from it rather than visited one by one (most tool
-    /// schemas, references and all; a debug build visits them anyway and checks that
-    /// nothing is missed).
+    /// `plain_text` is the schema's compact text when the caller has it and it
+    /// declares no identifier or anchor ([`index_keys`] below
+    /// [`IndexKeys::Identifiers`]): then the subschemas are counted from it rather
+    /// than visited one by one (most tool schemas, references and all; a debug build
+    /// visits them anyway and checks that nothing is missed).
     pub(crate) fn new(
         root: Doc<'d>,
-        root_text: Option<&str>,
+        plain_text: Option<&str>,
         root_draft: Draft,
         default_draft: Draft,
         registered: &[Resource],
@@ -280,8 +279,7 @@ impl<'d> Documents<'d> {
             schemas: 1,
         };
         ix.push_doc(Source::Owned(root), String::new());
-        let plain = root_text.filter(|text| !declares_identifiers(text));
-        ix.index(0, None, Some(root_draft), default_draft, plain);
+        ix.index(0, None, Some(root_draft), default_draft, plain_text);
         // Every registered URI first, so that no `$id` inside another document can
         // take one.
         let mut valid = Vec::with_capacity(registered.len());
@@ -727,44 +725,53 @@ pub(crate) fn unescape_token(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
     Some(std::borrow::Cow::Owned(out))
 }
 
-/// Whether a schema's compact text may declare a resource or an anchor: it holds the
-/// key `"$id"`, `"$anchor"` or `"$dynamicAnchor"`.
-fn declares_identifiers(text: &str) -> bool {
-    has_dollar_key(text, &["id", "anchor", "dynamicAnchor"])
+/// What a schema's compact text may hold of the keys the document index is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum IndexKeys {
+    /// No `"$ref"`, `"$dynamicRef"`, `"$id"`, `"$anchor"` or `"$dynamicAnchor"` key:
+    /// nothing in the schema names a location or makes a resource, so it compiles
+    /// without the index (`$schema`, `$defs` and `$comment` need none).
+    Nothing,
+    /// References, but no identifier or anchor: nothing below the root makes a
+    /// resource or a name (a `$schema` counts only beside an `$id`), so the index
+    /// counts the subschemas from the text instead of visiting them.
+    References,
+    /// An identifier or an anchor: the index visits every subschema.
+    Identifiers,
 }
 
-/// Whether a schema's compact text may need the document index at all: it holds an
-/// identifier or an anchor ([`declares_identifiers`]), or the key `"$ref"` or
-/// `"$dynamicRef"`. Without one, nothing in the schema names a location or makes a
-/// resource, so it compiles without the index.
-pub(crate) fn may_need_documents(text: &str) -> bool {
-    has_dollar_key(
-        text,
-        &["id", "anchor", "dynamicAnchor", "ref", "dynamicRef"],
-    )
-}
-
-/// Whether `text`, a compact text, holds a string `"$name"` for one of `names`. The
-/// compact text writes `$` as itself, never escaped, so a key of that name is always
+/// [`IndexKeys`] of `text`, a compact text, in one pass over its `$`s. The compact text
+/// writes `$` as itself, never escaped, so a key of one of those names is always
 /// spelled so; a string value that reads the same (one ending in `\"$id`) only makes
-/// the answer a cautious yes.
-fn has_dollar_key(text: &str, names: &[&str]) -> bool {
+/// the answer a cautious one.
+pub(crate) fn index_keys(text: &str) -> IndexKeys {
+    let bytes = text.as_bytes();
+    let mut found = IndexKeys::Nothing;
     let mut from = 0;
     // A `char` is searched for with `memchr`; a two-byte pattern was several times
     // slower than the rest of indexing such a text.
     while let Some(at) = text[from..].find('$') {
         let dollar = from + at;
         from = dollar + 1;
-        let rest = &text.as_bytes()[from..];
-        if text.as_bytes()[..dollar].ends_with(b"\"")
-            && names.iter().any(|name| {
-                rest.starts_with(name.as_bytes()) && rest.get(name.len()) == Some(&b'"')
-            })
-        {
-            return true;
+        if dollar == 0 || bytes[dollar - 1] != b'"' {
+            continue;
         }
+        let rest = &bytes[from..];
+        let is = |name: &[u8]| rest.starts_with(name) && rest.get(name.len()) == Some(&b'"');
+        let keys = match rest.first() {
+            Some(b'r') if is(b"ref") => IndexKeys::References,
+            Some(b'i') if is(b"id") => IndexKeys::Identifiers,
+            Some(b'a') if is(b"anchor") => IndexKeys::Identifiers,
+            Some(b'd') if is(b"dynamicRef") => IndexKeys::References,
+            Some(b'd') if is(b"dynamicAnchor") => IndexKeys::Identifiers,
+            _ => continue,
+        };
+        if keys == IndexKeys::Identifiers {
+            return keys;
+        }
+        found = keys;
     }
-    false
+    found
 }
 
 /// Draft 2020-12's anchor names (`$anchor`, `$dynamicAnchor`):
@@ -944,7 +951,7 @@ impl<'d> Indexer<'d> {
     }
 
     /// What [`Indexer::descend`] would find under a root whose text declares no
-    /// identifier ([`declares_identifiers`]): no resource, anchor or problem, and about one schema per object of the text (an
+    /// identifier ([`IndexKeys::References`]): no resource, anchor or problem, and about one schema per object of the text (an
     /// estimate: the count only sizes the compiler's tables).
     fn count_plain(&mut self, doc: DocId, frame: Frame<'_>, text: &str) {
         // Byte counters summed per 255 bytes: that compiles to a vector loop (a count

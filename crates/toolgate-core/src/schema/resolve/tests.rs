@@ -937,52 +937,53 @@ fn deep_documents_index_on_a_small_stack() {
 }
 
 #[test]
-fn identifiers_are_declared_by_their_keys_alone() {
-    // A key that declares a resource or an anchor, wherever it is.
-    for text in [
-        r##"{"properties":{"a":{"$id":"a.json"}}}"##,
-        r##"{"$defs":{"x":{"$anchor":"x"}}}"##,
-        r##"{"items":{"$dynamicAnchor":"meta"}}"##,
-    ] {
-        assert!(declares_identifiers(text), "{text}");
-    }
-    // References, definitions, `$schema` and `$comment` declare none, nor do look-alike
-    // names or a `$` in a value.
-    for text in [
-        r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"type":"string"}},"properties":{"b":{"$ref":"#/definitions/a"}}}"##,
-        r##"{"$defs":{"a":{"$comment":"x"}},"$ref":"#/$defs/a"}"##,
-        r##"{"properties":{"$idea":{"pattern":"^\\$id$"},"$anchored":{}}}"##,
-        r##"{"description":"costs $5"}"##,
-    ] {
-        assert!(!declares_identifiers(text), "{text}");
-    }
-    // A value that ends in an escaped quote and the name reads the same: a cautious
-    // yes (the descent then finds nothing).
-    assert!(declares_identifiers(r##"{"description":"say \"$id"}"##));
-    assert!(!declares_identifiers(r##"{"description":"say \"$id\""}"##));
-}
-
-#[test]
 fn the_index_is_needed_by_references_and_identifiers_alone() {
-    // A reference, an identifier or an anchor, wherever it is.
-    for text in [
-        r##"{"properties":{"b":{"$ref":"#/definitions/a"}}}"##,
-        r##"{"items":{"$dynamicRef":"#meta"}}"##,
-        r##"{"$defs":{"x":{"$anchor":"x"}}}"##,
-        r##"{"$id":"http://x.test/s"}"##,
+    use IndexKeys::{Identifiers, Nothing, References};
+    for (text, keys) in [
+        // A key that declares a resource or an anchor, wherever it is, with
+        // references or without.
+        (r##"{"properties":{"a":{"$id":"a.json"}}}"##, Identifiers),
+        (
+            r##"{"$defs":{"x":{"$anchor":"x"}},"$ref":"#x"}"##,
+            Identifiers,
+        ),
+        (
+            r##"{"$ref":"#/$defs/m","items":{"$dynamicAnchor":"meta"}}"##,
+            Identifiers,
+        ),
+        (r##"{"$id":"http://x.test/s"}"##, Identifiers),
+        // References alone, wherever they are.
+        (
+            r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"type":"string"}},"properties":{"b":{"$ref":"#/definitions/a"}}}"##,
+            References,
+        ),
+        (
+            r##"{"$defs":{"a":{"$comment":"x"}},"$ref":"#/$defs/a"}"##,
+            References,
+        ),
+        (r##"{"items":{"$dynamicRef":"#meta"}}"##, References),
+        // `$schema`, `$defs`, `$comment`, `$vocabulary`, look-alike names and a `$`
+        // in a value: nothing.
+        (
+            r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"type":"string"}}}"##,
+            Nothing,
+        ),
+        (
+            r##"{"$defs":{"a":{"$comment":"see $ref"}},"$vocabulary":{}}"##,
+            Nothing,
+        ),
+        (
+            r##"{"properties":{"$idea":{"pattern":"^\\$id$"},"$anchored":{},"$reference":{},"$dynamicRefs":{}}}"##,
+            Nothing,
+        ),
+        (r##"{"description":"costs $5"}"##, Nothing),
+        ("$ref", Nothing),
+        // A value that ends in an escaped quote and the name reads the same: a
+        // cautious answer (the index then finds nothing).
+        (r##"{"description":"say \"$id"}"##, Identifiers),
+        (r##"{"description":"say \"$ref"}"##, References),
+        (r##"{"description":"say \"$id\""}"##, Nothing),
     ] {
-        assert!(may_need_documents(text), "{text}");
+        assert_eq!(index_keys(text), keys, "{text}");
     }
-    // `$schema`, `$defs`, `$comment`, `$vocabulary`, look-alike names and a `$` in a
-    // value need none.
-    for text in [
-        r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"type":"string"}}}"##,
-        r##"{"$defs":{"a":{"$comment":"see $ref"}},"$vocabulary":{}}"##,
-        r##"{"properties":{"$reference":{"pattern":"^\\$ref$"},"$refs":{},"$idea":{}}}"##,
-        r##"{"description":"costs $5"}"##,
-    ] {
-        assert!(!may_need_documents(text), "{text}");
-    }
-    // A value that ends in an escaped quote and the name: a cautious yes.
-    assert!(may_need_documents(r##"{"description":"say \"$ref"}"##));
 }
