@@ -170,6 +170,20 @@ impl Arena {
     /// dropped. The caller keeps it beside the arena, in the one value that owns both,
     /// and never moves it out of there.
     pub(crate) unsafe fn fill<T>(&mut self, at: Reserved<T>, mut elements: Vec<T>) -> Table<T> {
+        // SAFETY: as the caller promised.
+        unsafe { self.fill_from(at, &mut elements) }
+    }
+
+    /// [`Arena::fill`] from a vector left empty with its room, for the next use.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arena::fill`].
+    pub(crate) unsafe fn fill_from<T>(
+        &mut self,
+        at: Reserved<T>,
+        elements: &mut Vec<T>,
+    ) -> Table<T> {
         assert_eq!(
             elements.len(),
             at.len,
@@ -180,7 +194,7 @@ impl Arena {
             // SAFETY: `take` gave a place aligned for `T` with room for `at.len` of them,
             // in a part of the block no other table was or will be filled into; the
             // vector's `len` elements are initialized, and setting its length to 0
-            // hands them over: the vector then frees its buffer without dropping them.
+            // hands them over: the vector keeps its buffer without dropping them.
             unsafe {
                 std::ptr::copy_nonoverlapping(elements.as_ptr(), place, at.len);
                 elements.set_len(0);
@@ -357,6 +371,23 @@ impl TableStr {
         // SAFETY: as the caller promised.
         TableStr(unsafe { arena.fill(at, text.into_bytes()) })
     }
+
+    /// [`TableStr::fill`] from a string left empty with its room, for the next use.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arena::fill`].
+    pub(crate) unsafe fn fill_from(
+        arena: &mut Arena,
+        at: Reserved<u8>,
+        text: &mut String,
+    ) -> TableStr {
+        let mut bytes = std::mem::take(text).into_bytes();
+        // SAFETY: as the caller promised.
+        let table = TableStr(unsafe { arena.fill_from(at, &mut bytes) });
+        *text = String::from_utf8(bytes).expect("an empty vector is UTF-8");
+        table
+    }
 }
 
 impl Deref for TableStr {
@@ -427,6 +458,48 @@ mod tests {
             Rc::strong_count(&counted),
             5,
             "a table does not own its elements"
+        );
+        drop(arena);
+        assert_eq!(Rc::strong_count(&counted), 1);
+    }
+
+    /// Filling from a vector or a string moves the elements in once and leaves the
+    /// source empty with its room, to fill again: each element is dropped once, by
+    /// the arena.
+    #[test]
+    fn a_table_filled_from_a_vector_leaves_it_empty_with_its_room() {
+        let counted = Rc::new(());
+        let mut plan = Plan::default();
+        let shared = plan.reserve::<Rc<()>>(2);
+        let text = plan.reserve::<u8>(3);
+        let mut arena = Arena::new(plan);
+        let mut elements = Vec::with_capacity(8);
+        elements.extend([counted.clone(), counted.clone()]);
+        let mut source = String::with_capacity(16);
+        source.push_str("abc");
+        {
+            // SAFETY: the tables go out of scope before the arena is dropped.
+            let (shared, text) = unsafe {
+                (
+                    arena.fill_from(shared, &mut elements),
+                    TableStr::fill_from(&mut arena, text, &mut source),
+                )
+            };
+            assert_eq!(shared.len(), 2);
+            assert_eq!(&*text, "abc");
+        }
+        assert!(elements.is_empty() && elements.capacity() >= 8);
+        assert!(source.is_empty() && source.capacity() >= 16);
+        assert_eq!(
+            Rc::strong_count(&counted),
+            3,
+            "moved, not copied nor dropped"
+        );
+        drop(elements);
+        assert_eq!(
+            Rc::strong_count(&counted),
+            3,
+            "the emptied vector owns none"
         );
         drop(arena);
         assert_eq!(Rc::strong_count(&counted), 1);

@@ -216,7 +216,7 @@ impl<'a> Compiler<'a> {
         // and locations (`#/properties/a`, one per schema object with rules), seldom a
         // quarter of the text.
         let nodes = docs.map_or(text_len / 32, Documents::schema_count);
-        let mut prog = Program::<Building>::default();
+        let mut prog = Program::<Building>::take();
         prog.nodes.reserve(nodes);
         prog.texts.reserve(nodes);
         prog.locations.reserve(text_len / 4);
@@ -1367,6 +1367,44 @@ mod tests {
             Schema::compile(huge.as_bytes()).unwrap();
             let kept: bumpalo::Bump = crate::spare::take(&super::SPARE_ARENA);
             assert_eq!(kept.allocated_bytes(), 0, "the huge arena was kept");
+        })
+        .join()
+        .unwrap();
+    }
+
+    /// A compile leaves its building program for the thread's next one with every
+    /// table empty, its room kept, and nothing of its settings; a program grown past
+    /// the limit is not kept.
+    #[test]
+    fn a_compile_leaves_its_building_program_empty() {
+        use super::super::program::Program;
+        std::thread::spawn(|| {
+            let opts = Options::default().with_profile(Profile::Full);
+            let schema = r##"{"$id":"http://x.test/r","$dynamicAnchor":"t","type":"object","properties":{"a":{"enum":["x",1]},"b":{"minimum":1},"c":{"items":{"$dynamicRef":"#t"}},"d":{"anyOf":[{"type":"string"},{"pattern":"^a"}]}}}"##;
+            let compiled = Schema::compile_with(schema.as_bytes(), &opts).unwrap();
+            assert!(compiled.prog.dynamic, "the schema's program is dynamic");
+            let p = Program::take();
+            let lengths = [
+                p.objects.len(),
+                p.strings.len(),
+                p.numbers.len(),
+                p.choices.len(),
+                p.arrays.len(),
+                p.applicators.len(),
+                p.nodes.len(),
+                p.specials.len(),
+                p.dynamics.len(),
+                p.texts.len(),
+                p.locations.len(),
+            ];
+            assert_eq!(lengths, [0; 11]);
+            assert!((p.dynamic, p.masked, p.root_resource) == (false, false, 0));
+            assert!(p.nodes.capacity() > 0 && p.objects.capacity() > 0, "its room is kept");
+            // A program past the limit is not kept.
+            let names: Vec<String> = (0..5000).map(|i| format!(r#""p{i}":{{}}"#)).collect();
+            let huge = format!(r#"{{"properties":{{{}}}}}"#, names.join(","));
+            Schema::compile(huge.as_bytes()).unwrap();
+            assert_eq!(Program::take().nodes.capacity(), 0, "the huge program was kept");
         })
         .join()
         .unwrap();

@@ -118,8 +118,10 @@ impl Schema {
         };
         prog.masked = opts.masked_values();
         prog.find_tags();
+        let frozen = prog.freeze();
+        prog.keep();
         Ok(Schema {
-            prog: prog.freeze(),
+            prog: frozen,
             root,
             json,
             max_depth,
