@@ -157,9 +157,9 @@ thread_local! {
         const { std::cell::Cell::new(None) };
 }
 
-/// The most elements (bytes, for the locations) a table of a kept building program
-/// may have room for: one grown by a huge schema is freed instead.
-const KEPT_ROOM_MAX: usize = 1 << 12;
+/// The most bytes the tables of a kept building program may have room for: a tool
+/// schema's take a few KiB; a program grown by a huge schema is freed instead.
+const KEPT_ROOM_MAX: usize = 64 * 1024;
 
 impl Program<Building> {
     /// This thread's spare building program (see [`Program::keep`]), or a new one.
@@ -172,21 +172,21 @@ impl Program<Building> {
     /// again was nearly a third of a compile's allocations (16.3 a compile of a
     /// published tool schema, at the mean, to 11.5).
     pub(crate) fn keep(mut self) {
-        let large = self.locations.capacity() > KEPT_ROOM_MAX
-            || [
-                self.objects.capacity(),
-                self.strings.capacity(),
-                self.numbers.capacity(),
-                self.choices.capacity(),
-                self.arrays.capacity(),
-                self.applicators.capacity(),
-                self.nodes.capacity(),
-                self.specials.capacity(),
-                self.dynamics.capacity(),
-                self.texts.capacity(),
-            ]
-            .into_iter()
-            .any(|room| room > KEPT_ROOM_MAX);
+        fn room<T>(table: &Vec<T>) -> usize {
+            table.capacity() * size_of::<T>()
+        }
+        let room = self.locations.capacity()
+            + room(&self.objects)
+            + room(&self.strings)
+            + room(&self.numbers)
+            + room(&self.choices)
+            + room(&self.arrays)
+            + room(&self.applicators)
+            + room(&self.nodes)
+            + room(&self.specials)
+            + room(&self.dynamics)
+            + room(&self.texts);
+        let large = room > KEPT_ROOM_MAX;
         if large {
             return;
         }
