@@ -186,8 +186,7 @@ impl Program<Building> {
             + room(&self.specials)
             + room(&self.dynamics)
             + room(&self.texts);
-        let large = room > KEPT_ROOM_MAX;
-        if large {
+        if room > KEPT_ROOM_MAX {
             return;
         }
         let Program {
