@@ -334,7 +334,11 @@ impl<'d, const OWN: bool> Gather<'d> for CompactDoc<'d, OWN> {
 
     #[inline]
     fn name(&mut self, key: JsonStr<'d>) -> Cow<'d, str> {
-        let name = key.to_cow();
+        // Most names have no escape: borrowed here, without a call per name.
+        let name = match key.as_plain_str() {
+            Some(plain) => Cow::Borrowed(plain),
+            None => key.to_cow(),
+        };
         self.push_string(key.has_escapes(), &name);
         self.out.push(':');
         name

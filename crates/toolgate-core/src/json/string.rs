@@ -36,6 +36,7 @@ impl<'a> JsonStr<'a> {
     }
 
     /// The raw text as `&str` when it has no escapes.
+    #[inline]
     pub fn as_plain_str(&self) -> Option<&'a str> {
         if self.escaped {
             None
