@@ -1,7 +1,7 @@
 //! `enum` and `const`: the value equals one of the listed values (`const` is a list of
 //! one), by value (see [`equals`]).
 
-use crate::json::{same_bytes, Doc, JsonStr, Reader, Value};
+use crate::json::{same_bytes, write_json_string, Doc, JsonStr, Reader, Value};
 
 use super::super::compile::Compiler;
 use super::super::equal::equals;
@@ -57,24 +57,51 @@ impl<S: Store> Choices<S> {
     }
 }
 
-fn choices(values: &[Doc<'_>], text: String) -> Choices<Building> {
-    let strings: Option<Vec<String>> = values
-        .iter()
-        .map(|v| match v {
-            Doc::String(s) => Some((*s).to_owned()),
-            _ => None,
-        })
-        .collect();
-    Choices {
-        // Compared by value only when some value is not a string.
-        values: if strings.is_some() {
-            Vec::new()
-        } else {
-            values.iter().map(|v| v.to_value()).collect()
-        },
-        text,
-        strings,
+/// The choices of `values`; `whole` is what the keyword holds (the array of an `enum`,
+/// the value of a `const`), whose compact text the violations quote.
+fn choices(values: &[Doc<'_>], whole: &Doc<'_>) -> Choices<Building> {
+    if let Some(choices) = string_choices(values, matches!(whole, Doc::Array(_))) {
+        return choices;
     }
+    // Compared by value, since some value is not a string.
+    Choices {
+        values: values.iter().map(|v| v.to_value()).collect(),
+        text: whole.to_compact(),
+        strings: None,
+    }
+}
+
+/// The common choices, strings only (else `None`): their text (an array when
+/// `listed`) is written here, sized once, rather than by the tree's writer, which
+/// grew it a few times.
+fn string_choices(values: &[Doc<'_>], listed: bool) -> Option<Choices<Building>> {
+    let mut strings = Vec::with_capacity(values.len());
+    let mut room = 2;
+    for v in values {
+        let Doc::String(s) = v else {
+            return None;
+        };
+        room += s.len() + 3;
+        strings.push((*s).to_owned());
+    }
+    let mut text = String::with_capacity(room);
+    if listed {
+        text.push('[');
+    }
+    for (i, s) in strings.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        write_json_string(&mut text, s);
+    }
+    if listed {
+        text.push(']');
+    }
+    Some(Choices {
+        values: Vec::new(),
+        text,
+        strings: Some(strings),
+    })
 }
 
 impl ChoiceGroup<Building> {
@@ -149,7 +176,7 @@ pub(crate) struct ChoicePlaces {
 pub(crate) fn compile_enum(c: &mut Compiler<'_>, group: &mut ChoiceGroup<Building>, v: &Doc<'_>) {
     match v {
         Doc::Array(vals) if !vals.is_empty() || c.is_full() => {
-            group.enum_ = Some(choices(vals, v.to_compact()));
+            group.enum_ = Some(choices(vals, v));
         }
         _ if c.is_full() => c.problem("enum", "\"enum\" must be an array"),
         _ => c.problem("enum", "\"enum\" must be a non-empty array"),
@@ -158,7 +185,7 @@ pub(crate) fn compile_enum(c: &mut Compiler<'_>, group: &mut ChoiceGroup<Buildin
 
 /// Compiles `const` into `group`.
 pub(crate) fn compile_const(group: &mut ChoiceGroup<Building>, v: &Doc<'_>) {
-    group.const_ = Some(choices(std::slice::from_ref(v), v.to_compact()));
+    group.const_ = Some(choices(std::slice::from_ref(v), v));
 }
 
 const NOT_EQUAL: &str = " is not equal to ";
@@ -218,4 +245,45 @@ fn matches(c: &Choices, r: &Reader<'_>, start: usize, string: Option<JsonStr<'_>
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bumpalo::Bump;
+
+    /// The text of an `enum` or `const` of strings, written here, is the one the
+    /// tree's writer gives (which the other choices keep): escapes, DEL, non-ASCII,
+    /// the empty string; and the strings listed are the values, decoded.
+    #[test]
+    fn a_choice_of_strings_is_written_as_the_tree_writes_it() {
+        let docs = [
+            r#"["bar","multiBar","line"]"#,
+            r#"["quote \" and \\ back","tab\tnew\nline","\u007f del","\u0001"]"#,
+            r#"["caf\u00e9","日本","😀",""]"#,
+            r#""just one""#,
+            r#""esc\"aped""#,
+            r#"["a",1,null]"#,
+            r#"[]"#,
+        ];
+        for doc in docs {
+            let arena = Bump::new();
+            let (v, _) = Doc::parse_compact(doc.as_bytes(), 64, &arena).unwrap();
+            let values = match v {
+                Doc::Array(items) => items,
+                _ => std::slice::from_ref(&v),
+            };
+            let c = choices(values, &v);
+            assert_eq!(c.text, v.to_compact(), "{doc}");
+            let want: Option<Vec<String>> = values
+                .iter()
+                .map(|v| match v {
+                    Doc::String(s) => Some((*s).to_owned()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(c.strings, want, "{doc}");
+            assert_eq!(c.values.is_empty(), want.is_some(), "{doc}");
+        }
+    }
 }
