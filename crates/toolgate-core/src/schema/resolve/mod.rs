@@ -630,15 +630,19 @@ impl<'d> Documents<'d> {
             .docs
             .get(view.doc as usize)
             .and_then(|d| d.roots.node(view.pointer));
-        let mut pointer = view.pointer.to_owned();
+        let mut pointer = String::with_capacity(view.pointer.len() + fragment.len());
+        pointer.push_str(view.pointer);
         for raw in fragment[1..].split('/') {
             let token = unescape_token(raw)
                 .ok_or_else(|| format!("{} is not a valid JSON pointer", quoted(fragment)))?;
             value = self
                 .child(value, &token)
                 .ok_or_else(|| format!("nothing at {}", quoted(fragment)))?;
+            // A token that unescapes is written with `~0` and `~1` alone: `raw` is
+            // already what `push_pointer_token` would write for `token`.
             let start = pointer.len();
-            push_pointer_token(&mut pointer, &token);
+            pointer.push('/');
+            pointer.push_str(raw);
             let escaped = &pointer[start + 1..];
             roots = roots.and_then(|node| node.children.get(escaped));
             if let Some(inner) = roots.and_then(|node| node.resource) {
