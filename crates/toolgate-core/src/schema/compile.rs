@@ -67,8 +67,14 @@ struct Workspace {
     /// Where `ptr` was before each `enter`.
     marks: Vec<usize>,
     /// Full profile: the node of each location compiled (or queued), once a
-    /// reference has asked for one (see [`Compiler::locate_all`]).
-    located: HashMap<Location, NodeId, MemoState>,
+    /// reference has asked for one (see [`Compiler::locate_all`]): by the hash of the
+    /// location, the last of `located_nodes` with that hash. The location itself is
+    /// the node's pointer in `pointers` (no copy of it per node, which cost a
+    /// schema with references an allocation per subschema).
+    located: HashMap<u64, u32, MemoState>,
+    /// The nodes `located` leads to: (node, its document, the entry before it with
+    /// the same hash, or [`NO_ENTRY`]).
+    located_nodes: Vec<(NodeId, DocId, u32)>,
     /// Full profile: the nodes reserved before `located` was kept, with their
     /// documents (their pointers are in `pointers`).
     unlocated: Vec<(NodeId, DocId)>,
@@ -101,6 +107,25 @@ thread_local! {
 /// by a huge schema is freed rather than held by the thread.
 const WORKSPACE_MAX: usize = 1 << 16;
 
+/// No entry of [`Workspace::located_nodes`] before this one has its hash.
+const NO_ENTRY: u32 = u32::MAX;
+
+/// The hash [`Workspace::located`] keeps a location under.
+fn location_hash(hasher: &MemoState, doc: DocId, pointer: &str) -> u64 {
+    #[cfg(test)]
+    if LOCATIONS_COLLIDE.with(|c| c.get()) {
+        return 0;
+    }
+    std::hash::BuildHasher::hash_one(hasher, (doc, pointer))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// In tests: every location hashes alike, so that each lookup goes through the
+    /// entries' chain and tells the locations apart by their pointers.
+    static LOCATIONS_COLLIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 impl Workspace {
     /// This thread's spare workspace, or a new one.
     fn take() -> Workspace {
@@ -114,6 +139,7 @@ impl Workspace {
             || [
                 self.marks.capacity(),
                 self.located.capacity(),
+                self.located_nodes.capacity(),
                 self.unlocated.capacity(),
                 self.pending.capacity(),
                 self.resources.capacity(),
@@ -131,6 +157,7 @@ impl Workspace {
         self.ptr.clear();
         self.marks.clear();
         self.located.clear();
+        self.located_nodes.clear();
         self.unlocated.clear();
         self.pending.clear();
         self.resources.clear();
@@ -357,16 +384,34 @@ impl<'a> Compiler<'a> {
         self.prog.add_location(uri, &self.work.ptr)
     }
 
-    /// The node of the location being compiled, if one was reserved: looked up with
-    /// the pointer itself, lent to the key, not a copy of it (one per subschema).
-    fn located_here(&mut self) -> Option<NodeId> {
-        let key = Location {
-            doc: self.doc,
-            pointer: std::mem::take(&mut self.work.ptr),
-        };
-        let found = self.work.located.get(&key).copied();
-        self.work.ptr = key.pointer;
-        found
+    /// The node of the location being compiled, if one was reserved.
+    fn located_here(&self) -> Option<NodeId> {
+        self.located(self.doc, &self.work.ptr)
+    }
+
+    /// The node reserved at `pointer` in document `doc`, if any (the last one, should
+    /// a location be reserved twice).
+    fn located(&self, doc: DocId, pointer: &str) -> Option<NodeId> {
+        let w = &self.work;
+        let mut at = *w
+            .located
+            .get(&location_hash(w.located.hasher(), doc, pointer))?;
+        while let Some(&(id, in_doc, before)) = w.located_nodes.get(at as usize) {
+            if in_doc == doc && self.pointer_of(id as usize) == pointer {
+                return Some(id);
+            }
+            at = before;
+        }
+        None
+    }
+
+    /// Keeps node `id` as the one at `pointer` in document `doc` (see
+    /// [`Workspace::located`]).
+    fn locate(&mut self, id: NodeId, doc: DocId, pointer_hash: u64) {
+        let w = &mut self.work;
+        let entry = w.located_nodes.len() as u32;
+        let before = w.located.insert(pointer_hash, entry).unwrap_or(NO_ENTRY);
+        w.located_nodes.push((id, doc, before));
     }
 
     /// The location being compiled.
@@ -500,13 +545,15 @@ impl<'a> Compiler<'a> {
             return;
         }
         self.locating = true;
-        for (id, doc) in std::mem::take(&mut self.work.unlocated) {
-            let loc = Location {
-                doc,
-                pointer: self.pointer_of(id as usize).to_owned(),
-            };
-            self.work.located.insert(loc, id);
+        let unlocated = std::mem::take(&mut self.work.unlocated);
+        for &(id, doc) in &unlocated {
+            let hasher = self.work.located.hasher();
+            let hash = location_hash(hasher, doc, self.pointer_of(id as usize));
+            self.locate(id, doc, hash);
         }
+        // Its room kept for the workspace's next compile.
+        self.work.unlocated = unlocated;
+        self.work.unlocated.clear();
     }
 
     /// A new node id for the current location (its node filled in later).
@@ -518,7 +565,8 @@ impl<'a> Compiler<'a> {
                 .resources
                 .push(docs.resource_at(self.doc, &self.work.ptr));
             if self.locating {
-                self.work.located.insert(self.here(), id);
+                let hash = location_hash(self.work.located.hasher(), self.doc, &self.work.ptr);
+                self.locate(id, self.doc, hash);
             } else {
                 self.work.unlocated.push((id, self.doc));
             }
@@ -781,7 +829,7 @@ impl<'a> Compiler<'a> {
     /// The node of the schema at `loc`, compiled now or queued.
     fn node_at(&mut self, loc: Location) -> NodeId {
         self.locate_all();
-        if let Some(&id) = self.work.located.get(&loc) {
+        if let Some(id) = self.located(loc.doc, &loc.pointer) {
             self.edge_to(id);
             return id;
         }
@@ -1306,6 +1354,24 @@ mod tests {
         }
     }
 
+    /// Instances for [`REFERRING`]'s schemas.
+    const REFERRED: [&str; 3] = [
+        r#"{"a":1,"b":"x","n":{"n":{"v":"no"}},"t":[1,2,3],"u":"x"}"#,
+        r#"{"a":"1","n":{"v":true},"t":[1,"2"],"u":5}"#,
+        "[1]",
+    ];
+
+    /// Schemas whose references, identifiers and anchors the compiler resolves.
+    const REFERRING: [&str; 7] = [
+        r##"{"$defs":{"n":{"type":"object","properties":{"n":{"$ref":"#/$defs/n"},"v":{"type":"boolean"}}}},"properties":{"n":{"$ref":"#/$defs/n"}}}"##,
+        r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"type":"integer"}},"properties":{"a":{"$ref":"#/definitions/a"}}}"##,
+        r##"{"properties":{"t":{"$id":"http://x.test/t","$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"integer"}],"additionalItems":false}}}"##,
+        r##"{"properties":{"u":{"$ref":"#s"}},"$defs":{"s":{"$anchor":"s","type":"string"}}}"##,
+        r##"{"$id":"http://x.test/root","$dynamicAnchor":"t","type":["object","array"],"properties":{"n":{"$dynamicRef":"#t"}}}"##,
+        r##"{"properties":{"a":{"$ref":"#/$defs/missing"}}}"##,
+        r##"{"properties":{"a":{"$anchor":"not an anchor"}}}"##,
+    ];
+
     /// A full-profile schema compiled without the document index is compiled again
     /// with it when a keyword needs it: tried without it first whatever its text,
     /// every schema here gives what its compile with the index gives (its refusal,
@@ -1313,20 +1379,7 @@ mod tests {
     /// anything and an embedded resource would keep the outer draft.
     #[test]
     fn a_compile_tried_without_the_index_takes_it_when_a_keyword_needs_it() {
-        let instances = [
-            r#"{"a":1,"b":"x","n":{"n":{"v":"no"}},"t":[1,2,3],"u":"x"}"#,
-            r#"{"a":"1","n":{"v":true},"t":[1,"2"],"u":5}"#,
-            "[1]",
-        ];
-        let schemas = [
-            r##"{"$defs":{"n":{"type":"object","properties":{"n":{"$ref":"#/$defs/n"},"v":{"type":"boolean"}}}},"properties":{"n":{"$ref":"#/$defs/n"}}}"##,
-            r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"type":"integer"}},"properties":{"a":{"$ref":"#/definitions/a"}}}"##,
-            r##"{"properties":{"t":{"$id":"http://x.test/t","$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"integer"}],"additionalItems":false}}}"##,
-            r##"{"properties":{"u":{"$ref":"#s"}},"$defs":{"s":{"$anchor":"s","type":"string"}}}"##,
-            r##"{"$id":"http://x.test/root","$dynamicAnchor":"t","type":["object","array"],"properties":{"n":{"$dynamicRef":"#t"}}}"##,
-            r##"{"properties":{"a":{"$ref":"#/$defs/missing"}}}"##,
-            r##"{"properties":{"a":{"$anchor":"not an anchor"}}}"##,
-        ];
+        let (instances, schemas) = (REFERRED, REFERRING);
         let with_index: Vec<Vec<String>> = schemas
             .iter()
             .map(|schema| outcome(schema, Profile::Full, &instances))
@@ -1356,6 +1409,37 @@ mod tests {
                     want,
                     "{schema}"
                 );
+            }
+        })
+        .join()
+        .unwrap();
+    }
+
+    /// Locations whose hashes are alike are told apart by their pointers: with every
+    /// location hashed alike, each schema that refers to locations compiles to what it
+    /// compiles to with its own hashes (its verdicts and errors the same), including a
+    /// reference to a location compiled before it and one to a location after it.
+    #[test]
+    fn locations_that_hash_alike_are_told_apart_by_their_pointers() {
+        let more = [
+            r##"{"properties":{"a":{"type":"integer"},"b":{"$ref":"#/properties/a"},"c":{"$ref":"#/properties/d"},"d":{"type":"string"},"n":{"items":{"$ref":"#/properties/a"}},"t":{"$ref":"#/properties/n"},"u":{"$ref":"#/properties/d"}}}"##,
+            r##"{"$defs":{"x~y":{"type":"integer"},"x/y":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/x~0y"},"b":{"$ref":"#/$defs/x~1y"},"u":{"$ref":"#/$defs/x~1y"}}}"##,
+        ];
+        let schemas: Vec<&str> = REFERRING.iter().chain(&more).copied().collect();
+        let hashed: Vec<Vec<String>> = schemas
+            .iter()
+            .map(|schema| outcome(schema, Profile::Full, &REFERRED))
+            .collect();
+        // References resolve to the locations they name: the integer and the string
+        // apart.
+        assert!(hashed[7][0].contains("\"$.b\""), "{:?}", hashed[7]);
+        assert!(hashed[7][1].contains("\"$.u\""), "{:?}", hashed[7]);
+        assert!(hashed[7][1].contains("\"$.t[1]\""), "{:?}", hashed[7]);
+        assert!(!hashed[7][0].contains("\"$.u\""), "{:?}", hashed[7]);
+        std::thread::spawn(move || {
+            super::LOCATIONS_COLLIDE.with(|c| c.set(true));
+            for (schema, want) in schemas.iter().zip(&hashed) {
+                assert_eq!(&outcome(schema, Profile::Full, &REFERRED), want, "{schema}");
             }
         })
         .join()
@@ -1438,6 +1522,7 @@ mod tests {
                 w.ptr.len(),
                 w.marks.len(),
                 w.located.len(),
+                w.located_nodes.len(),
                 w.unlocated.len(),
                 w.pending.len(),
                 w.resources.len(),
@@ -1448,7 +1533,7 @@ mod tests {
                 w.applied.len(),
                 w.referenced.len(),
             ];
-            assert_eq!(lengths, [0; 12]);
+            assert_eq!(lengths, [0; 13]);
             assert!(
                 w.located.capacity() > 0 && w.edges.capacity() > 0 && w.resources.capacity() > 0
             );
