@@ -301,7 +301,10 @@ impl<'d, const OWN: bool> Gather<'d> for CompactDoc<'d, OWN> {
 
     #[inline]
     fn string(&mut self, s: JsonStr<'d>) -> Result<Doc<'d>, SyntaxError> {
-        let text = s.to_cow();
+        let text = match s.as_plain_str() {
+            Some(plain) => Cow::Borrowed(plain),
+            None => s.to_cow(),
+        };
         self.push_string(s.has_escapes(), &text);
         Ok(Doc::String(self.keep(text)))
     }
