@@ -70,10 +70,20 @@ impl Hasher for MemoHasher {
         // their length, so that zero bytes padding the last word cannot make two
         // strings one.
         self.write_u64(bytes.len() as u64);
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.write_u64(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        }
+        // The last bytes as the low bytes of a word (what copying them into a zeroed
+        // word gives), shifted in: a copy of a length not known here was a call of
+        // `memcpy` per word.
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let word = rest
+                .iter()
+                .rev()
+                .fold(0u64, |word, &b| (word << 8) | u64::from(b));
+            self.write_u64(word);
         }
     }
     #[inline]
@@ -152,6 +162,26 @@ mod tests {
         let hashes: HashSet<u64> = keys.iter().map(|k| state.hash_one(k.as_str())).collect();
         let distinct: HashSet<&String> = keys.iter().collect();
         assert_eq!(hashes.len(), distinct.len());
+    }
+
+    /// A string is hashed as its length, then its bytes eight at a time, the last
+    /// ones zero-padded: every length up to three words, every place of the last byte.
+    #[test]
+    fn a_string_hashes_as_its_zero_padded_words() {
+        let state = MemoState::default();
+        for len in 0..=24usize {
+            let bytes: Vec<u8> = (0..len as u8).map(|i| 0xA0 ^ i.wrapping_mul(37)).collect();
+            let mut want = state.build_hasher();
+            want.write_u64(len as u64);
+            for chunk in bytes.chunks(8) {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                want.write_u64(u64::from_le_bytes(word));
+            }
+            let mut got = state.build_hasher();
+            got.write(&bytes);
+            assert_eq!(got.finish(), want.finish(), "{len} bytes");
+        }
     }
 
     #[test]
