@@ -384,18 +384,17 @@ impl<'a> Compiler<'a> {
         self.prog.add_location(uri, &self.work.ptr)
     }
 
-    /// The node of the location being compiled, if one was reserved.
-    fn located_here(&self) -> Option<NodeId> {
-        self.located(self.doc, &self.work.ptr)
-    }
-
     /// The node reserved at `pointer` in document `doc`, if any (the last one, should
     /// a location be reserved twice).
     fn located(&self, doc: DocId, pointer: &str) -> Option<NodeId> {
+        let hash = location_hash(self.work.located.hasher(), doc, pointer);
+        self.located_hashed(hash, doc, pointer)
+    }
+
+    /// [`Compiler::located`], with the location's hash.
+    fn located_hashed(&self, hash: u64, doc: DocId, pointer: &str) -> Option<NodeId> {
         let w = &self.work;
-        let mut at = *w
-            .located
-            .get(&location_hash(w.located.hasher(), doc, pointer))?;
+        let mut at = *w.located.get(&hash)?;
         while let Some(&(id, in_doc, before)) = w.located_nodes.get(at as usize) {
             if in_doc == doc && self.pointer_of(id as usize) == pointer {
                 return Some(id);
@@ -438,8 +437,13 @@ impl<'a> Compiler<'a> {
 
     fn subschema_id_here(&mut self, v: &Doc<'_>) -> NodeId {
         let applied = !std::mem::take(&mut self.defining);
+        // The location's hash, once a reference named a location: looked up here,
+        // kept with the node reserved below when nothing is there yet.
+        let mut hash = None;
         if self.full() && self.locating {
-            if let Some(id) = self.located_here() {
+            let here = location_hash(self.work.located.hasher(), self.doc, &self.work.ptr);
+            hash = Some(here);
+            if let Some(id) = self.located_hashed(here, self.doc, &self.work.ptr) {
                 self.edge_to(id);
                 if applied {
                     self.work.applied[id as usize] += 1;
@@ -455,7 +459,7 @@ impl<'a> Compiler<'a> {
                 return id;
             }
         }
-        let id = self.reserve();
+        let id = self.reserve_hashed(hash);
         self.edge_to(id);
         if applied && self.docs.is_some() {
             self.work.applied[id as usize] += 1;
@@ -558,6 +562,11 @@ impl<'a> Compiler<'a> {
 
     /// A new node id for the current location (its node filled in later).
     fn reserve(&mut self) -> NodeId {
+        self.reserve_hashed(None)
+    }
+
+    /// [`Compiler::reserve`], with the location's hash when the caller has it.
+    fn reserve_hashed(&mut self, hash: Option<u64>) -> NodeId {
         let id = self.prog.nodes.len() as NodeId;
         self.prog.nodes.push(Node::ANY);
         if let Some(docs) = self.docs {
@@ -565,7 +574,9 @@ impl<'a> Compiler<'a> {
                 .resources
                 .push(docs.resource_at(self.doc, &self.work.ptr));
             if self.locating {
-                let hash = location_hash(self.work.located.hasher(), self.doc, &self.work.ptr);
+                let hash = hash.unwrap_or_else(|| {
+                    location_hash(self.work.located.hasher(), self.doc, &self.work.ptr)
+                });
                 self.locate(id, self.doc, hash);
             } else {
                 self.work.unlocated.push((id, self.doc));
