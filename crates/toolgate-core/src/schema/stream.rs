@@ -202,8 +202,8 @@ impl<S: Deref<Target = Schema>> SchemaStreamOf<S> {
     /// The verdict on the whole bytes: exactly [`Schema::validate_json`]'s (or
     /// [`Schema::validate_json_at_most`]'s, for a stream [`SchemaStreamOf::at_most`]),
     /// unless the stream was refused, and then its refusal.
-    pub fn finish(self) -> Vec<ValidationError> {
-        match self.engine.refusal {
+    pub fn finish(mut self) -> Vec<ValidationError> {
+        match self.engine.refusal.take() {
             Some(errors) => errors,
             // The stream checked every rule as the value was read: the walk of the
             // whole bytes would find nothing.
@@ -501,17 +501,55 @@ fn repeated(
     false
 }
 
+/// The buffers of a stream (its bytes, its open containers, the unlisted names), kept
+/// emptied for the thread's next stream: a stream per tool call made and freed them
+/// each time, about a tenth of streaming a small call in 16-byte chunks.
+#[derive(Default)]
+struct Buffers {
+    buf: Vec<u8>,
+    frames: Vec<Frame>,
+    keys: Vec<(usize, usize, bool)>,
+}
+
+thread_local! {
+    static SPARE_BUFFERS: std::cell::Cell<Option<Buffers>> = const { std::cell::Cell::new(None) };
+}
+
+/// The most bytes of buffers a thread keeps between streams (a stream that grew more
+/// frees them).
+const SPARE_BUFFERS_MAX: usize = 64 * 1024;
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let mut kept = Buffers {
+            buf: std::mem::take(&mut self.buf),
+            frames: std::mem::take(&mut self.frames),
+            keys: std::mem::take(&mut self.keys),
+        };
+        let room = kept.buf.capacity()
+            + kept.frames.capacity() * std::mem::size_of::<Frame>()
+            + kept.keys.capacity() * std::mem::size_of::<(usize, usize, bool)>();
+        if room <= SPARE_BUFFERS_MAX {
+            kept.buf.clear();
+            kept.frames.clear();
+            kept.keys.clear();
+            crate::spare::keep(&SPARE_BUFFERS, kept);
+        }
+    }
+}
+
 impl Engine {
     pub(crate) fn new(schema: &Schema) -> Engine {
+        let Buffers { buf, frames, keys } = crate::spare::take(&SPARE_BUFFERS);
         Engine {
-            buf: Vec::new(),
+            buf,
             fed: 0,
             refusal: None,
             refused_at: 0,
             off: false,
             state: State::Value,
-            frames: Vec::new(),
-            keys: Vec::new(),
+            frames,
+            keys,
             tok_start: 0,
             tok_node: None,
             tok_res: None,
@@ -1559,6 +1597,39 @@ mod tests {
     }
 
     const N_INT: &str = r#"{"type":"object","properties":{"n":{"type":"integer","minimum":3}},"additionalProperties":false,"required":["n"]}"#;
+
+    /// A stream leaves its buffers, emptied, for the thread's next one, which starts
+    /// with their room and none of their bytes; a stream whose buffers grew past the
+    /// bound frees them instead.
+    #[test]
+    fn a_stream_leaves_its_buffers_empty_for_the_next_one() {
+        std::thread::spawn(|| {
+            let schema = Schema::compile(N_INT.as_bytes()).unwrap();
+            let mut first = schema.stream();
+            assert_eq!(first.feed(br#"{"n":"#), Feed::Incomplete);
+            assert_eq!(first.feed(b"4}"), Feed::Incomplete);
+            assert!(first.finish().is_empty());
+            let kept = crate::spare::take(&SPARE_BUFFERS);
+            assert!(kept.buf.capacity() >= 7 && kept.frames.capacity() >= 1);
+            assert!(kept.buf.is_empty() && kept.frames.is_empty() && kept.keys.is_empty());
+            crate::spare::keep(&SPARE_BUFFERS, kept);
+            // The next stream starts from them, with none of the bytes before.
+            let mut second = schema.stream();
+            assert!(second.bytes().is_empty() && second.engine.buf.capacity() >= 7);
+            assert!(second.feed(br#"{"n":1}"#).is_refused());
+            assert_eq!(second.bytes(), br#"{"n":1}"#);
+            drop(second);
+            // A stream fed more than the bound keeps nothing.
+            let long = format!(r#"{{"n":4{}}}"#, " ".repeat(SPARE_BUFFERS_MAX));
+            let mut large = schema.stream();
+            assert_eq!(large.feed(long.as_bytes()), Feed::Incomplete);
+            assert!(large.finish().is_empty());
+            let kept = crate::spare::take(&SPARE_BUFFERS);
+            assert_eq!(kept.buf.capacity(), 0, "the large buffer was kept");
+        })
+        .join()
+        .unwrap();
+    }
 
     #[test]
     fn malformed_json_at_its_byte() {
