@@ -28,7 +28,8 @@
 #   miri      the unit tests of the compiled schema's one-block layout (its arena, the
 #             name tables moved into it, schemas of both profiles compiled, walked and
 #             dropped) and of the schema document a compile reads (in a bump arena;
-#             an owned one kept beside its arena) under Miri, which checks each access against Rust's aliasing
+#             an owned one kept beside its arena), and of a compile handed to a new
+#             thread level by level, under Miri, which checks each access against Rust's aliasing
 #             and validity rules and reports leaks; SKIPPED where Miri is not
 #             installed (TOOLGATE_REQUIRE_MIRI=1, which CI sets, makes that a failure)
 #
@@ -157,7 +158,7 @@ part_miri() {
     fi
     cargo +nightly miri test -p toolgate-core --lib -- \
         arena:: json::doc:: json::names::tests::a_frozen_table schema::program::tests \
-        schema::keywords::tag::tests
+        schema::keywords::tag::tests stack::tests
 }
 
 # A part that cannot run here exits with SKIP_STATUS after writing why to the file

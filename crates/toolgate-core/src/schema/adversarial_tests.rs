@@ -1011,11 +1011,115 @@ fn the_deepest_arguments_validate_on_a_small_stack() {
             core.validate_json(deepest.as_bytes()).len(),
             "json",
         ));
-        out
+        (out, crate::stack::THREADS_STARTED.with(|n| n.get()))
     });
+    let (verdicts, threads) = verdicts;
     for (schema, valid, errors, deeper) in verdicts {
         assert!(valid, "{schema}");
         assert_eq!(errors, 0, "{schema}");
         assert_eq!(deeper, "json", "{schema}");
     }
+    // The small stack had no room for that nesting: the walk went on on threads of
+    // its own.
+    assert!(threads > 0);
+}
+
+/// Arguments and schemas as deep as tool calls nest compile and validate on the
+/// calling thread when it has the room (here a test thread's 2 MiB, whose end the
+/// system tells): no thread is started for them. (The recursive schema's levels take
+/// some tens of KiB each in a debug build; a release build's take some hundred bytes.)
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[test]
+fn ordinary_nestings_start_no_thread() {
+    use crate::stack::THREADS_STARTED;
+    let started = THREADS_STARTED.with(|n| n.get());
+    let opts = Options::default().with_profile(Profile::Full);
+    let s = Schema::compile_with(nested_schema(24).as_bytes(), &opts).expect("compiles");
+    assert!(s.is_valid(nested_arrays(24).as_bytes()));
+    let recursive = full(r##"{"anyOf":[{"items":{"$ref":"#"}}],"unevaluatedItems":false}"##);
+    assert!(recursive.is_valid(nested_arrays(16).as_bytes()));
+    assert_eq!(
+        recursive.validate_json(nested_arrays(16).as_bytes()),
+        vec![]
+    );
+    assert_eq!(THREADS_STARTED.with(|n| n.get()), started);
+}
+
+/// A walk or a compile whose every level moves to a new thread (as a nesting past the
+/// stack's room does) decides, reports and counts exactly what one on a single thread
+/// does: the verdicts, the errors in their order, the compile's refusals and the
+/// values walked.
+#[test]
+fn levels_moved_to_new_threads_change_nothing() {
+    use crate::stack::MOVE_EVERY_LEVEL;
+    let schemas = [
+        r##"{"items":{"$ref":"#"}}"##,
+        r##"{"type":"object","properties":{"a":{"$ref":"#"},"b":{"type":"integer","maximum":3}},"additionalProperties":false}"##,
+        r##"{"anyOf":[{"prefixItems":[{"$ref":"#"}]}],"unevaluatedItems":false}"##,
+        r##"{"$ref":"#/$defs/a","unevaluatedItems":false,"$defs":{"a":{"items":{"$ref":"#"}}}}"##,
+        r##"{"$defs":{"n":{"type":"object","anyOf":[{"required":["a"]},{"required":["b"]}],"properties":{"kids":{"items":{"$ref":"#/$defs/n"}}}}},"$ref":"#/$defs/n"}"##,
+        r##"{"$dynamicAnchor":"t","oneOf":[{"type":"integer"},{"items":{"$dynamicRef":"#t"}}]}"##,
+        r#"{"properties":{"a":{"properties":{"a":{"properties":{"a":{"type":"string"}}}}}}}"#,
+        r#"{"items":{"items":{"items":{"type":"boolean"}}},"uniqueItems":true}"#,
+        r##"{"items":{"$ref":"#/$defs/missing"}}"##,
+        r#"{"properties":{"a":{"type":"nope"}}}"#,
+    ];
+    let instances = [
+        nested_arrays(12),
+        nested_members(12),
+        r#"[[[true]],[[true]],[[1]]]"#.to_string(),
+        r#"{"a":{"a":{"a":{"b":4,"c":1}}},"b":"x"}"#.to_string(),
+        r#"{"kids":[{"a":1,"kids":[{"c":1},{"b":2,"kids":[{}]}]}]}"#.to_string(),
+        r#"[[1,[2,["x"]]],{"a":[]}]"#.to_string(),
+        "[[[[[[".to_string(),
+    ];
+    let run = |moving: bool| {
+        MOVE_EVERY_LEVEL.with(|m| m.set(moving));
+        let mut seen = Vec::new();
+        for schema in schemas {
+            let opts = Options::default().with_profile(Profile::Full);
+            let compiled = Schema::compile_with(schema.as_bytes(), &opts);
+            let compiled = match compiled {
+                Ok(s) => s,
+                Err(e) => {
+                    seen.push(format!("{schema}: {e}"));
+                    continue;
+                }
+            };
+            for instance in &instances {
+                let (outcome, walked) = visits(|| {
+                    (
+                        compiled.is_valid(instance.as_bytes()),
+                        compiled.validate_json(instance.as_bytes()),
+                    )
+                });
+                seen.push(format!("{schema} {instance}: {outcome:?} after {walked}"));
+            }
+        }
+        MOVE_EVERY_LEVEL.with(|m| m.set(false));
+        seen
+    };
+    let here = run(false);
+    let moved = run(true);
+    assert_eq!(here.len(), moved.len());
+    for (here, moved) in here.iter().zip(&moved) {
+        assert_eq!(here, moved);
+    }
+    assert!(here.iter().any(|s| s.contains("true")) && here.iter().any(|s| s.contains("false")));
+}
+
+/// A panic on the thread a level moved to goes on in the caller, as if the level had
+/// run there; the counts made there come back with the outcome.
+#[test]
+fn a_moved_level_returns_its_outcome_counts_and_panics() {
+    VISITS.with(|v| v.set(5));
+    let out = crate::stack::on_new_thread(|_| {
+        VISITS.with(|v| v.set(v.get() + 2));
+        7
+    });
+    assert_eq!((out, VISITS.with(|v| v.get())), (7, 7));
+    let panic =
+        std::panic::catch_unwind(|| crate::stack::on_new_thread(|_| -> u8 { panic!("deep") }))
+            .expect_err("the panic carries on");
+    assert_eq!(panic.downcast_ref::<&str>(), Some(&"deep"));
 }

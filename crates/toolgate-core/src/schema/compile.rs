@@ -54,6 +54,9 @@ pub(crate) struct Compiler<'a> {
     /// reference, an identifier or an anchor), so this compile's program is not the
     /// schema's and the caller compiles again with the index.
     needs_documents: bool,
+    /// Where the compile's recursion may go on the stack it is on (see
+    /// [`Compiler::subschema_id`]).
+    room: crate::stack::Room,
 }
 
 /// The tables a compile works with and drops when it is done (its pointer, the
@@ -123,7 +126,7 @@ fn location_hash(hasher: &MemoState, doc: DocId, pointer: &str) -> u64 {
 thread_local! {
     /// In tests: every location hashes alike, so that each lookup goes through the
     /// entries' chain and tells the locations apart by their pointers.
-    static LOCATIONS_COLLIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    pub(super) static LOCATIONS_COLLIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 impl Workspace {
@@ -273,6 +276,7 @@ impl<'a> Compiler<'a> {
             locating: false,
             dynamic: false,
             defining: false,
+            room: crate::stack::Room::default(),
             needs_documents: false,
         }
     }
@@ -429,10 +433,33 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles the subschema `v` at the current location and returns its node's id.
-    /// Subschemas nest as deep as the document does: each level runs with room on the
-    /// stack (`stack::guarded`).
+    /// Subschemas nest as deep as the document does: a level that finds no room on the
+    /// stack runs on a thread of its own (see `crate::stack`).
     pub(crate) fn subschema_id(&mut self, v: &Doc<'_>) -> NodeId {
-        crate::stack::guarded(|| self.subschema_id_here(v))
+        if self.room.here() {
+            self.subschema_id_here(v)
+        } else {
+            self.subschema_id_elsewhere(v)
+        }
+    }
+
+    /// [`Compiler::subschema_id`] on a new thread, with the room it has there.
+    #[cold]
+    #[inline(never)]
+    fn subschema_id_elsewhere(&mut self, v: &Doc<'_>) -> NodeId {
+        let outer = self.room;
+        // SAFETY: the compiler and the tree are used by the new thread alone while
+        // this one waits for it (`on_new_thread` joins it before returning), and hold
+        // nothing tied to this thread: the arena is shared by reference, not by
+        // thread, and the thread-local tables were taken out of their slots before.
+        let moved = unsafe { crate::stack::OneThreadAtATime::new((&mut *self, v)) };
+        let id = crate::stack::on_new_thread(move |room| {
+            let (compiler, v) = moved.into_inner();
+            compiler.room = room;
+            compiler.subschema_id_here(v)
+        });
+        self.room = outer;
+        id
     }
 
     fn subschema_id_here(&mut self, v: &Doc<'_>) -> NodeId {

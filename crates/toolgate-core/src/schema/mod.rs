@@ -53,6 +53,40 @@ pub(crate) use walk::REMEMBER_FROM_THE_START;
 #[cfg(feature = "fuzz-internals")]
 pub(crate) use walk::VISITS;
 
+/// The work counted on a thread in tests and fuzz targets (what the adversarial tests
+/// bound): a recursion that moves to a new thread (`crate::stack`) carries them along.
+#[cfg(any(test, feature = "fuzz-internals"))]
+pub(crate) fn thread_counters(
+) -> impl Iterator<Item = &'static std::thread::LocalKey<std::cell::Cell<u64>>> {
+    let fuzzed = [&walk::VISITS];
+    #[cfg(test)]
+    let tested = [
+        &keywords::object::NAME_COMPARISONS,
+        &keywords::number::LIMB_OPS,
+        &resolve::MEMBER_STEPS,
+        &compile::LINK_STEPS,
+        &equal::COMPARISONS,
+        &crate::json::SKIPPED,
+        &crate::json::QUOTED,
+    ];
+    #[cfg(not(test))]
+    let tested = [];
+    fuzzed.into_iter().chain(tested)
+}
+
+/// The switches tests and fuzz targets set on a thread, carried as
+/// [`thread_counters`] are.
+#[cfg(any(test, feature = "fuzz-internals"))]
+pub(crate) fn thread_switches(
+) -> impl Iterator<Item = &'static std::thread::LocalKey<std::cell::Cell<bool>>> {
+    let fuzzed = [&walk::REMEMBER_FROM_THE_START];
+    #[cfg(test)]
+    let tested = [&compile::LOCATIONS_COLLIDE];
+    #[cfg(not(test))]
+    let tested = [];
+    fuzzed.into_iter().chain(tested)
+}
+
 use crate::json::{Doc, Reader, Value};
 use program::{Building, Node, Program};
 use sink::{Collect, FirstError, Stop};

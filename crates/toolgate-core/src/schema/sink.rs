@@ -69,7 +69,9 @@ pub(crate) enum Member<'s, 'a> {
     Key(JsonStr<'a>),
 }
 
-pub(crate) trait Sink<'a> {
+/// `Send`: a walk that nests past its stack's room goes on on a thread of its own,
+/// with its sink (see `crate::stack`).
+pub(crate) trait Sink<'a>: Send {
     /// True when the sink gathers errors (and so needs paths and messages).
     const COLLECT: bool;
     fn push(&mut self, seg: Seg<'a>);

@@ -24,9 +24,9 @@ pub(crate) struct Cx<'p> {
     /// How many in-place levels ([`Cx::in_place`]) the walk is in: the frames that the
     /// instance's depth does not count.
     level: usize,
-    /// The lowest address the current stack may use: read on the first level past
-    /// [`UNCHECKED_LEVELS`] and on each new segment (0: not read yet; 1: unknown).
-    stack_limit: usize,
+    /// Where the walk may go on the stack it is on, from the first level past
+    /// [`UNCHECKED_LEVELS`] (see [`Cx::deeper`]).
+    room: crate::stack::Room,
     /// The id of the dynamic scope (see [`Rare::scope`]); 0 for the empty scope.
     pub(crate) scope_id: u32,
     /// Memo nodes a first-error walk may still walk without keeping their verdicts
@@ -141,7 +141,7 @@ impl<'p> Cx<'p> {
         let mut cx = Cx {
             prog,
             level: 0,
-            stack_limit: 0,
+            room: crate::stack::Room::default(),
             scope_id: 0,
             memo_free: MEMO_FREE,
             passed: 0,
@@ -210,10 +210,15 @@ impl<'p> Cx<'p> {
     /// Runs `f`, the walk of a container at nesting `depth`, with room on the stack:
     /// the container walks and the applicators go through here, so no nesting within
     /// the limit can overflow a host thread's stack, however large the build's frames or
-    /// the configured limit. When the room left is under [`STACK_RED_ZONE`], `f` runs on
-    /// a new segment. The first levels (what tool arguments nest) cost a comparison.
+    /// the configured limit. Past the stack's room, `f` runs on a thread of its own
+    /// (see `crate::stack`). The first levels (what tool arguments nest) cost a
+    /// comparison.
     #[inline(always)]
-    pub(crate) fn deeper<R>(&mut self, depth: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+    pub(crate) fn deeper<R: Send>(
+        &mut self,
+        depth: usize,
+        f: impl FnOnce(&mut Self) -> R + Send,
+    ) -> R {
         if self.shallow(depth) {
             f(self)
         } else {
@@ -232,30 +237,31 @@ impl<'p> Cx<'p> {
     /// Runs `f`, a walk of the same value again (an applicator, a special node), one
     /// in-place level deeper, with room on the stack as [`Cx::deeper`].
     #[inline]
-    pub(crate) fn in_place<R>(&mut self, depth: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+    pub(crate) fn in_place<R: Send>(
+        &mut self,
+        depth: usize,
+        f: impl FnOnce(&mut Self) -> R + Send,
+    ) -> R {
         self.level += 1;
         let out = self.deeper(depth, f);
         self.level -= 1;
         out
     }
 
-    /// [`Cx::deeper`] past the unchecked levels: on a new stack segment when the room
-    /// left is under [`STACK_RED_ZONE`].
+    /// [`Cx::deeper`] past the unchecked levels: on a new thread when the stack's room
+    /// is spent.
     #[inline(never)]
-    pub(crate) fn deeper_checked<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
-        if self.stack_limit == 0 {
-            self.stack_limit = stack_limit().max(1);
-        }
-        if self.stack_limit == 1 || stack_pointer().wrapping_sub(self.stack_limit) > STACK_RED_ZONE
-        {
+    pub(crate) fn deeper_checked<R: Send>(&mut self, f: impl FnOnce(&mut Self) -> R + Send) -> R {
+        if self.room.here() {
             return f(self);
         }
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-            let outer = std::mem::replace(&mut self.stack_limit, stack_limit().max(1));
-            let out = f(self);
-            self.stack_limit = outer;
-            out
-        })
+        let outer = self.room;
+        let out = crate::stack::on_new_thread(|room| {
+            self.room = room;
+            f(self)
+        });
+        self.room = outer;
+        out
     }
 
     /// Passes over the value at the cursor, which no keyword here looks into.
@@ -522,28 +528,6 @@ fn mismatch<'a, S: Sink<'a>>(
     }
     let expected = rule.map_or(TypeNames::NONE, |rule| rule.names);
     types::mismatch(cx, expected, at, kind, number, r, depth, sink)
-}
-
-/// Room the walk keeps on the stack before it goes one level deeper: below it, the walk
-/// moves to a new stack segment of [`STACK_SEGMENT`] bytes. One level of a recursive
-/// schema under applicators takes some tens of KiB in a debug build's frames.
-const STACK_RED_ZONE: usize = 256 * 1024;
-/// The size of a stack segment the walk moves to.
-const STACK_SEGMENT: usize = 4 * 1024 * 1024;
-
-/// An address in the current stack frame.
-#[inline(always)]
-fn stack_pointer() -> usize {
-    let marker = 0u8;
-    std::ptr::addr_of!(marker) as usize
-}
-
-/// The lowest address the current stack may use, or 0 when it is not known.
-fn stack_limit() -> usize {
-    match stacker::remaining_stack() {
-        Some(room) => stack_pointer().saturating_sub(room),
-        None => 0,
-    }
 }
 
 /// A special node: the work its kind asks for before its value is read, then the walk
