@@ -23,7 +23,9 @@ use std::cell::Cell;
 pub(crate) const STEP: usize = 256 * 1024;
 
 /// How much of a stack whose end is not known a recursion may use past its first
-/// look, besides one [`STEP`]: some hundred levels of the walk in a release build.
+/// look, besides the step under way (some KiB in a release build, some tens of KiB in
+/// a debug one): some hundred levels of the walk in a release build. With what the
+/// caller used before, it fits in a 256 KiB thread.
 pub(crate) const CALLER_ROOM: usize = 96 * 1024;
 
 /// The stack of a thread a recursion moves to.
@@ -258,6 +260,7 @@ mod test_counts {
 #[cfg(test)]
 mod tests {
     use super::{floor_within, CALLER_ROOM, MOVE_EVERY_LEVEL, STEP};
+    use crate::schema::{Options, Profile, Schema};
 
     /// On a stack whose end is known, a recursion may go down to [`STEP`] above it
     /// (so on a thread with less than that left, the next level moves at once); where
@@ -274,7 +277,6 @@ mod tests {
         assert_eq!(floor_within(8 * mib, None), 8 * mib - CALLER_ROOM);
         assert_eq!(floor_within(1024, None), 1);
     }
-    use crate::schema::{Options, Profile, Schema};
 
     /// A compile and a walk whose every level moves to a new thread, with the
     /// compiler's state and the arena its tree is in handed to each (run under Miri
