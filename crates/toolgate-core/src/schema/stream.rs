@@ -55,7 +55,9 @@
 //! # Work
 //!
 //! Each byte fed is examined once, whatever the chunks (plain string content a run at
-//! a time). A scalar is walked again when it closes if its schema checks more than its
+//! a time). A name, or a string whose schema has no string keywords, read to its
+//! closing quote as plain ASCII among the bytes fed is taken at once, as one token:
+//! nothing about it is decided before that quote. A scalar is walked again when it closes if its schema checks more than its
 //! type; an object or array when it closes only if its schema has rules the stream
 //! does not count as it reads (the in-place applicators, `enum`/`const`, the full
 //! profile's object and array keywords), so the extra work is at most the bytes times
@@ -635,6 +637,10 @@ impl Engine {
             }
             let b = self.buf[pos];
             if let Err(halt) = self.step(s, pos, b) {
+                // A token read at once halts at its last byte, where reading went on.
+                if let Some(to) = self.jump.take() {
+                    pos = to - 1;
+                }
                 break Some(halt);
             }
             pos = match self.jump.take() {
@@ -776,10 +782,7 @@ impl Engine {
             State::FirstValue if b == b']' => self.close(s, pos, false),
             State::FirstValue => self.begin_value(s, pos, b),
             State::FirstKey if b == b'}' => self.close(s, pos, true),
-            State::FirstKey | State::Key if b == b'"' => {
-                self.begin_text(s, pos, None, None, true);
-                Ok(())
-            }
+            State::FirstKey | State::Key if b == b'"' => self.begin_key(s, pos),
             State::Colon if b == b':' => {
                 self.state = State::Value;
                 match self.dup_key {
@@ -985,6 +988,17 @@ impl Engine {
             }
         }
         match b {
+            b'"' if !whole_worth => {
+                // No rule of the string's own (its schema has no string keywords, or
+                // there is none): plain ASCII up to its closing quote decides nothing.
+                match self.plain_text_end(pos) {
+                    Ok(close) => {
+                        self.value_done();
+                        self.jump = Some(close + 1);
+                    }
+                    Err(at) => self.begin_text_past(s, pos, at, node, res, false),
+                }
+            }
             b'"' => self.begin_text(s, pos, node, res, false),
             b'{' | b'[' => {
                 let obj = b == b'{';
@@ -1107,6 +1121,60 @@ impl Engine {
                 Some(e) => e.prefix.get(n).or(g.items.as_ref()).copied(),
                 None => g.items,
             });
+    }
+
+    /// `Ok` with where the string that starts at `pos` closes, when its content up to
+    /// its closing quote is among the bytes fed and plain printable ASCII (no escape,
+    /// no control byte, nothing to check as UTF-8): the names and most values of a
+    /// call. Else `Err` with where that plain content stops (at an escape, a non-ASCII
+    /// byte, the end of the bytes fed).
+    #[inline(always)]
+    fn plain_text_end(&self, pos: usize) -> Result<usize, usize> {
+        let at = plain_ascii_end(&self.buf, pos + 1);
+        match self.buf.get(at) {
+            Some(b'"') => Ok(at),
+            _ => Err(at),
+        }
+    }
+
+    /// A member's name starts at `pos`: read at once when [`Engine::plain_text_end`]
+    /// finds its close (and decided there, as the byte-by-byte reading decides it at
+    /// its closing quote: plain content decides nothing before), else read on from
+    /// where its plain content stops.
+    #[inline(always)]
+    fn begin_key(&mut self, s: &Schema, pos: usize) -> Step {
+        match self.plain_text_end(pos) {
+            Ok(close) => {
+                self.tok_start = pos;
+                self.text.plain_len = close - pos - 1;
+                self.jump = Some(close + 1);
+                self.key_done(s, close)
+            }
+            Err(at) => {
+                self.begin_text_past(s, pos, at, None, None, true);
+                Ok(())
+            }
+        }
+    }
+
+    /// [`Engine::begin_text`] for a string with nothing to decide per character (no
+    /// length bound, no `enum` or `const` prefix), whose plain content was read up to
+    /// `at`: reading goes on there, with that content counted.
+    fn begin_text_past(
+        &mut self,
+        s: &Schema,
+        pos: usize,
+        at: usize,
+        node: Option<Node>,
+        res: Option<Node>,
+        key: bool,
+    ) {
+        self.begin_text(s, pos, node, res, key);
+        debug_assert!(self.text.counts_only() && self.text.max == u64::MAX);
+        let run = at - pos - 1;
+        self.text.chars = run as u64;
+        self.text.plain_len = run;
+        self.jump = Some(at);
     }
 
     /// A string starts at `pos`: a member's name (`key`), or a value of `node`, whose
@@ -1560,6 +1628,10 @@ mod tests {
     use crate::schema::{Options, Profile};
 
     /// Feeds `input` byte by byte; the bytes read when refused, and the first error.
+    /// Fed in two pieces, cut at any byte (the whole at once among them), it is refused
+    /// at the same byte with the same first error: the names and strings read at once
+    /// when a piece holds them whole, and the values walked whole, decide at the byte
+    /// the byte-by-byte reading decides at.
     fn refusal(schema: &str, full: bool, input: &str) -> Option<(usize, ValidationError)> {
         let opts = if full {
             Options::default().with_profile(Profile::Full)
@@ -1567,8 +1639,26 @@ mod tests {
             Options::default()
         };
         let schema = Schema::compile_with(schema.as_bytes(), &opts).unwrap();
+        let byte_by_byte = refusal_in(&schema, input.as_bytes().chunks(1));
+        let bytes = input.as_bytes();
+        for cut in 0..=bytes.len() {
+            let pieces = [&bytes[..cut], &bytes[cut..]];
+            assert_eq!(
+                refusal_in(&schema, pieces.into_iter()),
+                byte_by_byte,
+                "{input} cut at {cut}"
+            );
+        }
+        byte_by_byte
+    }
+
+    /// Feeds the pieces in turn; the bytes read when refused, and the first error.
+    fn refusal_in<'a>(
+        schema: &Schema,
+        pieces: impl Iterator<Item = &'a [u8]>,
+    ) -> Option<(usize, ValidationError)> {
         let mut stream = schema.stream();
-        for b in input.as_bytes().chunks(1) {
+        for b in pieces {
             if let Feed::Refused(errors) = stream.feed(b) {
                 let first = errors[0].clone();
                 let at = stream.bytes_before_refusal().unwrap();
