@@ -1148,7 +1148,14 @@ impl Engine {
                 self.tok_start = pos;
                 self.text.plain_len = close - pos - 1;
                 self.jump = Some(close + 1);
-                self.key_done(s, close)
+                self.key_done(s, close)?;
+                // Compact JSON: the `:` right after the name (which a repeated name
+                // is refused at) taken with it.
+                if self.dup_key.is_none() && self.buf.get(close + 1) == Some(&b':') {
+                    self.state = State::Value;
+                    self.jump = Some(close + 2);
+                }
+                Ok(())
             }
             Err(at) => {
                 self.begin_text_past(s, pos, at, None, None, true);
