@@ -382,7 +382,7 @@ impl<T, S: Store> NameTable<T, S> {
     /// `leads`, so what is found is a whole key with no escapes, valid UTF-8 (it equals
     /// a `str`). `None` means "read it as any other key", never "not a name".
     #[inline(always)]
-    pub(super) fn known_key(&self, rest: &[u8]) -> Option<(usize, usize, &T)> {
+    pub(crate) fn known_key(&self, rest: &[u8]) -> Option<(usize, usize, &T)> {
         let lead = u32_at(rest.get(..4)?, 0);
         let mut slot = self.leads[slot_of(lead, self.lead_seed)];
         if slot >= SLOT_SHARED {

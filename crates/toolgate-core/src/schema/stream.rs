@@ -1143,6 +1143,13 @@ impl Engine {
     /// where its plain content stops.
     #[inline(always)]
     fn begin_key(&mut self, s: &Schema, pos: usize) -> Step {
+        // Not with fewer than four bytes after the quote (`known_key` reads four): in
+        // chunks of a few bytes, most names are not whole yet.
+        if self.buf.len() >= pos + 5 {
+            if let Some(step) = self.listed_key(s, pos) {
+                return step;
+            }
+        }
         match self.plain_text_end(pos) {
             Ok(close) => {
                 self.tok_start = pos;
@@ -1162,6 +1169,42 @@ impl Engine {
                 Ok(())
             }
         }
+    }
+
+    /// A member's name that the object's schema lists with a subschema, found by its
+    /// first bytes (`NameTable::known_key`: the bytes after
+    /// the quote are that name exactly, with its closing quote): what `key_done` decides
+    /// for it, without reading the name again. `None` (nothing done) for any other
+    /// name, and when the name is one past `maxProperties`, which `key_done` refuses.
+    #[inline(always)]
+    fn listed_key(&mut self, s: &Schema, pos: usize) -> Option<Step> {
+        let f = self.frames.last_mut()?;
+        let g = f.res.and_then(|r| s.prog.objects.get(r.object as usize))?;
+        let (i, len, &Some(child)) = g.names.known_key(self.buf.get(pos + 1..)?)? else {
+            return None;
+        };
+        let count = f.count + 1;
+        let extra = g.extra.as_deref();
+        if extra.is_some_and(|e| e.count.max.is_some_and(|m| count > m)) {
+            return None;
+        }
+        let seen = f.seen.as_mut()?;
+        let close = pos + 1 + len;
+        self.state = State::Colon;
+        self.jump = Some(close + 1);
+        if !seen.set(i) {
+            // As `key_done`: the `:` after the name refuses the repeat.
+            self.dup_key = Some(pos);
+            return Some(Ok(()));
+        }
+        f.key = pos;
+        f.count = count;
+        f.child = Some(child);
+        if self.buf.get(close + 1) == Some(&b':') {
+            self.state = State::Value;
+            self.jump = Some(close + 2);
+        }
+        Some(Ok(()))
     }
 
     /// [`Engine::begin_text`] for a string with nothing to decide per character (no
@@ -1863,14 +1906,18 @@ mod tests {
     fn a_duplicate_of_a_listed_name_and_of_an_unlisted_one() {
         // A name the schema lists is told apart by its mark, an unlisted one by the
         // names read before it: both repeat by value, escapes or not.
-        let listed = r#"{"properties":{"a":{},"b":{}}}"#;
-        for (input, name) in [
-            (r#"{"a":1,"c":2,"a":"#, "a"),
-            (r#"{"c":1,"a":2,"c":"#, "c"),
-            (r#"{"b":1,"c":2,"a":3,"c":"#, "c"),
+        let listed = r#"{"properties":{"a":{},"b":{},"location":{}}}"#;
+        for (input, name, at) in [
+            (r#"{"a":1,"c":2,"a":"#, "a", 17),
+            (r#"{"c":1,"a":2,"c":"#, "c", 17),
+            (r#"{"b":1,"c":2,"a":3,"c":"#, "c", 23),
+            // With the bytes after it fed, a listed name is found by its first bytes:
+            // the repeat is refused at its `:` all the same.
+            (r#"{"a":1,"a":2}"#, "a", 11),
+            (r#"{"location":"x","location":"y"}"#, "location", 27),
         ] {
             let (byte, e) = refusal(listed, false, input).expect("refused");
-            assert_eq!((byte, e.keyword), (input.len(), "json"), "{input}");
+            assert_eq!((byte, e.keyword), (at, "json"), "{input}");
             assert!(
                 e.message
                     .ends_with(&format!("duplicate property \"{name}\"")),
@@ -2051,6 +2098,16 @@ mod tests {
         );
         at_in(
             r#"{"maxProperties":1}"#,
+            true,
+            r#"{"a":1,"b":2}"#,
+            10,
+            "maxProperties",
+            "expected at most 1 property, got 2",
+        );
+        // The same with names the schema lists (found by their first bytes when the
+        // bytes after them are fed).
+        at_in(
+            r#"{"properties":{"a":{},"b":{}},"maxProperties":1}"#,
             true,
             r#"{"a":1,"b":2}"#,
             10,
