@@ -57,11 +57,11 @@
 //! Each byte fed is examined once, whatever the chunks (plain string content a run at
 //! a time). A name, or a string whose schema has no string keywords, read to its
 //! closing quote as plain ASCII among the bytes fed is taken at once, as one token:
-//! nothing about it is decided before that quote. A scalar is walked again when it closes if its schema checks more than its
-//! type; an object or array when it closes only if its schema has rules the stream
-//! does not count as it reads (the in-place applicators, `enum`/`const`, the full
-//! profile's object and array keywords), so the extra work is at most the bytes times
-//! the nesting of such schemas.
+//! nothing about it is decided before that quote. A scalar is walked again when it
+//! closes if its schema checks more than its type; an object or array when it closes
+//! only if its schema has rules the stream does not count as it reads (the in-place
+//! applicators, `enum`/`const`, the full profile's object and array keywords), so the
+//! extra work is at most the bytes times the nesting of such schemas.
 //!
 //! A value that may be whole in the bytes fed when its first byte is read is walked
 //! at once, as `validate_json` walks it: an object or array when the bytes fed end
@@ -1172,10 +1172,10 @@ impl Engine {
     }
 
     /// A member's name that the object's schema lists with a subschema, found by its
-    /// first bytes (`NameTable::known_key`: the bytes after
-    /// the quote are that name exactly, with its closing quote): what `key_done` decides
-    /// for it, without reading the name again. `None` (nothing done) for any other
-    /// name, and when the name is one past `maxProperties`, which `key_done` refuses.
+    /// first bytes (`NameTable::known_key`: the bytes after the quote are that name
+    /// exactly, with its closing quote): what `key_done` decides for it, without
+    /// reading the name again. `None` (nothing done) for any other name, and when the
+    /// name is one past `maxProperties`, which `key_done` refuses.
     #[inline(always)]
     fn listed_key(&mut self, s: &Schema, pos: usize) -> Option<Step> {
         let f = self.frames.last_mut()?;
