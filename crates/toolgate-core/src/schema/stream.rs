@@ -1356,6 +1356,14 @@ impl Engine {
                     return self.refuse(vec![error]);
                 }
                 if self.text.key {
+                    // A name read in pieces: a listed one is still found by its first
+                    // bytes, now that they are all fed.
+                    let start = self.tok_start;
+                    if pos >= start + 4 {
+                        if let Some(step) = self.listed_key(s, start) {
+                            return step;
+                        }
+                    }
                     self.key_done(s, pos)
                 } else {
                     self.scalar_done(s, pos + 1)
