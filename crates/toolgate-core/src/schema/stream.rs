@@ -1143,26 +1143,12 @@ impl Engine {
     /// where its plain content stops.
     #[inline(always)]
     fn begin_key(&mut self, s: &Schema, pos: usize) -> Step {
-        // Not with fewer than four bytes after the quote (`known_key` reads four): in
-        // chunks of a few bytes, most names are not whole yet.
-        if self.buf.len() >= pos + 5 {
-            if let Some(step) = self.listed_key(s, pos) {
-                return step;
-            }
-        }
         match self.plain_text_end(pos) {
             Ok(close) => {
                 self.tok_start = pos;
                 self.text.plain_len = close - pos - 1;
                 self.jump = Some(close + 1);
-                self.key_done(s, close)?;
-                // Compact JSON: the `:` right after the name (which a repeated name
-                // is refused at) taken with it.
-                if self.dup_key.is_none() && self.buf.get(close + 1) == Some(&b':') {
-                    self.state = State::Value;
-                    self.jump = Some(close + 2);
-                }
-                Ok(())
+                self.key_done(s, close)
             }
             Err(at) => {
                 self.begin_text_past(s, pos, at, None, None, true);
@@ -1172,15 +1158,16 @@ impl Engine {
     }
 
     /// A member's name that the object's schema lists with a subschema, found by its
-    /// first bytes (`NameTable::known_key`: the bytes after the quote are that name
-    /// exactly, with its closing quote): what `key_done` decides for it, without
-    /// reading the name again. `None` (nothing done) for any other name, and when the
-    /// name is one past `maxProperties`, which `key_done` refuses.
+    /// first bytes (`NameTable::known_key`, the look-up `validate_json` reads names
+    /// with): the name's mark, the member count and the member's schema, as the
+    /// general path of [`Engine::key_done`] sets them, without decoding the name or
+    /// hashing it. `None` (nothing done) for any other name, and for one past
+    /// `maxProperties`, which the general path refuses.
     #[inline(always)]
-    fn listed_key(&mut self, s: &Schema, pos: usize) -> Option<Step> {
+    fn listed_key(&mut self, s: &Schema, start: usize) -> Option<()> {
         let f = self.frames.last_mut()?;
         let g = f.res.and_then(|r| s.prog.objects.get(r.object as usize))?;
-        let (i, len, &Some(child)) = g.names.known_key(self.buf.get(pos + 1..)?)? else {
+        let (i, _, &Some(child)) = g.names.known_key(self.buf.get(start + 1..)?)? else {
             return None;
         };
         let count = f.count + 1;
@@ -1188,23 +1175,15 @@ impl Engine {
         if extra.is_some_and(|e| e.count.max.is_some_and(|m| count > m)) {
             return None;
         }
-        let seen = f.seen.as_mut()?;
-        let close = pos + 1 + len;
-        self.state = State::Colon;
-        self.jump = Some(close + 1);
-        if !seen.set(i) {
-            // As `key_done`: the `:` after the name refuses the repeat.
-            self.dup_key = Some(pos);
-            return Some(Ok(()));
+        if !f.seen.as_mut()?.set(i) {
+            // The `:` after the name refuses the repeat (see `key_done`).
+            self.dup_key = Some(start);
+            return Some(());
         }
-        f.key = pos;
+        f.key = start;
         f.count = count;
         f.child = Some(child);
-        if self.buf.get(close + 1) == Some(&b':') {
-            self.state = State::Value;
-            self.jump = Some(close + 2);
-        }
-        Some(Ok(()))
+        Some(())
     }
 
     /// [`Engine::begin_text`] for a string with nothing to decide per character (no
@@ -1356,14 +1335,6 @@ impl Engine {
                     return self.refuse(vec![error]);
                 }
                 if self.text.key {
-                    // A name read in pieces: a listed one is still found by its first
-                    // bytes, now that they are all fed.
-                    let start = self.tok_start;
-                    if pos >= start + 4 {
-                        if let Some(step) = self.listed_key(s, start) {
-                            return step;
-                        }
-                    }
                     self.key_done(s, pos)
                 } else {
                     self.scalar_done(s, pos + 1)
@@ -1495,10 +1466,30 @@ impl Engine {
         }
     }
 
-    /// A member's name closed (its closing quote at `pos`).
+    /// A member's name closed (its closing quote at `pos`; it starts at `tok_start`):
+    /// its rules decided, and in compact JSON the `:` right after it taken with it
+    /// (unless the name repeats, which that `:` refuses).
     fn key_done(&mut self, s: &Schema, pos: usize) -> Step {
-        let prog = &s.prog;
         self.state = State::Colon;
+        let start = self.tok_start;
+        // `known_key` reads four bytes after the opening quote (past the name's end,
+        // for a short name, when they are fed).
+        let listed = self.buf.len() >= start + 5 && self.listed_key(s, start).is_some();
+        if !listed {
+            self.name_rules(s, pos)?;
+        }
+        if self.dup_key.is_none() && self.buf.get(pos + 1) == Some(&b':') {
+            self.state = State::Value;
+            self.jump = Some(pos + 2);
+        }
+        Ok(())
+    }
+
+    /// What a name decides, read in full: whether it repeats, the member's schema
+    /// (`properties`, `patternProperties`, `additionalProperties`), and the refusals
+    /// of `additionalProperties: false` and `maxProperties`.
+    fn name_rules(&mut self, s: &Schema, pos: usize) -> Step {
+        let prog = &s.prog;
         let depth = self.frames.len();
         let start = self.tok_start;
         let raw = &self.buf[start + 1..pos];
