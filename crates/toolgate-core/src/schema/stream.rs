@@ -57,11 +57,14 @@
 //! Each byte fed is examined once, whatever the chunks (plain string content a run at
 //! a time). A name, or a string whose schema has no string keywords, read to its
 //! closing quote as plain ASCII among the bytes fed is taken at once, as one token:
-//! nothing about it is decided before that quote. A scalar is walked again when it
-//! closes if its schema checks more than its type; an object or array when it closes
-//! only if its schema has rules the stream does not count as it reads (the in-place
-//! applicators, `enum`/`const`, the full profile's object and array keywords), so the
-//! extra work is at most the bytes times the nesting of such schemas.
+//! nothing about it is decided before that quote. So is a literal whose schema checks
+//! nothing but its type, when it is whole among the bytes fed, and such a number up to
+//! the byte after it (a number's bytes are read in one loop in any case). A scalar is
+//! walked again when it closes if its schema checks more than its type; an object or
+//! array when it closes only if its schema has rules the stream does not count as it
+//! reads (the in-place applicators, `enum`/`const`, the full profile's object and
+//! array keywords), so the extra work is at most the bytes times the nesting of such
+//! schemas.
 //!
 //! A value that may be whole in the bytes fed when its first byte is read is walked
 //! at once, as `validate_json` walks it: an object or array when the bytes fed end
@@ -906,73 +909,38 @@ impl Engine {
         let prog = &s.prog;
         let depth = self.frames.len();
         let bit = match b {
-            b'"' => Some(T_STRING),
-            b'{' => Some(T_OBJECT),
-            b'[' => Some(T_ARRAY),
-            b't' | b'f' => Some(T_BOOLEAN),
-            b'n' => Some(T_NULL),
-            b'-' | b'0'..=b'9' => None,
+            b'"' => T_STRING,
+            b'{' => T_OBJECT,
+            b'[' => T_ARRAY,
+            b't' | b'f' => T_BOOLEAN,
+            b'n' => T_NULL,
+            // A number's type is decided when it closes (`integer` or `number`).
+            b'-' | b'0'..=b'9' => 0,
             _ => return self.malformed(s, pos),
         };
         if matches!(b, b'{' | b'[') && depth >= s.max_depth {
             return self.malformed(s, pos);
         }
-        let mut errors = Vec::new();
-        let mut over = None;
+        // An array's element: counted as it starts, against `maxItems`.
+        let mut over = false;
         if let Some(f) = self.frames.last_mut() {
             if !f.obj {
                 f.count += 1;
                 self.set_element_node(s);
-                let f = self.frames.last_mut().expect("an array");
-                let n = f.count;
+                let f = self.frames.last().expect("an array");
                 let group = f.res.and_then(|r| prog.arrays.get(r.array as usize));
-                over = group
-                    .filter(|g| g.count.max.is_some_and(|m| n > m))
-                    .map(|g| (g, n));
+                over = group.is_some_and(|g| g.count.max.is_some_and(|m| f.count > m));
             }
-        }
-        if let Some((g, n)) = over {
-            let bounds = Bounds {
-                min: None,
-                max: g.count.max,
-            };
-            let mut sink = self.sink_at(s, depth - 1);
-            let _ = count::check(
-                &mut sink,
-                g.at,
-                n,
-                &bounds,
-                ("minItems", "maxItems"),
-                ("item", "items"),
-            );
-            errors.extend(sink.errors);
         }
         let node = self.value_node();
         let res = node.and_then(|n| resolve(prog, n));
-        if let (Some(n), Some(r)) = (node, res) {
-            // A number's type is decided when it closes (`integer` or `number`), but
-            // `false` refuses any value at once.
-            let refused = match bit {
-                Some(bit) => r.types & bit == 0,
-                None => r.is_never(),
-            };
-            if refused {
-                let synth: &[u8] = match b {
-                    b'"' => b"\"\"",
-                    b'{' => b"{}",
-                    b'[' => b"[]",
-                    b't' => b"true",
-                    b'f' => b"false",
-                    b'n' => b"null",
-                    _ => b"0",
-                };
-                // A value of a few bytes: every error, which decides; the refusal then
-                // lists at most the limit.
-                errors.extend(self.walk_errors(s, synth, 0, &n, depth, usize::MAX)?);
-            }
-        }
-        if !errors.is_empty() {
-            return self.refuse(errors);
+        // `false` refuses any value at once, as does a `type` without this one's.
+        let refused = res.is_some_and(|r| match bit {
+            0 => r.is_never(),
+            bit => r.types & bit == 0,
+        });
+        if over || refused {
+            return self.refuse_at_start(s, b, over, refused.then_some(node).flatten());
         }
         // A container, or a scalar the stream would walk again at its close, may be
         // whole in the bytes fed already (not when this is the last of them).
@@ -1030,27 +998,99 @@ impl Engine {
                 };
             }
             b't' | b'f' | b'n' => {
+                let want: &'static [u8] = match b {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                // Whole among the bytes fed, with nothing to check but its type (which
+                // its first byte decided): read at once.
+                if !whole_worth && self.buf[pos..].starts_with(want) {
+                    self.value_done();
+                    self.jump = Some(pos + want.len());
+                    return Ok(());
+                }
                 self.tok_start = pos;
                 self.tok_node = node;
-                self.lit = match b {
-                    b't' => (b"true", 1),
-                    b'f' => (b"false", 1),
-                    _ => (b"null", 1),
-                };
+                self.lit = (want, 1);
                 self.state = State::Literal;
             }
             _ => {
                 self.tok_start = pos;
                 self.tok_node = node;
-                self.num = match b {
+                self.state = State::Number;
+                let mut num = match b {
                     b'-' => Num::Minus,
                     b'0' => Num::Zero,
                     _ => Num::Int,
                 };
-                self.state = State::Number;
+                // The number's bytes fed, read in one loop: up to its close (the byte
+                // after it, which the container reads), a byte that cannot go on (which
+                // `number_byte` refuses), or the end of the bytes fed.
+                let mut at = pos + 1;
+                while let Some(&c) = self.buf.get(at) {
+                    match next_num(num, c) {
+                        Ok(Some(next)) => num = next,
+                        Ok(None) if !whole_worth => {
+                            // Closed, with nothing to check but its type.
+                            self.value_done();
+                            self.jump = Some(at);
+                            return Ok(());
+                        }
+                        Ok(None) | Err(()) => break,
+                    }
+                    at += 1;
+                }
+                self.num = num;
+                self.jump = Some(at);
             }
         }
         Ok(())
+    }
+
+    /// The refusal of a value at its first byte `b`: the element past `maxItems` of
+    /// the array it starts in (`over`), and the type its schema `node` refuses it for.
+    #[cold]
+    #[inline(never)]
+    fn refuse_at_start(&mut self, s: &Schema, b: u8, over: bool, node: Option<Node>) -> Step {
+        let depth = self.frames.len();
+        let mut errors = Vec::new();
+        if over {
+            let f = self.frames.last().expect("an array");
+            let g = f
+                .res
+                .and_then(|r| s.prog.arrays.get(r.array as usize))
+                .expect("an array group with maxItems");
+            let bounds = Bounds {
+                min: None,
+                max: g.count.max,
+            };
+            let mut sink = self.sink_at(s, depth - 1);
+            let _ = count::check(
+                &mut sink,
+                g.at,
+                f.count,
+                &bounds,
+                ("minItems", "maxItems"),
+                ("item", "items"),
+            );
+            errors.extend(sink.errors);
+        }
+        if let Some(n) = node {
+            let synth: &[u8] = match b {
+                b'"' => b"\"\"",
+                b'{' => b"{}",
+                b'[' => b"[]",
+                b't' => b"true",
+                b'f' => b"false",
+                b'n' => b"null",
+                _ => b"0",
+            };
+            // A value of a few bytes: every error, which decides; the refusal then
+            // lists at most the limit.
+            errors.extend(self.walk_errors(s, synth, 0, &n, depth, usize::MAX)?);
+        }
+        self.refuse(errors)
     }
 
     /// A value that starts at `start` and may be whole in the bytes fed (see the
@@ -1643,32 +1683,39 @@ impl Engine {
     }
 
     fn number_byte(&mut self, s: &Schema, pos: usize, b: u8) -> Step {
-        let digit = b.is_ascii_digit();
-        let next = match (self.num, b) {
-            (Num::Minus, b'0') => Some(Num::Zero),
-            (Num::Minus, _) if digit => Some(Num::Int),
-            (Num::Zero, _) if digit => return self.malformed(s, pos),
-            (Num::Int, _) if digit => Some(Num::Int),
-            (Num::Zero | Num::Int, b'.') => Some(Num::Dot),
-            (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Some(Num::E),
-            (Num::Dot | Num::Frac, _) if digit => Some(Num::Frac),
-            (Num::E, b'+' | b'-') => Some(Num::ESign),
-            (Num::E | Num::ESign | Num::Exp, _) if digit => Some(Num::Exp),
-            (Num::Zero | Num::Int | Num::Frac | Num::Exp, _) => None,
-            _ => return self.malformed(s, pos),
-        };
-        match next {
-            Some(state) => {
+        match next_num(self.num, b) {
+            Ok(Some(state)) => {
                 self.num = state;
                 Ok(())
             }
-            None => {
+            Ok(None) => {
                 // The number closed before this byte, which belongs to what follows.
                 self.scalar_done(s, pos)?;
                 self.step(s, pos, b)
             }
+            Err(()) => self.malformed(s, pos),
         }
     }
+}
+
+/// A number's state after byte `b`: `Ok(None)` when the number closed before `b`
+/// (which belongs to what follows), `Err` when `b` cannot go on from `num`.
+#[inline(always)]
+fn next_num(num: Num, b: u8) -> Result<Option<Num>, ()> {
+    let digit = b.is_ascii_digit();
+    Ok(Some(match (num, b) {
+        (Num::Minus, b'0') => Num::Zero,
+        (Num::Minus, _) if digit => Num::Int,
+        (Num::Zero, _) if digit => return Err(()),
+        (Num::Int, _) if digit => Num::Int,
+        (Num::Zero | Num::Int, b'.') => Num::Dot,
+        (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::E,
+        (Num::Dot | Num::Frac, _) if digit => Num::Frac,
+        (Num::E, b'+' | b'-') => Num::ESign,
+        (Num::E | Num::ESign | Num::Exp, _) if digit => Num::Exp,
+        (Num::Zero | Num::Int | Num::Frac | Num::Exp, _) => return Ok(None),
+        _ => return Err(()),
+    }))
 }
 
 #[cfg(test)]
@@ -1801,6 +1848,81 @@ mod tests {
             "malformed JSON at line 1 column 2: unescaped control character in string",
         );
         assert!(refusal(N_INT, false, r#"{"n":3"#).is_none());
+    }
+
+    /// Numbers and literals with nothing to check but their type are read at once
+    /// when the bytes fed hold them whole: malformed ones are refused at the byte the
+    /// byte-by-byte reading refuses (`at` also feeds each input cut at every byte).
+    #[test]
+    fn numbers_and_literals_read_at_once_refused_at_their_byte() {
+        let invalid_number =
+            |column: usize| format!("malformed JSON at line 1 column {column}: invalid number");
+        at("{}", r#"{"a":-x"#, 7, "json", &invalid_number(7));
+        at("{}", r#"{"a":-}"#, 7, "json", &invalid_number(7));
+        at("{}", r#"{"a":1.}"#, 8, "json", &invalid_number(8));
+        at("{}", r#"{"a":1e}"#, 8, "json", &invalid_number(8));
+        at("{}", r#"{"a":0.5e+,"#, 11, "json", &invalid_number(11));
+        at(
+            "{}",
+            r#"{"a":01}"#,
+            7,
+            "json",
+            "malformed JSON at line 1 column 6: leading zero in a number",
+        );
+        let invalid_literal = "malformed JSON at line 1 column 6: invalid literal";
+        at("{}", r#"{"a":tru}"#, 9, "json", invalid_literal);
+        at("{}", r#"{"a":nul,"#, 9, "json", invalid_literal);
+        at("{}", r#"{"a":falsy"#, 10, "json", invalid_literal);
+        at(
+            "{}",
+            r#"{"a":truex}"#,
+            10,
+            "json",
+            "malformed JSON at line 1 column 10: expected ',' or '}', found 'x'",
+        );
+        at(
+            "{}",
+            r#"{"a":1 2}"#,
+            8,
+            "json",
+            "malformed JSON at line 1 column 8: expected ',' or '}', found '2'",
+        );
+        at(
+            "{}",
+            r#"[1,-0.5e+3,true,null,false,2E-1]x"#,
+            33,
+            "json",
+            "malformed JSON at line 1 column 33: unexpected data after the value, found 'x'",
+        );
+        // A number's type and bounds still decide when it closes, a literal's type at
+        // its first byte, whatever was fed with them.
+        at(
+            N_INT,
+            r#"{"n":2,"m":true}"#,
+            7,
+            "minimum",
+            "2 is less than the minimum 3",
+        );
+        at(
+            r#"{"items":{"type":"number"}}"#,
+            r#"[1,2.5,null]"#,
+            8,
+            "type",
+            "expected number, got null",
+        );
+        at(
+            r#"{"properties":{"b":{"enum":[false,null]}}}"#,
+            r#"{"b":true,"c":1}"#,
+            9,
+            "enum",
+            "true is not one of [false,null]",
+        );
+        for valid in [
+            r#"[1,-0.5e+3,true,null,false,2E-1,0,-0]"#,
+            r#"{"a":10,"b":[false]}"#,
+        ] {
+            assert!(refusal("{}", false, valid).is_none(), "{valid}");
+        }
     }
 
     /// Feeds raw bytes one at a time: the bytes read when refused, and the errors.
