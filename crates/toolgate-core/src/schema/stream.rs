@@ -632,14 +632,17 @@ impl Engine {
         let end = self.buf.len();
         let mut pos = from;
         let halt = loop {
-            if pos < end {
-                pos = self.skip_run(pos, end);
-            }
             if pos >= end {
                 break None;
             }
-            let b = self.buf[pos];
-            if let Err(halt) = self.step(s, pos, b) {
+            // One look at the state per turn: past the run of bytes from `pos` that
+            // change nothing but a count, then the step at the byte that ends it.
+            let (at, stepped) = self.turn(s, pos, end);
+            pos = at;
+            let Some(stepped) = stepped else {
+                break None;
+            };
+            if let Err(halt) = stepped {
                 // A token read at once halts at its last byte, where reading went on.
                 if let Some(to) = self.jump.take() {
                     pos = to - 1;
@@ -664,28 +667,47 @@ impl Engine {
         }
     }
 
-    /// Past the bytes from `pos` that change nothing but a count: plain string
-    /// content ([`Engine::plain_run`]), whitespace between tokens, a number's digits.
-    /// Most runs are empty (compact JSON, one-digit numbers): the first byte decides
-    /// that before any loop.
+    /// A turn of the feed loop from `pos` (before `end`): past the bytes that change
+    /// nothing but a count (plain string content, see [`Engine::plain_run`];
+    /// whitespace between tokens; a number's digits), then the step at the byte that
+    /// ends them, at the position returned; no step (`None`) when the bytes fed end
+    /// first. Most runs are empty (compact JSON, one-digit numbers): the first byte
+    /// decides that before any loop.
     #[inline(always)]
-    fn skip_run(&mut self, pos: usize, end: usize) -> usize {
+    fn turn(&mut self, s: &Schema, pos: usize, end: usize) -> (usize, Option<Step>) {
         let b = self.buf[pos];
-        match self.state {
-            State::Text if is_plain(b) => self.plain_run(pos, end),
-            State::Text if b >= 0x80 && self.text.counts_only() => self.non_ascii_run(pos, end),
-            State::Number
-                if b.is_ascii_digit() && matches!(self.num, Num::Int | Num::Frac | Num::Exp) =>
-            {
-                let digits = self.buf[pos..end].iter().take_while(|b| b.is_ascii_digit());
-                pos + digits.count()
+        let at = match self.state {
+            State::Text => {
+                let at = if is_plain(b) {
+                    self.plain_run(pos, end)
+                } else if b >= 0x80 && self.text.counts_only() {
+                    self.non_ascii_run(pos, end)
+                } else {
+                    return (pos, Some(self.text_byte(s, pos, b)));
+                };
+                match self.buf[..end].get(at) {
+                    Some(&b) => return (at, Some(self.text_byte(s, at, b))),
+                    None => return (at, None),
+                }
             }
-            State::Text | State::Number | State::Literal => pos,
+            State::Number => {
+                if b.is_ascii_digit() && matches!(self.num, Num::Int | Num::Frac | Num::Exp) {
+                    let digits = self.buf[pos..end].iter().take_while(|b| b.is_ascii_digit());
+                    pos + digits.count()
+                } else {
+                    pos
+                }
+            }
+            State::Literal => return (pos, Some(self.literal_byte(s, pos, b))),
             _ if is_ws(b) => {
                 let spaces = self.buf[pos..end].iter().take_while(|&&b| is_ws(b));
                 pos + spaces.count()
             }
-            _ => pos,
+            _ => return (pos, Some(self.token(s, pos, b))),
+        };
+        match self.buf[..end].get(at) {
+            Some(&b) => (at, Some(self.step(s, at, b))),
+            None => (at, None),
         }
     }
 
@@ -769,18 +791,29 @@ impl Engine {
         match self.state {
             State::Text => self.text_byte(s, pos, b),
             State::Number => self.number_byte(s, pos, b),
-            State::Literal => {
-                let (want, i) = self.lit;
-                if want[i] != b {
-                    return self.malformed(s, pos);
-                }
-                self.lit.1 += 1;
-                if self.lit.1 == want.len() {
-                    self.scalar_done(s, pos + 1)?;
-                }
-                Ok(())
-            }
+            State::Literal => self.literal_byte(s, pos, b),
             _ if is_ws(b) => Ok(()),
+            _ => self.token(s, pos, b),
+        }
+    }
+
+    fn literal_byte(&mut self, s: &Schema, pos: usize, b: u8) -> Step {
+        let (want, i) = self.lit;
+        if want[i] != b {
+            return self.malformed(s, pos);
+        }
+        self.lit.1 += 1;
+        if self.lit.1 == want.len() {
+            self.scalar_done(s, pos + 1)?;
+        }
+        Ok(())
+    }
+
+    /// A byte between values (no whitespace): a value's first, a name's opening
+    /// quote, a `:`, a `,` or a closing bracket.
+    #[inline(always)]
+    fn token(&mut self, s: &Schema, pos: usize, b: u8) -> Step {
+        match self.state {
             State::Value => self.begin_value(s, pos, b),
             State::FirstValue if b == b']' => self.close(s, pos, false),
             State::FirstValue => self.begin_value(s, pos, b),
