@@ -832,9 +832,20 @@ impl Engine {
             }
             State::After => {
                 let obj = self.frames.last().is_some_and(|f| f.obj);
+                // The name or value right after a `,` is read in the same turn.
                 match (b, obj) {
-                    (b',', true) => self.state = State::Key,
-                    (b',', false) => self.state = State::Value,
+                    (b',', true) => {
+                        self.state = State::Key;
+                        if self.buf.get(pos + 1) == Some(&b'"') {
+                            return self.begin_key(s, pos + 1);
+                        }
+                    }
+                    (b',', false) => {
+                        self.state = State::Value;
+                        if self.buf.get(pos + 1).is_some_and(|&b| !is_ws(b)) {
+                            return self.value_at(s, pos + 1);
+                        }
+                    }
                     (b'}', true) => return self.close(s, pos, true),
                     (b']', false) => return self.close(s, pos, false),
                     _ => return self.malformed(s, pos),
@@ -1554,8 +1565,27 @@ impl Engine {
         if self.dup_key.is_none() && self.buf.get(pos + 1) == Some(&b':') {
             self.state = State::Value;
             self.jump = Some(pos + 2);
+            // The value right after the `:`, in the same turn.
+            if self.buf.get(pos + 2).is_some_and(|&b| !is_ws(b)) {
+                return self.value_at(s, pos + 2);
+            }
         }
         Ok(())
+    }
+
+    /// [`Engine::begin_value`] at `at`, from a step that read the bytes before it:
+    /// reading goes on where the value's start leaves it (past a token it read at
+    /// once), else at the byte after `at`, which is also where a refusal halts.
+    /// (`begin_value` calls back into no step, so these chains stay a few calls deep.)
+    #[inline(always)]
+    fn value_at(&mut self, s: &Schema, at: usize) -> Step {
+        self.jump = None;
+        let b = self.buf[at];
+        let stepped = self.begin_value(s, at, b);
+        if self.jump.is_none() {
+            self.jump = Some(at + 1);
+        }
+        stepped
     }
 
     /// What a name decides, read in full: whether it repeats, the member's schema
