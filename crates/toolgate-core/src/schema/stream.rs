@@ -1980,6 +1980,30 @@ mod tests {
             "enum",
             "true is not one of [false,null]",
         );
+        // An `integer` with no other rule: walked when it closes (`2.0` is one).
+        let integer = r#"{"properties":{"i":{"type":"integer"}}}"#;
+        at(
+            integer,
+            r#"{"i":1.5,"j":1}"#,
+            9,
+            "type",
+            "expected integer, got number",
+        );
+        at(
+            integer,
+            r#"{"i":-7e-1}"#,
+            11,
+            "type",
+            "expected integer, got number",
+        );
+        for valid in [
+            r#"{"i":12,"j":1.5}"#,
+            r#"{"i":-0}"#,
+            r#"{"i":2.0}"#,
+            r#"{"i":1e2}"#,
+        ] {
+            assert!(refusal(integer, false, valid).is_none(), "{valid}");
+        }
         for valid in [
             r#"[1,-0.5e+3,true,null,false,2E-1,0,-0]"#,
             r#"{"a":10,"b":[false]}"#,
