@@ -992,8 +992,8 @@ impl Engine {
             b'{' | b'[' => true,
             _ => node.is_some_and(|n| needs_walk(&n, b)),
         };
-        if whole_worth && pos + 1 < self.buf.len() {
-            if let Some(end) = self.settle_whole(s, pos, node, depth) {
+        if whole_worth && self.may_settle(s, pos) {
+            if let Some(end) = self.settle_whole(s, pos, node.as_ref(), depth) {
                 self.value_done();
                 self.jump = Some(end);
                 return Ok(());
@@ -1059,37 +1059,40 @@ impl Engine {
                 self.lit = (want, 1);
                 self.state = State::Literal;
             }
-            _ => {
-                self.tok_start = pos;
-                self.tok_node = node;
-                self.state = State::Number;
-                let mut num = match b {
-                    b'-' => Num::Minus,
-                    b'0' => Num::Zero,
-                    _ => Num::Int,
-                };
-                // The number's bytes fed, read in one loop: up to its close (the byte
-                // after it, which the container reads), a byte that cannot go on (which
-                // `number_byte` refuses), or the end of the bytes fed.
-                let mut at = pos + 1;
-                while let Some(&c) = self.buf.get(at) {
-                    match next_num(num, c) {
-                        Ok(Some(next)) => num = next,
-                        Ok(None) if !whole_worth => {
-                            // Closed, with nothing to check but its type.
-                            self.value_done();
-                            self.jump = Some(at);
-                            return Ok(());
-                        }
-                        Ok(None) | Err(()) => break,
-                    }
-                    at += 1;
-                }
-                self.num = num;
-                self.jump = Some(at);
-            }
+            _ => self.begin_number(pos, b, node, whole_worth),
         }
         Ok(())
+    }
+
+    /// A number starts at `pos` (its first byte `b`), a value of `node`, which has more
+    /// to check than its type when `walked`. Its bytes fed are read in one loop: up to
+    /// its close (the byte after it, which the container reads), a byte that cannot go
+    /// on (which `number_byte` refuses), or the end of the bytes fed.
+    fn begin_number(&mut self, pos: usize, b: u8, node: Option<Node>, walked: bool) {
+        self.tok_start = pos;
+        self.tok_node = node;
+        self.state = State::Number;
+        let mut num = match b {
+            b'-' => Num::Minus,
+            b'0' => Num::Zero,
+            _ => Num::Int,
+        };
+        let mut at = pos + 1;
+        while let Some(&c) = self.buf.get(at) {
+            match next_num(num, c) {
+                Ok(Some(next)) => num = next,
+                Ok(None) if !walked => {
+                    // Closed, with nothing to check but its type.
+                    self.value_done();
+                    self.jump = Some(at);
+                    return;
+                }
+                Ok(None) | Err(()) => break,
+            }
+            at += 1;
+        }
+        self.num = num;
+        self.jump = Some(at);
     }
 
     /// The refusal of a value at its first byte `b`: the element past `maxItems` of
@@ -1137,47 +1140,48 @@ impl Engine {
         self.refuse(errors)
     }
 
-    /// A value that starts at `start` and may be whole in the bytes fed (see the
-    /// module's "Work"), walked at once against its schema (`node`, or none:
+    /// Whether the value that starts at `start` may be whole in the bytes fed, and is
+    /// worth walking at once (see [`Engine::settle_whole`]): not in a program with a
+    /// dynamic `$dynamicRef` (the scope is the whole walk's), nor once the walks that
+    /// settled nothing add up to the bytes fed, nor while the byte that would close it
+    /// is not fed yet. A container is tried only when the bytes fed end with a closer of
+    /// its kind: that is where a whole call ends, and a container closed further back
+    /// in a chunk is not worth a search of the chunk at every container's start (small
+    /// chunks seldom hold one). Inlined, so most values that are not worth it cost no
+    /// call.
+    #[inline(always)]
+    fn may_settle(&self, s: &Schema, start: usize) -> bool {
+        let fed = self.buf.len();
+        if s.prog.dynamic || self.unsettled >= fed || start + 1 >= fed {
+            return false;
+        }
+        match self.buf[start] {
+            b'{' => self.last_token == b'}',
+            b'[' => self.last_token == b']',
+            b'"' => self.buf[start + 1..].contains(&b'"'),
+            _ => true,
+        }
+    }
+
+    /// A value that starts at `start` and may be whole in the bytes fed
+    /// ([`Engine::may_settle`]), walked at once against its schema (`node`, or none:
     /// well-formed JSON) as `validate_json` walks it: when it passes, where it ends.
     /// Reading goes on there, since no byte of a value that passes whole can be one no
     /// continuation makes valid (its container's rules, counted at its first byte and
     /// at its close, are not its own). Else (the value is still open, or refused),
-    /// `None`: the stream reads it byte by byte, to find the byte that decides. Not in
-    /// a program with a dynamic `$dynamicRef` (the scope is the whole walk's), nor once
-    /// the walks that settled nothing add up to the bytes fed.
+    /// `None`: the stream reads it byte by byte, to find the byte that decides.
     #[inline(never)]
     fn settle_whole(
         &mut self,
         s: &Schema,
         start: usize,
-        node: Option<Node>,
+        node: Option<&Node>,
         depth: usize,
     ) -> Option<usize> {
         let fed = self.buf.len();
-        if s.prog.dynamic || self.unsettled >= fed {
-            return None;
-        }
-        // Not whole while the byte that would close it is not fed yet. A container is
-        // tried only when the bytes fed end with a closer of its kind: that is where a
-        // whole call ends, and a container closed further back in a chunk is not
-        // worth a search of the chunk at every container's start (small chunks seldom
-        // hold one).
-        let rest = &self.buf[start + 1..];
-        let closer = match self.buf[start] {
-            b'{' => self.last_token == b'}',
-            b'[' => self.last_token == b']',
-            b'"' => rest.contains(&b'"'),
-            _ => true,
-        };
-        if !closer {
-            return None;
-        }
         let mut r = Reader::new(&self.buf, s.max_depth).at(start);
         let passed = match node {
-            Some(n) => {
-                walk_value(&mut Cx::new(&s.prog), &n, &mut r, depth, &mut FirstError).is_ok()
-            }
+            Some(n) => walk_value(&mut Cx::new(&s.prog), n, &mut r, depth, &mut FirstError).is_ok(),
             None => r.skip_value(depth).is_ok(),
         };
         let end = r.pos();
