@@ -1064,11 +1064,12 @@ impl Engine {
         Ok(())
     }
 
-    /// A number starts at `pos` (its first byte `b`), a value of `node`, which has more
-    /// to check than its type when `walked`. Its bytes fed are read in one loop: up to
-    /// its close (the byte after it, which the container reads), a byte that cannot go
-    /// on (which `number_byte` refuses), or the end of the bytes fed.
-    fn begin_number(&mut self, pos: usize, b: u8, node: Option<Node>, walked: bool) {
+    /// A number starts at `pos` (its first byte `b`), a value of `node`, which is
+    /// walked again when it closes if `walked_at_close` (it has more to check than its
+    /// type). Its bytes fed are read in one loop: up to its close (the byte after it,
+    /// which the container reads), a byte that cannot go on (which `number_byte`
+    /// refuses), or the end of the bytes fed.
+    fn begin_number(&mut self, pos: usize, b: u8, node: Option<Node>, walked_at_close: bool) {
         self.tok_start = pos;
         self.tok_node = node;
         self.state = State::Number;
@@ -1081,7 +1082,7 @@ impl Engine {
         while let Some(&c) = self.buf.get(at) {
             match next_num(num, c) {
                 Ok(Some(next)) => num = next,
-                Ok(None) if !walked => {
+                Ok(None) if !walked_at_close => {
                     // Closed, with nothing to check but its type.
                     self.value_done();
                     self.jump = Some(at);
