@@ -667,16 +667,16 @@ impl Engine {
         }
     }
 
-    /// A turn of the feed loop from `pos` (before `end`): past the bytes that change
-    /// nothing but a count (plain string content, see [`Engine::plain_run`];
-    /// whitespace between tokens; a number's digits), then the step at the byte that
-    /// ends them, at the position returned; no step (`None`) when the bytes fed end
-    /// first. Most runs are empty (compact JSON, one-digit numbers): the first byte
-    /// decides that before any loop.
+    /// A turn of the feed loop from `pos` (before `end`), with one look at the state:
+    /// past the bytes that change nothing but a count (plain string content, see
+    /// [`Engine::plain_run`]; a number's digits; whitespace between tokens), then the
+    /// state's step at the byte that ends them, at the position returned; no step
+    /// (`None`) when the bytes fed end first. Most runs are empty (compact JSON,
+    /// one-digit numbers): the first byte decides that before any loop.
     #[inline(always)]
     fn turn(&mut self, s: &Schema, pos: usize, end: usize) -> (usize, Option<Step>) {
         let b = self.buf[pos];
-        let at = match self.state {
+        match self.state {
             State::Text => {
                 let at = if is_plain(b) {
                     self.plain_run(pos, end)
@@ -686,28 +686,31 @@ impl Engine {
                     return (pos, Some(self.text_byte(s, pos, b)));
                 };
                 match self.buf[..end].get(at) {
-                    Some(&b) => return (at, Some(self.text_byte(s, at, b))),
-                    None => return (at, None),
+                    Some(&b) => (at, Some(self.text_byte(s, at, b))),
+                    None => (at, None),
                 }
             }
-            State::Number => {
-                if b.is_ascii_digit() && matches!(self.num, Num::Int | Num::Frac | Num::Exp) {
-                    let digits = self.buf[pos..end].iter().take_while(|b| b.is_ascii_digit());
-                    pos + digits.count()
-                } else {
-                    pos
+            State::Number
+                if b.is_ascii_digit() && matches!(self.num, Num::Int | Num::Frac | Num::Exp) =>
+            {
+                let digits = self.buf[pos..end].iter().take_while(|b| b.is_ascii_digit());
+                let at = pos + digits.count();
+                match self.buf[..end].get(at) {
+                    Some(&b) => (at, Some(self.number_byte(s, at, b))),
+                    None => (at, None),
                 }
             }
-            State::Literal => return (pos, Some(self.literal_byte(s, pos, b))),
+            State::Number => (pos, Some(self.number_byte(s, pos, b))),
+            State::Literal => (pos, Some(self.literal_byte(s, pos, b))),
             _ if is_ws(b) => {
                 let spaces = self.buf[pos..end].iter().take_while(|&&b| is_ws(b));
-                pos + spaces.count()
+                let at = pos + spaces.count();
+                match self.buf[..end].get(at) {
+                    Some(&b) => (at, Some(self.token(s, at, b))),
+                    None => (at, None),
+                }
             }
-            _ => return (pos, Some(self.token(s, pos, b))),
-        };
-        match self.buf[..end].get(at) {
-            Some(&b) => (at, Some(self.step(s, at, b))),
-            None => (at, None),
+            _ => (pos, Some(self.token(s, pos, b))),
         }
     }
 
@@ -1250,8 +1253,9 @@ impl Engine {
     /// first bytes (`NameTable::known_key`, the look-up `validate_json` reads names
     /// with): the name's mark, the member count and the member's schema, as the
     /// general path of [`Engine::key_done`] sets them, without decoding the name or
-    /// hashing it. `None` (nothing done) for any other name, and for one past
-    /// `maxProperties`, which the general path refuses.
+    /// hashing it. `None` (nothing done) for any other name, for one past
+    /// `maxProperties`, which the general path refuses, and while fewer than the four
+    /// bytes `known_key` reads after the opening quote are fed.
     #[inline(always)]
     fn listed_key(&mut self, s: &Schema, start: usize) -> Option<()> {
         let f = self.frames.last_mut()?;
@@ -1560,20 +1564,16 @@ impl Engine {
     /// (unless the name repeats, which that `:` refuses).
     fn key_done(&mut self, s: &Schema, pos: usize) -> Step {
         self.state = State::Colon;
-        let start = self.tok_start;
-        // `known_key` reads four bytes after the opening quote (past the name's end,
-        // for a short name, when they are fed).
-        let listed = self.buf.len() >= start + 5 && self.listed_key(s, start).is_some();
-        if !listed {
+        if self.listed_key(s, self.tok_start).is_none() {
             self.name_rules(s, pos)?;
         }
         if self.dup_key.is_none() && self.buf.get(pos + 1) == Some(&b':') {
             self.state = State::Value;
-            self.jump = Some(pos + 2);
             // The value right after the `:`, in the same turn.
             if self.buf.get(pos + 2).is_some_and(|&b| !is_ws(b)) {
                 return self.value_at(s, pos + 2);
             }
+            self.jump = Some(pos + 2);
         }
         Ok(())
     }
