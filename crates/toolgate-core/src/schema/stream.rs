@@ -90,6 +90,7 @@ use crate::json::{
     plain_ascii_end, utf8_sequence_len, JsonStr, Reader, SyntaxError, SyntaxErrorKind,
 };
 
+use super::keywords::array::ArrayGroup;
 use super::keywords::choice::Choices;
 use super::keywords::count::{self, Bounds};
 use super::keywords::object::{self, Marks, Seen};
@@ -969,14 +970,16 @@ impl Engine {
             return self.malformed(s, pos);
         }
         // An array's element: counted as it starts, against `maxItems`.
-        let mut over = false;
+        let mut over = None;
         if let Some(f) = self.frames.last_mut() {
             if !f.obj {
                 f.count += 1;
                 self.set_element_node(s);
                 let f = self.frames.last().expect("an array");
                 let group = f.res.and_then(|r| prog.arrays.get(r.array as usize));
-                over = group.is_some_and(|g| g.count.max.is_some_and(|m| f.count > m));
+                over = group
+                    .filter(|g| g.count.max.is_some_and(|m| f.count > m))
+                    .map(|g| (g, f.count));
             }
         }
         let node = self.value_node();
@@ -986,7 +989,7 @@ impl Engine {
             0 => r.is_never(),
             bit => r.types & bit == 0,
         });
-        if over || refused {
+        if over.is_some() || refused {
             return self.refuse_at_start(s, b, over, refused.then_some(node).flatten());
         }
         // A container, or a scalar the stream would walk again at its close, may be
@@ -1100,18 +1103,20 @@ impl Engine {
     }
 
     /// The refusal of a value at its first byte `b`: the element past `maxItems` of
-    /// the array it starts in (`over`), and the type its schema `node` refuses it for.
+    /// the array it starts in (`over`: the array's group and its count of elements),
+    /// and the type its schema `node` refuses it for.
     #[cold]
     #[inline(never)]
-    fn refuse_at_start(&mut self, s: &Schema, b: u8, over: bool, node: Option<Node>) -> Step {
+    fn refuse_at_start(
+        &mut self,
+        s: &Schema,
+        b: u8,
+        over: Option<(&ArrayGroup, u64)>,
+        node: Option<Node>,
+    ) -> Step {
         let depth = self.frames.len();
         let mut errors = Vec::new();
-        if over {
-            let f = self.frames.last().expect("an array");
-            let g = f
-                .res
-                .and_then(|r| s.prog.arrays.get(r.array as usize))
-                .expect("an array group with maxItems");
+        if let Some((g, count)) = over {
             let bounds = Bounds {
                 min: None,
                 max: g.count.max,
@@ -1120,7 +1125,7 @@ impl Engine {
             let _ = count::check(
                 &mut sink,
                 g.at,
-                f.count,
+                count,
                 &bounds,
                 ("minItems", "maxItems"),
                 ("item", "items"),
