@@ -41,7 +41,10 @@
 //! schema tree costs a compile), `cycle_stream_4`,
 //! `cycle_stream_16`, `cycle_stream_64` and `cycle_stream_whole` (a schema stream fed
 //! the call in chunks of that many bytes, or in one feed, and finished;
-//! `cycle_non_ascii_stream_16` the non-ASCII mix's calls in 16-byte chunks),
+//! `cycle_non_ascii_stream_16` the non-ASCII mix's calls in 16-byte chunks;
+//! `cycle_stream_syntax_16` the same calls streamed to the schema `{}`, which checks
+//! their syntax alone; `cycle_buffered_16` the calls appended in 16-byte chunks to a
+//! buffer kept between calls, then `validate_json`: a stream that refuses nothing early),
 //! `cycle_jsonschema_is_valid` and `cycle_boon_is_valid` (the peers: the call parsed
 //! into a `serde_json::Value`, then validated), `cycle_value_floor` (that parse
 //! alone), and `cycle_none`,
@@ -238,6 +241,17 @@ fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
     stream.finish().len()
 }
 
+/// The least a stream can do whose `finish` equals `validate_json` but which refuses
+/// nothing early: `call` appended in chunks of `chunk` bytes to a buffer kept between
+/// calls (as the stream keeps its buffers per thread), then validated whole.
+fn buffered(schema: &Schema, call: &[u8], chunk: usize, buffer: &mut Vec<u8>) -> usize {
+    buffer.clear();
+    for part in call.chunks(chunk) {
+        buffer.extend_from_slice(part);
+    }
+    schema.validate_json(buffer).len()
+}
+
 /// openai-node's `query` tools of the full-profile mix (an `anyOf` of objects under
 /// `items`, a recursive `$ref` under `anyOf`: where toolgate leads jsonschema least),
 /// their calls in turn: `query_is_valid`, and `query_none` (the loop after building the
@@ -278,6 +292,9 @@ fn cycle(which: &str, n: usize) {
     let registry = mix_registry(&mix, &core);
     let bare = mix_bare(&mix, &core);
     let mut reused = toolgate_core::CallResult::default();
+    // `{}`: a stream of it checks the bytes' syntax alone, at each byte.
+    let anything = Schema::compile(b"{}").expect("{} compiles");
+    let mut buffer = Vec::new();
     let (t, u) = (&mix.tools, &non_ascii.tools);
     assert!(!t.is_empty() && !u.is_empty(), "empty mix");
     let mut count = 0usize;
@@ -311,6 +328,8 @@ fn cycle(which: &str, n: usize) {
             "cycle_non_ascii_stream_16" => streamed(&b.toolgate, black_box(&b.call), 16),
             "cycle_stream_64" => streamed(&a.toolgate, black_box(&a.call), 64),
             "cycle_stream_whole" => streamed(&a.toolgate, black_box(&a.call), usize::MAX),
+            "cycle_stream_syntax_16" => streamed(&anything, black_box(&a.call), 16),
+            "cycle_buffered_16" => buffered(&a.toolgate, black_box(&a.call), 16, &mut buffer),
             "cycle_jsonschema_is_valid" => {
                 jsonschema_is_valid(&a.jsonschema, black_box(&a.call)) as usize
             }
