@@ -45,7 +45,7 @@ if [ ${#contenders[@]} -eq 0 ]; then
         cycle_floor cycle_is_valid cycle_validate_json cycle_non_ascii_floor
         cycle_non_ascii_is_valid cycle_call_into cycle_bare_call_into cycle_compile
         cycle_compile_full cycle_schema_value cycle_schema_floor cycle_stream_4 cycle_stream_16 cycle_stream_64
-        cycle_stream_whole cycle_stream_syntax_16 cycle_buffered_16 query_is_valid)
+        cycle_stream_whole cycle_stream_syntax_16 cycle_syntax_validate_json cycle_buffered_16 query_is_valid)
 fi
 base=""
 cycle_base=""

@@ -43,7 +43,8 @@
 //! the call in chunks of that many bytes, or in one feed, and finished;
 //! `cycle_non_ascii_stream_16` the non-ASCII mix's calls in 16-byte chunks;
 //! `cycle_stream_syntax_16` the same calls streamed to the schema `{}`, which checks
-//! their syntax alone; `cycle_buffered_16` the calls appended in 16-byte chunks to a
+//! their syntax alone, and `cycle_syntax_validate_json` `validate_json` of `{}` on
+//! them; `cycle_buffered_16` the calls appended in 16-byte chunks to a
 //! buffer kept between calls, then `validate_json`: a stream that refuses nothing early),
 //! `cycle_jsonschema_is_valid` and `cycle_boon_is_valid` (the peers: the call parsed
 //! into a `serde_json::Value`, then validated), `cycle_value_floor` (that parse
@@ -329,6 +330,7 @@ fn cycle(which: &str, n: usize) {
             "cycle_stream_64" => streamed(&a.toolgate, black_box(&a.call), 64),
             "cycle_stream_whole" => streamed(&a.toolgate, black_box(&a.call), usize::MAX),
             "cycle_stream_syntax_16" => streamed(&anything, black_box(&a.call), 16),
+            "cycle_syntax_validate_json" => anything.validate_json(black_box(&a.call)).len(),
             "cycle_buffered_16" => buffered(&a.toolgate, black_box(&a.call), 16, &mut buffer),
             "cycle_jsonschema_is_valid" => {
                 jsonschema_is_valid(&a.jsonschema, black_box(&a.call)) as usize
