@@ -6,6 +6,9 @@
 //!   two run moments apart in each round); and the same for 64-byte chunks and for the
 //!   whole call in one feed; on the mix, then on the non-ASCII mix (the same tools'
 //!   calls with their free text in accented Latin, Greek, Cyrillic, CJK and emoji);
+//!   beside them, the peer `actson` (an incremental parser that checks syntax only)
+//!   fed the same chunks, and the least a stream that refuses nothing early costs: the
+//!   16-byte chunks appended to a buffer kept between calls, then `validate_json`;
 //! - saving: for invalid calls (the generator's mutants of each call: wrong type,
 //!   missing required, extra property, out of bounds, bad enum, ...), the share of the
 //!   call's bytes read when the stream refused it (1 when only `finish` did): the
@@ -44,6 +47,17 @@ fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
         }
     }
     stream.finish().len()
+}
+
+/// The least a stream whose end equals `validate_json` but which refuses nothing
+/// before it costs: `call` appended to `buffer` (kept between calls, as the stream
+/// keeps its buffers per thread) in chunks of `chunk` bytes, then validated whole.
+fn buffered(schema: &Schema, call: &[u8], chunk: usize, buffer: &mut Vec<u8>) -> usize {
+    buffer.clear();
+    for part in call.chunks(chunk) {
+        buffer.extend_from_slice(part);
+    }
+    schema.validate_json(buffer).len()
 }
 
 /// `call` pushed to `parser` (reset first) in chunks of `chunk` bytes and parsed to
@@ -86,6 +100,8 @@ fn cost(label: &str, mix: &Mix) {
     let mut peer_ratios = vec![Vec::new(); CHUNKS.len()];
     let mut peer_ns = vec![Vec::new(); CHUNKS.len()];
     let mut against_peer = vec![Vec::new(); CHUNKS.len()];
+    let mut buffered_ratios = Vec::new();
+    let mut buffer = Vec::new();
     let mut parser = JsonParser::new(PushJsonFeeder::new());
     let per_call = (PASSES * calls.len()) as f64;
     for _ in 0..ROUNDS {
@@ -97,6 +113,13 @@ fn cost(label: &str, mix: &Mix) {
         }
         let whole = t.elapsed().as_secs_f64();
         whole_ns.push(whole * 1e9 / per_call);
+        let t = Instant::now();
+        for _ in 0..PASSES {
+            for (s, call) in &calls {
+                black_box(buffered(s, black_box(call), 16, &mut buffer));
+            }
+        }
+        buffered_ratios.push(t.elapsed().as_secs_f64() / whole);
         for (i, &(chunk, _)) in CHUNKS.iter().enumerate() {
             let t = Instant::now();
             for _ in 0..PASSES {
@@ -120,6 +143,10 @@ fn cost(label: &str, mix: &Mix) {
         }
     }
     println!("validate_json: {:.0} ns per call", median(whole_ns));
+    println!(
+        "floor: 16-byte chunks kept in a buffer, then validate_json (refuses nothing early) / validate_json on the whole call: {:.2}x",
+        median(buffered_ratios)
+    );
     for (i, (_, label)) in CHUNKS.iter().enumerate() {
         println!(
             "cost: stream in {label} + finish / validate_json on the whole call: {:.2}x ({:.0} ns per call; median of {ROUNDS} rounds)",
