@@ -131,3 +131,22 @@ fn a_path_names_the_property_however_its_key_is_spelled() {
         );
     }
 }
+
+/// A vendor keyword (`x-…`, read by the full profile) is named by the schema's author,
+/// so its name may hold `/` or `~`, which a pointer escapes: it compiles, and the
+/// problem of a keyword after it is at that keyword.
+#[test]
+fn a_vendor_keyword_may_hold_a_slash_or_a_tilde() {
+    use toolgate_core::{Options, Profile};
+    let full = Options::default().with_profile(Profile::Full);
+    for key in ["x-a/b", "x-~", "x-/~1/"] {
+        let schema = format!(r#"{{"{key}":{{"k":[1]}},"type":"string"}}"#);
+        let compiled = Schema::compile_with(schema.as_bytes(), &full);
+        assert!(compiled.is_ok(), "{schema}: {:?}", compiled.err());
+        let schema = format!(r#"{{"{key}":1,"minLength":"two"}}"#);
+        let refused = Schema::compile_with(schema.as_bytes(), &full)
+            .err()
+            .unwrap_or_else(|| panic!("{schema} compiled"));
+        assert_eq!(refused.pointer, "/minLength", "{schema}");
+    }
+}

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use crate::json::Doc;
 
 use super::error::{CompileError, SchemaProblem};
+use super::keywords::annotation::Annotation;
 use super::keywords::applicator::MAX_ALTERNATIVES;
 use super::keywords::types::TypeNames;
 use super::keywords::{Keyword, NodeBuilder, Reference};
@@ -650,6 +651,12 @@ impl<'a> Compiler<'a> {
         let mut builder = NodeBuilder::default();
         for (key, val) in members.iter() {
             match Keyword::lookup(key, profile, draft) {
+                // A vendor keyword (`x-…`) is named by the schema's author: its name
+                // may hold `/` or `~`, which the location escapes.
+                Some(kw @ Keyword::Annotation(Annotation::Vendor)) => {
+                    self.enter(key);
+                    builder.keyword(self, kw, val);
+                }
                 Some(kw) => {
                     self.enter_keyword(key);
                     builder.keyword(self, kw, val);
