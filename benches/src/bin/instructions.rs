@@ -43,7 +43,7 @@
 //! the call in chunks of that many bytes, or in one feed, and finished;
 //! `cycle_non_ascii_stream_16` the non-ASCII mix's calls in 16-byte chunks;
 //! `cycle_stream_syntax_16` the same calls streamed to the schema `{}`, which checks
-//! their syntax alone, and `cycle_syntax_validate_json` `validate_json` of `{}` on
+//! their syntax and duplicate names alone, and `cycle_syntax_validate_json` `validate_json` of `{}` on
 //! them; `cycle_buffered_16` the calls appended in 16-byte chunks to a
 //! buffer kept between calls, then `validate_json`: a stream that refuses nothing early),
 //! `cycle_jsonschema_is_valid` and `cycle_boon_is_valid` (the peers: the call parsed
@@ -293,7 +293,8 @@ fn cycle(which: &str, n: usize) {
     let registry = mix_registry(&mix, &core);
     let bare = mix_bare(&mix, &core);
     let mut reused = toolgate_core::CallResult::default();
-    // `{}`: a stream of it checks the bytes' syntax alone, at each byte.
+    // `{}`: a stream of it checks the bytes' syntax and duplicate names alone, at each
+    // byte.
     let anything = Schema::compile(b"{}").expect("{} compiles");
     let mut buffer = Vec::new();
     let (t, u) = (&mix.tools, &non_ascii.tools);
