@@ -225,6 +225,31 @@ pub fn toolgate_validate_json(s: &Schema, input: &[u8]) -> usize {
     n
 }
 
+/// A stream of `schema` fed `call` in chunks of `chunk` bytes (`usize::MAX`: one feed)
+/// and finished: the number of errors.
+#[inline]
+pub fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
+    let mut stream = schema.stream();
+    for part in call.chunks(chunk) {
+        if stream.feed(part).is_refused() {
+            break;
+        }
+    }
+    stream.finish().len()
+}
+
+/// The least a stream whose end equals `validate_json` but which refuses nothing
+/// before it costs: `call` appended to `buffer` (kept between calls, as the stream
+/// keeps its buffers per thread) in chunks of `chunk` bytes, then validated whole.
+#[inline]
+pub fn buffered(schema: &Schema, call: &[u8], chunk: usize, buffer: &mut Vec<u8>) -> usize {
+    buffer.clear();
+    for part in call.chunks(chunk) {
+        buffer.extend_from_slice(part);
+    }
+    schema.validate_json(buffer).len()
+}
+
 /// jsonschema: parse to a `Value`, then `is_valid`.
 #[inline(never)]
 pub fn jsonschema_is_valid(v: &jsonschema::Validator, input: &[u8]) -> bool {

@@ -65,8 +65,8 @@ use toolgate_bench::full::{
 use toolgate_bench::instances::Strings;
 use toolgate_bench::mix::{build_mix, load_realworld, mix_bare, mix_registry};
 use toolgate_bench::{
-    boon_is_valid, floor_parse, full_options, jsonschema_is_valid, registry_call,
-    registry_call_into, registry_with, without_patterns, BareDispatch,
+    boon_is_valid, buffered, floor_parse, full_options, jsonschema_is_valid, registry_call,
+    registry_call_into, registry_with, streamed, without_patterns, BareDispatch,
 };
 use toolgate_core::value::Value;
 use toolgate_core::{Options, Schema};
@@ -228,29 +228,6 @@ fn main() {
 #[inline(never)]
 fn value_parse(call: &[u8]) -> bool {
     serde_json::from_slice::<serde_json::Value>(call).is_ok()
-}
-
-/// A stream of `schema` fed `call` in chunks of `chunk` bytes and finished: the number
-/// of errors.
-fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
-    let mut stream = schema.stream();
-    for part in call.chunks(chunk) {
-        if stream.feed(part).is_refused() {
-            break;
-        }
-    }
-    stream.finish().len()
-}
-
-/// The least a stream can do whose `finish` equals `validate_json` but which refuses
-/// nothing early: `call` appended in chunks of `chunk` bytes to a buffer kept between
-/// calls (as the stream keeps its buffers per thread), then validated whole.
-fn buffered(schema: &Schema, call: &[u8], chunk: usize, buffer: &mut Vec<u8>) -> usize {
-    buffer.clear();
-    for part in call.chunks(chunk) {
-        buffer.extend_from_slice(part);
-    }
-    schema.validate_json(buffer).len()
 }
 
 /// openai-node's `query` tools of the full-profile mix (an `anyOf` of objects under

@@ -27,7 +27,7 @@ use serde_json::Value;
 use toolgate_bench::instances::{generate, mutants, Rng, Strings};
 use toolgate_bench::mix::{build_mix, realworld_or_skip, Mix};
 use toolgate_bench::timing::median;
-use toolgate_core::schema::Feed;
+use toolgate_bench::{buffered, streamed};
 use toolgate_core::{Options, Schema};
 
 const ROUNDS: usize = 21;
@@ -38,27 +38,6 @@ const CHUNKS: [(usize, &str); 3] = [
     (64, "64-byte chunks"),
     (usize::MAX, "one feed"),
 ];
-
-fn streamed(schema: &Schema, call: &[u8], chunk: usize) -> usize {
-    let mut stream = schema.stream();
-    for chunk in call.chunks(chunk) {
-        if let Feed::Refused(_) = stream.feed(chunk) {
-            break;
-        }
-    }
-    stream.finish().len()
-}
-
-/// The least a stream whose end equals `validate_json` but which refuses nothing
-/// before it costs: `call` appended to `buffer` (kept between calls, as the stream
-/// keeps its buffers per thread) in chunks of `chunk` bytes, then validated whole.
-fn buffered(schema: &Schema, call: &[u8], chunk: usize, buffer: &mut Vec<u8>) -> usize {
-    buffer.clear();
-    for part in call.chunks(chunk) {
-        buffer.extend_from_slice(part);
-    }
-    schema.validate_json(buffer).len()
-}
 
 /// `call` pushed to `parser` (reset first) in chunks of `chunk` bytes and parsed to
 /// its end: the number of events, the values and names it read.
