@@ -651,14 +651,14 @@ impl<'a> Compiler<'a> {
         let mut builder = NodeBuilder::default();
         for (key, val) in members.iter() {
             match Keyword::lookup(key, profile, draft) {
-                // A vendor keyword (`x-…`) is named by the schema's author: its name
-                // may hold `/` or `~`, which the location escapes.
-                Some(kw @ Keyword::Annotation(Annotation::Vendor)) => {
-                    self.enter(key);
-                    builder.keyword(self, kw, val);
-                }
                 Some(kw) => {
-                    self.enter_keyword(key);
+                    // A vendor keyword (`x-…`) is named by the schema's author: its name
+                    // may hold `/` or `~`, which the location escapes.
+                    if kw == Keyword::Annotation(Annotation::Vendor) {
+                        self.enter(key);
+                    } else {
+                        self.enter_keyword(key);
+                    }
                     builder.keyword(self, kw, val);
                 }
                 None => {
